@@ -1,0 +1,108 @@
+//! Command-line arguments, dispatch to the commands, and how failures are reported.
+
+mod input;
+mod protocol;
+
+use std::io;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use thiserror::Error;
+
+use othello::protocol::EndError;
+use othello::RuleSet;
+
+/// Othello on any even board from 4x4 to 16x16.
+///
+/// With no subcommand, plays the FULL/SIMPLE console protocol: reads the board size, the first
+/// player, the win rule and the start position from standard input, then one move per line,
+/// and prints the game exactly as the protocol specifies.
+#[derive(Debug, Parser)]
+#[command(name = "othello", version, args_conflicts_with_subcommands = true)]
+#[command(
+    after_help = "Exit status: 0 game over (or done), 1 input ended before the game was over, 2 bad setup or usage."
+)]
+pub struct Args {
+    /// Rule set of the console protocol.
+    #[arg(long, value_enum, default_value_t = RulesArg::Full)]
+    rules: RulesArg,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {}
+
+/// A rule set as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RulesArg {
+    /// Standard Othello: flip every closed straight run.
+    Full,
+    /// Flip the opponent discs next to the move.
+    Simple,
+}
+
+impl From<RulesArg> for RuleSet {
+    fn from(arg: RulesArg) -> RuleSet {
+        match arg {
+            RulesArg::Full => RuleSet::Full,
+            RulesArg::Simple => RuleSet::Simple,
+        }
+    }
+}
+
+/// Why a command stopped early.
+#[derive(Debug, Error)]
+pub enum Failure {
+    /// The protocol input was malformed or ended early.
+    #[error(transparent)]
+    Input(#[from] EndError),
+    /// Standard input could not be read.
+    #[error("cannot read standard input: {0}")]
+    Read(io::Error),
+    /// Standard output could not be written.
+    #[error("cannot write standard output: {0}")]
+    Write(io::Error),
+}
+
+impl Failure {
+    /// The process exit status: 1 for input that ended early (or could not be read or
+    /// written), 2 for a bad setup.
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            Failure::Input(EndError::Setup(_)) => 2,
+            Failure::Input(EndError::GameNotOver { .. }) | Failure::Read(_) | Failure::Write(_) => {
+                1
+            }
+        }
+    }
+
+    /// The message for standard error; `None` when output was closed by its reader, which is
+    /// how `othello ... | head` ends and not worth a word.
+    pub fn message(&self) -> Option<String> {
+        match self {
+            Failure::Write(error) if error.kind() == io::ErrorKind::BrokenPipe => None,
+            failure => Some(failure.to_string()),
+        }
+    }
+}
+
+/// Runs the command the arguments name.
+pub fn run(args: Args) -> Result<(), Failure> {
+    match args.command {
+        None => protocol::run(args.rules.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn arguments_are_consistent() {
+        Args::command().debug_assert();
+    }
+}

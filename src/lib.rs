@@ -1,0 +1,45 @@
+//! Othello (Reversi) on any board from 4x4 to 16x16 with even sides, under the standard
+//! ("FULL") or the simplified ("SIMPLE") rules, with "most discs wins" or "fewest discs wins".
+//!
+//! The crate is a library without I/O; the `othello` binary is a thin front end over it.
+//!
+//! ```
+//! use othello::{Dimensions, Game, RuleSet, Setup, Square, Color};
+//!
+//! let mut game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
+//! assert_eq!(game.turn(), Some(Color::Black));
+//! assert_eq!(game.legal_moves().len(), 4);
+//! let played = game.play(Square::new(2, 3))?; // d3
+//! assert_eq!(played.flipped, 1);
+//! assert_eq!(game.score().black, 4);
+//! # Ok::<(), othello::MoveError>(())
+//! ```
+//!
+//! Vocabulary: [`Color`] and [`ByColor`]; [`Dimensions`] and [`Square`]; [`Board`]; the rule
+//! sets [`Full`] and [`Simple`] behind the [`Rules`] trait, picked at run time by [`RuleSet`];
+//! [`Setup`] (unchecked starting conditions, read by [`SetupParser`]) and [`Game`]; the bit sets
+//! of [`bitboard`]; the console protocol in [`protocol`].
+
+#![warn(missing_docs)]
+
+pub mod bitboard;
+mod board;
+mod color;
+mod game;
+pub mod protocol;
+mod rules;
+mod setup;
+mod square;
+
+pub use board::{Board, DiscsError};
+pub use color::{ByColor, Color, ParseColorError};
+pub use game::{Game, MoveError, Outcome, Played};
+pub use rules::{Full, ParseRuleSetError, RuleSet, Rules, Simple};
+pub use setup::{
+    Found, ParseWinRuleError, Setup, SetupError, SetupErrorKind, SetupField, SetupParser, WinRule,
+    MAX_LINE_LEN,
+};
+pub use square::{
+    DimensionError, Dimensions, OutOfBoundsError, ParseDimensionsError, Square, MAX_CELLS,
+    MAX_SIDE, MIN_SIDE,
+};
