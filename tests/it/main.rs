@@ -1,0 +1,5 @@
+//! All integration tests, in one test binary (faster to build and link than one per file).
+
+mod reference;
+
+mod reference_self_check;
