@@ -26,6 +26,7 @@ pub mod bitboard;
 mod board;
 mod color;
 mod game;
+mod position;
 pub mod protocol;
 mod rules;
 mod setup;
@@ -34,6 +35,7 @@ mod square;
 pub use board::{Board, DiscsError};
 pub use color::{ByColor, Color, ParseColorError};
 pub use game::{Game, MoveError, Outcome, Played};
+pub use position::{Position, Width};
 pub use rules::{Full, ParseRuleSetError, RuleSet, Rules, Simple};
 pub use setup::{
     Found, ParseWinRuleError, Setup, SetupError, SetupErrorKind, SetupField, SetupParser, WinRule,

@@ -6,7 +6,16 @@
 use othello::{Board, Color, RuleSet, Square, WinRule};
 
 /// The 8 directions as (row step, column step).
-pub const DIRECTIONS: [(i32, i32); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+pub const DIRECTIONS: [(i32, i32); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
 
 /// A position as a plain grid.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +29,11 @@ impl Model {
     pub fn from_board(board: &Board) -> Model {
         let (rows, cols) = (board.dims().rows(), board.dims().cols());
         let cells = (0..rows)
-            .map(|r| (0..cols).map(|c| board.get(Square::new(r as u8, c as u8)).unwrap()).collect())
+            .map(|r| {
+                (0..cols)
+                    .map(|c| board.get(Square::new(r as u8, c as u8)).unwrap())
+                    .collect()
+            })
             .collect();
         Model { rows, cols, cells }
     }
@@ -90,13 +103,19 @@ impl Model {
     }
 
     pub fn count(&self, color: Color) -> usize {
-        self.cells.iter().flatten().filter(|&&cell| cell == Some(color)).count()
+        self.cells
+            .iter()
+            .flatten()
+            .filter(|&&cell| cell == Some(color))
+            .count()
     }
 
     /// Who moves after `mover` moved (or at the start, with `mover` = the first player's
     /// opponent): the opponent if possible, else `mover`, else nobody.
     pub fn next_turn(&self, rules: RuleSet, mover: Color) -> Option<Color> {
-        [mover.opponent(), mover].into_iter().find(|&p| !self.moves(rules, p).is_empty())
+        [mover.opponent(), mover]
+            .into_iter()
+            .find(|&p| !self.moves(rules, p).is_empty())
     }
 
     /// The protocol's winner word for a finished game.
@@ -104,7 +123,8 @@ impl Model {
         let (b, w) = (self.count(Color::Black), self.count(Color::White));
         match (b.cmp(&w), win) {
             (std::cmp::Ordering::Equal, _) => "NONE",
-            (std::cmp::Ordering::Greater, WinRule::MostDiscs) | (std::cmp::Ordering::Less, WinRule::FewestDiscs) => "B",
+            (std::cmp::Ordering::Greater, WinRule::MostDiscs)
+            | (std::cmp::Ordering::Less, WinRule::FewestDiscs) => "B",
             _ => "W",
         }
     }
