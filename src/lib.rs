@@ -18,7 +18,8 @@
 //! Vocabulary: [`Color`] and [`ByColor`]; [`Dimensions`] and [`Square`]; [`Board`]; the rule
 //! sets [`Full`] and [`Simple`] behind the [`Rules`] trait, picked at run time by [`RuleSet`];
 //! [`Setup`] (unchecked starting conditions, read by [`SetupParser`]) and [`Game`]; the bit sets
-//! of [`bitboard`]; the console protocol in [`protocol`].
+//! of [`bitboard`]; the console protocol in [`protocol`]; squares as people type them in
+//! [`notation`]; a game played by people, with undo, in [`session`].
 
 #![warn(missing_docs)]
 
@@ -26,9 +27,11 @@ pub mod bitboard;
 mod board;
 mod color;
 mod game;
+pub mod notation;
 mod position;
 pub mod protocol;
 mod rules;
+pub mod session;
 mod setup;
 mod square;
 
