@@ -25,6 +25,7 @@
 pub mod bitboard;
 mod board;
 mod color;
+pub mod engine;
 mod game;
 mod position;
 pub mod protocol;
@@ -34,6 +35,7 @@ mod square;
 
 pub use board::{Board, DiscsError};
 pub use color::{ByColor, Color, ParseColorError};
+pub use engine::{Engine, EngineConfig, EngineError, Limits, Scoring, SearchReport};
 pub use game::{Game, MoveError, Outcome, Played};
 pub use position::{Position, Width};
 pub use rules::{Full, ParseRuleSetError, RuleSet, Rules, Simple};
