@@ -26,6 +26,7 @@
 pub mod bitboard;
 mod board;
 mod color;
+pub mod engine;
 mod game;
 pub mod notation;
 mod position;
@@ -37,6 +38,7 @@ mod square;
 
 pub use board::{Board, DiscsError};
 pub use color::{ByColor, Color, ParseColorError};
+pub use engine::{Engine, EngineConfig, EngineError, Limits, Scoring, SearchReport};
 pub use game::{Game, MoveError, Outcome, Played};
 pub use position::{Position, Width};
 pub use rules::{Full, ParseRuleSetError, RuleSet, Rules, Simple};

@@ -2,4 +2,5 @@
 
 mod reference;
 
+mod engine;
 mod reference_self_check;

@@ -1,0 +1,396 @@
+//! From a game to a report: picks the bit width and move generator once, then runs iterative
+//! deepening, the exact solve and the root searches, on one thread or several sharing the
+//! transposition table.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::eval::{evaluate, SCALE};
+use super::search::{Budget, Searcher, INFINITY};
+use super::shape::{Generic, Kernel, Scoring, Shape};
+use super::tt::Table;
+use super::{EngineConfig, Limits, SearchReport};
+use crate::bitboard::{Bits, U256};
+use crate::board::Board;
+use crate::color::Color;
+use crate::position::{Position, Width};
+use crate::rules::{Full, RuleSet, Rules, Simple};
+use crate::setup::WinRule;
+
+/// Everything one search needs.
+pub(crate) struct Request<'a> {
+    pub board: &'a Board,
+    pub turn: Color,
+    pub rules: RuleSet,
+    pub win: WinRule,
+    pub scoring: Scoring,
+    pub limits: Limits,
+    pub config: EngineConfig,
+    pub stop: &'a AtomicBool,
+}
+
+/// Empties at or below which a search with a time or node limit tries to solve exactly.
+const EXACT_WITH_LIMITS_MAX: u32 = 24;
+
+/// The midgame depth searched before an exact solve at `n` empties, to order the root moves
+/// and guess the score.
+fn depth_before_solve(n: u32) -> u32 {
+    n.saturating_sub(12).min(10)
+}
+
+/// Runs the search the request describes on the table.
+pub(crate) fn run(
+    request: &Request,
+    table: &Table,
+    on_progress: &mut dyn FnMut(&SearchReport),
+) -> SearchReport {
+    let dims = request.board.dims();
+    match (Width::of(dims), request.rules) {
+        (Width::W64, RuleSet::Full) => {
+            run_on(&generic::<u64, Full>(request), request, table, on_progress)
+        }
+        (Width::W64, RuleSet::Simple) => run_on(
+            &generic::<u64, Simple>(request),
+            request,
+            table,
+            on_progress,
+        ),
+        (Width::W128, RuleSet::Full) => {
+            run_on(&generic::<u128, Full>(request), request, table, on_progress)
+        }
+        (Width::W128, RuleSet::Simple) => run_on(
+            &generic::<u128, Simple>(request),
+            request,
+            table,
+            on_progress,
+        ),
+        (Width::W256, RuleSet::Full) => {
+            run_on(&generic::<U256, Full>(request), request, table, on_progress)
+        }
+        (Width::W256, RuleSet::Simple) => run_on(
+            &generic::<U256, Simple>(request),
+            request,
+            table,
+            on_progress,
+        ),
+    }
+}
+
+fn generic<B: super::shape::SearchBits, R: Rules>(request: &Request) -> Generic<B, R> {
+    Generic::new(Shape::new(
+        request.board.dims(),
+        request.rules,
+        request.win,
+        request.scoring,
+    ))
+}
+
+/// A root move with the score of its last search (a bound when it failed low).
+#[derive(Clone, Copy, Debug)]
+struct RootMove {
+    index: u32,
+    score: i32,
+}
+
+/// What one thread's iterative deepening found; `None` fields until an iteration completes.
+struct Outcome {
+    best: u32,
+    score: i32,
+    exact: bool,
+    depth: u32,
+    pv: Vec<u32>,
+}
+
+/// How a thread takes part.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Reports, and its results are the answer.
+    Main,
+    /// Fills the shared table, searching the root moves in another order.
+    Helper(usize),
+}
+
+fn run_on<K: Kernel>(
+    kernel: &K,
+    request: &Request,
+    table: &Table,
+    on_progress: &mut dyn FnMut(&SearchReport),
+) -> SearchReport {
+    let start = Instant::now();
+    let position = Position::<K::B>::from_board(request.board, request.turn);
+    let salt = super::shape::mix64(request.config.seed ^ 0x0123_4567_89ab_cdef);
+    let deadline = request.limits.time.map(|time| start + time);
+    let helpers_stop = AtomicBool::new(false);
+    let threads = request.config.threads.max(1);
+    let mut main_nodes = 0;
+    let mut helper_nodes = 0;
+    let outcome = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads)
+            .map(|id| {
+                let helpers_stop = &helpers_stop;
+                scope.spawn(move || {
+                    let budget = Budget {
+                        stops: [request.stop, helpers_stop],
+                        deadline,
+                        max_nodes: None,
+                    };
+                    let mut searcher = Searcher::new(kernel, table, budget, salt);
+                    iterate(
+                        &mut searcher,
+                        position,
+                        request,
+                        Role::Helper(id),
+                        &mut |_, _| {},
+                    );
+                    searcher.nodes
+                })
+            })
+            .collect();
+        let budget = Budget {
+            stops: [request.stop, request.stop],
+            deadline,
+            max_nodes: request.limits.nodes,
+        };
+        let mut searcher = Searcher::new(kernel, table, budget, salt);
+        let outcome = iterate(
+            &mut searcher,
+            position,
+            request,
+            Role::Main,
+            &mut |outcome, nodes| {
+                on_progress(&report(kernel, outcome, nodes, start.elapsed()));
+            },
+        );
+        helpers_stop.store(true, Ordering::Relaxed);
+        main_nodes = searcher.nodes;
+        helper_nodes = handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(0))
+            .sum::<u64>();
+        outcome
+    });
+    report(kernel, &outcome, main_nodes + helper_nodes, start.elapsed())
+}
+
+fn report<K: Kernel>(kernel: &K, outcome: &Outcome, nodes: u64, elapsed: Duration) -> SearchReport {
+    let geo = &kernel.shape().geo;
+    SearchReport {
+        best_move: geo.square(outcome.best),
+        score: outcome.score,
+        exact: outcome.exact,
+        depth: outcome.depth,
+        pv: outcome.pv.iter().map(|&index| geo.square(index)).collect(),
+        nodes,
+        elapsed,
+    }
+}
+
+/// Rounds an evaluation to discs.
+fn to_discs(score: i32) -> i32 {
+    (score + score.signum() * SCALE / 2) / SCALE
+}
+
+/// Iterative deepening, then the exact solve when the limits allow it. Always returns a move:
+/// before the first iteration completes, the best-looking one.
+fn iterate<K: Kernel>(
+    searcher: &mut Searcher<K>,
+    position: Position<K::B>,
+    request: &Request,
+    role: Role,
+    on_progress: &mut dyn FnMut(&Outcome, u64),
+) -> Outcome {
+    let kernel = searcher.kernel();
+    let shape = kernel.shape();
+    let (me, opp) = (position.me, position.opp);
+    let n = (shape.geo.board & !(me | opp)).count();
+    let limits = &request.limits;
+    let mut root: Vec<RootMove> = kernel
+        .moves(me, opp)
+        .members()
+        .map(|index| {
+            let flipped = kernel.flips(me, opp, index);
+            let mv = K::B::single(index);
+            RootMove {
+                index,
+                score: -evaluate(kernel, opp & !flipped, me | mv | flipped),
+            }
+        })
+        .collect();
+    root.sort_by_key(|m| std::cmp::Reverse(m.score));
+    if let Role::Helper(id) = role {
+        let len = root.len();
+        root.rotate_left(id % len);
+    }
+    let mut outcome = Outcome {
+        best: root[0].index,
+        score: to_discs(root[0].score),
+        exact: false,
+        depth: 0,
+        pv: vec![root[0].index],
+    };
+    let exact_allowed = limits.depth.map_or(true, |depth| depth >= n);
+    let limited = limits.time.is_some() || limits.nodes.is_some();
+    let mut guess = None;
+    let mut depth = 1;
+    loop {
+        let solve_now = exact_allowed
+            && (depth >= n
+                || (depth > depth_before_solve(n) && (!limited || n <= EXACT_WITH_LIMITS_MAX)));
+        if solve_now {
+            if let Some(score) = solve_root(searcher, me, opp, &mut root, guess, n) {
+                outcome = Outcome {
+                    best: root[0].index,
+                    score,
+                    exact: true,
+                    depth: n,
+                    pv: principal_variation(searcher, me, opp, root[0].index, true, n),
+                };
+                on_progress(&outcome, searcher.nodes);
+            }
+            break;
+        }
+        if limits.depth.is_some_and(|limit| depth > limit) {
+            break;
+        }
+        let window = (-INFINITY, INFINITY);
+        match root_search(searcher, me, opp, &mut root, window, &mut |s, a, b| {
+            s.midgame_child(a, b, depth)
+        }) {
+            Some(score) => {
+                guess = Some(to_discs(score));
+                outcome = Outcome {
+                    best: root[0].index,
+                    score: to_discs(score),
+                    exact: false,
+                    depth,
+                    pv: principal_variation(searcher, me, opp, root[0].index, false, depth),
+                };
+                on_progress(&outcome, searcher.nodes);
+            }
+            None => break,
+        }
+        depth += 1;
+    }
+    outcome
+}
+
+/// The exact root search, with an aspiration window around `guess`.
+fn solve_root<K: Kernel>(
+    searcher: &mut Searcher<K>,
+    me: K::B,
+    opp: K::B,
+    root: &mut [RootMove],
+    guess: Option<i32>,
+    n: u32,
+) -> Option<i32> {
+    let cells = searcher.kernel().shape().cells;
+    let (mut low, mut high) = match guess {
+        Some(guess) => (guess - 3, guess + 3),
+        None => (-cells - 1, cells + 1),
+    };
+    let mut widen = 8;
+    let _ = n;
+    loop {
+        let score = root_search(searcher, me, opp, root, (low, high), &mut |s, a, b| {
+            s.solve_child(a, b)
+        })?;
+        if score <= low && low > -cells - 1 {
+            low = (score - widen).max(-cells - 1);
+            high = score + 1;
+        } else if score >= high && high < cells + 1 {
+            high = (score + widen).min(cells + 1);
+            low = score - 1;
+        } else {
+            return Some(score);
+        }
+        widen *= 2;
+    }
+}
+
+/// A child search: the searcher, the child's (me, opp), and the child's window.
+type ChildSearch<'s, K> =
+    dyn FnMut(&mut Searcher<K>, (<K as Kernel>::B, <K as Kernel>::B), (i32, i32)) -> i32 + 's;
+
+/// Principal-variation search over the root moves, best first; moves the best one to the
+/// front and returns its score, or `None` if the budget ran out.
+fn root_search<K: Kernel>(
+    searcher: &mut Searcher<K>,
+    me: K::B,
+    opp: K::B,
+    root: &mut [RootMove],
+    (mut alpha, beta): (i32, i32),
+    child: &mut ChildSearch<K>,
+) -> Option<i32> {
+    let kernel = searcher.kernel();
+    let mut best = -INFINITY - 1;
+    let mut best_at = 0;
+    for (i, root_move) in root.iter_mut().enumerate() {
+        let index = root_move.index;
+        let flipped = kernel.flips(me, opp, index);
+        let next = (opp & !flipped, me | K::B::single(index) | flipped);
+        let mut score;
+        if i == 0 {
+            score = -child(searcher, next, (-beta, -alpha));
+        } else {
+            score = -child(searcher, next, (-alpha - 1, -alpha));
+            if score > alpha && score < beta && !searcher.aborted {
+                score = -child(searcher, next, (-beta, -score));
+            }
+        }
+        if searcher.aborted {
+            return None;
+        }
+        root_move.score = score;
+        if score > best {
+            best = score;
+            best_at = i;
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    root[..=best_at].rotate_right(1);
+    root[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
+    Some(best)
+}
+
+/// The line of play from the root through `first`: the table's moves, and for the last few
+/// empties of an exact line, the moves found by solving.
+fn principal_variation<K: Kernel>(
+    searcher: &mut Searcher<K>,
+    me: K::B,
+    opp: K::B,
+    first: u32,
+    exact: bool,
+    depth: u32,
+) -> Vec<u32> {
+    let kernel = searcher.kernel();
+    let mut line = Vec::new();
+    let (mut me, mut opp) = (me, opp);
+    let mut next = Some(first);
+    while let Some(index) = next {
+        if searcher.aborted || line.len() as u32 >= depth {
+            break;
+        }
+        line.push(index);
+        let flipped = kernel.flips(me, opp, index);
+        (me, opp) = (opp & !flipped, me | K::B::single(index) | flipped);
+        if kernel.moves(me, opp).is_empty() {
+            (me, opp) = (opp, me);
+        }
+        let moves = kernel.moves(me, opp);
+        if moves.is_empty() {
+            break;
+        }
+        next = searcher
+            .table_move(me, opp, exact)
+            .filter(|&m| moves.has(m));
+        if next.is_none() && exact {
+            next = searcher.best_by_solving(me, opp);
+        }
+    }
+    line
+}

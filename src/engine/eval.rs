@@ -1,0 +1,47 @@
+//! The midgame evaluation: a handful of classic features, computed with whole-board bit
+//! operations so that it works on every board size and both rule sets.
+//!
+//! The score is in hundredths of a disc from the mover's point of view. Features that count
+//! discs (corners, their neighbours, edges, stable discs) change sign when fewest discs wins;
+//! mobility, potential mobility and parity are good for the mover under either win rule.
+
+use super::shape::{Kernel, Shape};
+use crate::bitboard::Bits;
+
+/// Evaluation units per disc.
+pub(crate) const SCALE: i32 = 100;
+
+const MOBILITY: i32 = 60;
+const POTENTIAL_MOBILITY: i32 = 20;
+const CORNER: i32 = 500;
+const X_SQUARE: i32 = 250;
+const C_SQUARE: i32 = 80;
+const EDGE: i32 = 10;
+const STABLE: i32 = 100;
+const PARITY: i32 = 100;
+
+/// The evaluation of the position `(me, opp)` for the mover.
+pub(crate) fn evaluate<K: Kernel>(kernel: &K, me: K::B, opp: K::B) -> i32 {
+    let shape: &Shape<K::B> = kernel.shape();
+    let empties = shape.geo.board & !(me | opp);
+    let my_moves = kernel.moves(me, opp).count() as i32;
+    let their_moves = kernel.moves(opp, me).count() as i32;
+    let mut positional = MOBILITY * (my_moves - their_moves);
+    let frontier = |discs| (shape.geo.dilate(discs) & empties).count() as i32;
+    // Empty cells next to the opponent are where the mover may play later.
+    positional += POTENTIAL_MOBILITY * (frontier(opp) - frontier(me));
+    if empties.count() & 1 == 1 {
+        positional += PARITY;
+    }
+
+    let diff = |set: K::B| (set & me).count() as i32 - (set & opp).count() as i32;
+    let mut discs = CORNER * diff(shape.corners) + EDGE * diff(shape.edges);
+    for &(corner, x, c) in &shape.corner_zones {
+        if !(corner & empties).is_empty() {
+            discs -= X_SQUARE * diff(x) + C_SQUARE * diff(c);
+        }
+    }
+    let stable = |discs| shape.stable(discs, empties).count() as i32;
+    discs += STABLE * (stable(me) - stable(opp));
+    positional + shape.sign * discs
+}

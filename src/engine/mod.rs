@@ -1,0 +1,213 @@
+//! The search engine: best moves, evaluations and exact endgame solving, for every board size,
+//! both rule sets and both win rules.
+//!
+//! [`Engine::search`] runs an iterative-deepening negamax alpha-beta search with
+//! principal-variation search, a transposition table and move ordering, then, once the empties
+//! are few enough (or when no limit is given), an exact endgame solve. It stops at the limits
+//! of [`Limits`] or when asked to through a stop flag, and reports the best move found so far.
+//!
+//! ```
+//! use othello::{Dimensions, Engine, EngineConfig, Game, Limits, RuleSet, Setup};
+//!
+//! let game = Game::new(Setup::standard(Dimensions::new(4, 4)?), RuleSet::Full);
+//! let mut engine = Engine::new(EngineConfig::default());
+//! let report = engine.search(&game, &Limits::default())?;
+//! assert!(report.exact);
+//! assert_eq!(report.score, -8); // black, to move, loses by 8 discs with perfect play
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Everything is deterministic for a given position, limits and seed with one thread, except
+//! where a time limit or the stop flag cuts the search short.
+
+mod driver;
+mod eval;
+mod search;
+mod shape;
+mod tt;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::game::Game;
+use crate::square::Square;
+
+pub use shape::Scoring;
+
+/// How the engine is set up; fixed for its lifetime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EngineConfig {
+    /// Size of the transposition table in MiB (at least 1 is used).
+    pub hash_mb: usize,
+    /// Search threads (at least 1 is used).
+    pub threads: usize,
+    /// Varies the hashing; two engines with the same seed search identically.
+    pub seed: u64,
+}
+
+impl Default for EngineConfig {
+    /// 64 MiB, one thread, seed 0.
+    fn default() -> EngineConfig {
+        EngineConfig {
+            hash_mb: 64,
+            threads: 1,
+            seed: 0,
+        }
+    }
+}
+
+/// When a search stops. The default has no limit: the position is solved exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Limits {
+    /// Deepest iteration, in plies; an exact solve is attempted only if this is at least the
+    /// number of empty squares.
+    pub depth: Option<u32>,
+    /// Stop after about this many positions.
+    pub nodes: Option<u64>,
+    /// Stop after about this much wall-clock time.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// No limit: solve exactly.
+    #[must_use]
+    pub fn exact() -> Limits {
+        Limits::default()
+    }
+
+    /// Search to `depth` plies.
+    #[must_use]
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for about `time`.
+    #[must_use]
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+}
+
+/// The result of a search, or the best known so far while it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchReport {
+    /// The best move found.
+    pub best_move: Square,
+    /// From the side to move's point of view, in discs, positive when the mover wins or is
+    /// ahead: the exact final margin (the mover's discs minus the opponent's under "most discs
+    /// wins", the opponent's minus the mover's under "fewest discs wins") when `exact`,
+    /// otherwise an evaluation on about the same scale.
+    pub score: i32,
+    /// Whether `score` is the exact result of perfect play.
+    pub exact: bool,
+    /// The last completed iteration's depth in plies (the number of empties when exact).
+    pub depth: u32,
+    /// The expected line of play, starting with `best_move`; passes are not listed.
+    pub pv: Vec<Square>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// A search that could not be run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum EngineError {
+    /// The game is over: there is no move to search.
+    #[error("the game is over: there is no move to search")]
+    GameOver,
+    /// A depth limit of zero plies.
+    #[error("the depth limit must be at least 1 ply")]
+    ZeroDepth,
+}
+
+/// A search engine with its transposition table.
+pub struct Engine {
+    config: EngineConfig,
+    scoring: Scoring,
+    table: tt::Table,
+}
+
+impl Engine {
+    /// An engine with a table of `config.hash_mb` MiB.
+    #[must_use]
+    pub fn new(config: EngineConfig) -> Engine {
+        let config = EngineConfig {
+            hash_mb: config.hash_mb.clamp(1, 1 << 20),
+            threads: config.threads.clamp(1, 256),
+            seed: config.seed,
+        };
+        Engine {
+            table: tt::Table::new(config.hash_mb),
+            config,
+            scoring: Scoring::default(),
+        }
+    }
+
+    /// The configuration in use (after clamping).
+    #[must_use]
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// How finished games are scored (discs only, unless set otherwise).
+    #[must_use]
+    pub fn scoring(&self) -> Scoring {
+        self.scoring
+    }
+
+    /// Sets how finished games are scored.
+    pub fn set_scoring(&mut self, scoring: Scoring) {
+        self.scoring = scoring;
+    }
+
+    /// Searches the position of `game` within `limits`.
+    ///
+    /// # Errors
+    /// [`EngineError::GameOver`] if nobody can move; [`EngineError::ZeroDepth`] for a depth
+    /// limit of 0.
+    pub fn search(&mut self, game: &Game, limits: &Limits) -> Result<SearchReport, EngineError> {
+        let stop = AtomicBool::new(false);
+        self.search_with(game, limits, &stop, &mut |_| {})
+    }
+
+    /// Searches like [`Engine::search`], stopping early once `stop` is set (from another
+    /// thread), and calling `on_progress` with the best result known so far after every
+    /// completed iteration and every root move of a long one.
+    ///
+    /// # Errors
+    /// As [`Engine::search`].
+    pub fn search_with(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_progress: &mut dyn FnMut(&SearchReport),
+    ) -> Result<SearchReport, EngineError> {
+        if limits.depth == Some(0) {
+            return Err(EngineError::ZeroDepth);
+        }
+        let turn = game.turn().ok_or(EngineError::GameOver)?;
+        // A fresh table for every search keeps searches reproducible.
+        self.table.clear();
+        let request = driver::Request {
+            board: game.board(),
+            turn,
+            rules: game.rules(),
+            win: game.win_rule(),
+            scoring: self.scoring,
+            limits: *limits,
+            config: self.config,
+            stop,
+        };
+        Ok(driver::run(&request, &self.table, on_progress))
+    }
+}

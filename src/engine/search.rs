@@ -1,0 +1,562 @@
+//! The searches, generic over the move generator: a depth-limited negamax with principal-variation
+//! search for the midgame, and an exact solver for the endgame.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::eval::{evaluate, SCALE};
+use super::shape::{Kernel, SearchBits, Shape};
+use super::tt::{Table, NO_LOWER, NO_UPPER};
+use crate::bitboard::Bits;
+
+/// Above every score, in either unit.
+pub(crate) const INFINITY: i32 = 30_000;
+
+/// Empties from which the solver probes and stores the transposition table.
+const SOLVE_TABLE_MIN: u32 = 9;
+/// Empties from which the solver orders moves by the opponent's mobility (fastest first).
+const SOLVE_SORT_MIN: u32 = 6;
+/// Empties from which the solver orders moves with a shallow midgame search.
+const SOLVE_SHALLOW_MIN: u32 = 16;
+/// Empties from which the solver tries a stability cut-off.
+const SOLVE_STABILITY_MIN: u32 = 6;
+/// Empties at or below which the solver runs its small, table-free code.
+const SOLVE_SMALL_MAX: u32 = 5;
+/// Depth from which the midgame search probes the table.
+const MIDGAME_TABLE_MIN: u32 = 1;
+
+/// Why a search stopped early.
+pub(crate) struct Budget<'a> {
+    /// Stop as soon as either flag is set.
+    pub stops: [&'a AtomicBool; 2],
+    pub deadline: Option<Instant>,
+    pub max_nodes: Option<u64>,
+}
+
+/// One search thread's state.
+pub(crate) struct Searcher<'a, K: Kernel> {
+    kernel: &'a K,
+    table: &'a Table,
+    budget: Budget<'a>,
+    midgame_salt: u64,
+    exact_salt: u64,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Set once the budget ran out; every result computed after that is meaningless.
+    pub aborted: bool,
+    lists: Vec<Vec<u64>>,
+    ply: usize,
+}
+
+/// A move list entry: the sort key in the high half, the cell index in the low half.
+#[inline(always)]
+fn entry(key: i32, index: u32) -> u64 {
+    ((key as i64 + (1 << 31)) as u64) << 32 | index as u64
+}
+
+/// Moves the best remaining entry (highest key) to position `i` and returns its cell.
+#[inline(always)]
+fn pick_best(list: &mut [u64], i: usize) -> u32 {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j] > list[best] {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    list[i] as u32
+}
+
+impl<'a, K: Kernel> Searcher<'a, K> {
+    pub(crate) fn new(kernel: &'a K, table: &'a Table, budget: Budget<'a>, salt: u64) -> Self {
+        Searcher {
+            kernel,
+            table,
+            budget,
+            midgame_salt: salt ^ 0x6d69_6467_616d_6521,
+            exact_salt: salt ^ 0x6578_6163_7421_2121,
+            nodes: 0,
+            aborted: false,
+            lists: Vec::new(),
+            ply: 0,
+        }
+    }
+
+    /// The move generator.
+    pub(crate) fn kernel(&self) -> &'a K {
+        self.kernel
+    }
+
+    /// The midgame score of a root move's position (`depth` counts the root move).
+    pub(crate) fn midgame_child(
+        &mut self,
+        (me, opp): (K::B, K::B),
+        (alpha, beta): (i32, i32),
+        depth: u32,
+    ) -> i32 {
+        self.midgame(me, opp, depth - 1, alpha, beta, false)
+    }
+
+    /// The exact score of a root move's position.
+    pub(crate) fn solve_child(
+        &mut self,
+        (me, opp): (K::B, K::B),
+        (alpha, beta): (i32, i32),
+    ) -> i32 {
+        self.solve(me, opp, alpha, beta, false)
+    }
+
+    /// The best move of a position with few empties, found by solving every move; `None` for
+    /// positions with too many empties to do that quickly.
+    pub(crate) fn best_by_solving(&mut self, me: K::B, opp: K::B) -> Option<u32> {
+        let empties = self.shape().geo.board & !(me | opp);
+        if empties.count() > SOLVE_TABLE_MIN + 4 {
+            return None;
+        }
+        let mut best = None;
+        let mut best_score = -INFINITY - 1;
+        for index in self.kernel.moves(me, opp).members() {
+            let flipped = self.kernel.flips(me, opp, index);
+            let score = -self.solve(
+                opp & !flipped,
+                me | K::B::single(index) | flipped,
+                -INFINITY,
+                INFINITY,
+                false,
+            );
+            if self.aborted {
+                return None;
+            }
+            if score > best_score {
+                best_score = score;
+                best = Some(index);
+            }
+        }
+        best
+    }
+
+    #[inline(always)]
+    fn shape(&self) -> &'a Shape<K::B> {
+        self.kernel.shape()
+    }
+
+    /// Counts a node; checks the budget every 1024 nodes. True once the search must stop.
+    #[inline(always)]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 0x3ff == 0 {
+            self.check_budget();
+        }
+        self.aborted
+    }
+
+    #[cold]
+    fn check_budget(&mut self) {
+        let budget = &self.budget;
+        if budget.stops.iter().any(|stop| stop.load(Ordering::Relaxed))
+            || budget.max_nodes.is_some_and(|max| self.nodes >= max)
+            || budget
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            self.aborted = true;
+        }
+    }
+
+    fn take_list(&mut self) -> Vec<u64> {
+        if self.lists.len() <= self.ply {
+            self.lists
+                .resize_with(self.ply + 1, || Vec::with_capacity(32));
+        }
+        let mut list = std::mem::take(&mut self.lists[self.ply]);
+        list.clear();
+        list
+    }
+
+    fn give_back(&mut self, list: Vec<u64>) {
+        self.lists[self.ply] = list;
+    }
+
+    /// The table key of a position for the midgame (`exact == false`) or the solver.
+    #[inline(always)]
+    pub(crate) fn key(&self, me: K::B, opp: K::B, exact: bool) -> u64 {
+        let salt = if exact {
+            self.exact_salt
+        } else {
+            self.midgame_salt
+        };
+        me.hash_pair(opp, salt)
+    }
+
+    /// The table's best move for a position, if any.
+    pub(crate) fn table_move(&self, me: K::B, opp: K::B, exact: bool) -> Option<u32> {
+        self.table
+            .probe(self.key(me, opp, exact))
+            .and_then(|hit| hit.best)
+    }
+
+    /// How good a move looks before searching it, for ordering: few replies for the opponent
+    /// (corner replies count double), corners, and no X-square next to an empty corner.
+    #[inline]
+    fn quick_key(&self, me: K::B, opp: K::B, index: u32) -> i32 {
+        let shape = self.shape();
+        let flipped = self.kernel.flips(me, opp, index);
+        let mv = K::B::single(index);
+        let (child_me, child_opp) = (opp & !flipped, me | mv | flipped);
+        let replies = self.kernel.moves(child_me, child_opp);
+        let mut key = -16 * (replies.count() + (replies & shape.corners).count()) as i32;
+        if !(mv & shape.corners).is_empty() {
+            key += 32;
+        }
+        for &(corner, x, _) in &shape.corner_zones {
+            if !(mv & x).is_empty() && !(corner & !(me | opp)).is_empty() {
+                key -= 24;
+            }
+        }
+        key
+    }
+
+    /// Negamax alpha-beta with principal-variation search to `depth` plies, in evaluation
+    /// units. A pass is not a ply.
+    pub(crate) fn midgame(
+        &mut self,
+        me: K::B,
+        opp: K::B,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let shape = self.shape();
+        if (me | opp) == shape.geo.board {
+            return shape.final_score(me, opp) * SCALE;
+        }
+        if depth == 0 {
+            return evaluate(self.kernel, me, opp);
+        }
+        let moves = self.kernel.moves(me, opp);
+        if moves.is_empty() {
+            if passed {
+                return shape.final_score(me, opp) * SCALE;
+            }
+            return -self.midgame(opp, me, depth, -beta, -alpha, true);
+        }
+        let key = self.key(me, opp, false);
+        let mut table_move = None;
+        if depth >= MIDGAME_TABLE_MIN {
+            if let Some(hit) = self.table.probe(key) {
+                if hit.depth >= depth {
+                    if hit.lower >= beta {
+                        return hit.lower;
+                    }
+                    if hit.upper <= alpha {
+                        return hit.upper;
+                    }
+                    if hit.lower == hit.upper {
+                        return hit.lower;
+                    }
+                }
+                table_move = hit.best.filter(|&m| moves.has(m));
+            }
+        }
+        let original_alpha = alpha;
+        let mut list = self.take_list();
+        for index in moves.members() {
+            let key = if Some(index) == table_move {
+                1 << 20
+            } else if depth >= 2 {
+                self.quick_key(me, opp, index)
+            } else {
+                0
+            };
+            list.push(entry(key, index));
+        }
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..list.len() {
+            let index = pick_best(&mut list, i);
+            let flipped = self.kernel.flips(me, opp, index);
+            let (child_me, child_opp) = (opp & !flipped, me | K::B::single(index) | flipped);
+            self.ply += 1;
+            let mut score;
+            if i == 0 {
+                score = -self.midgame(child_me, child_opp, depth - 1, -beta, -alpha, false);
+            } else {
+                score = -self.midgame(child_me, child_opp, depth - 1, -alpha - 1, -alpha, false);
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.midgame(child_me, child_opp, depth - 1, -beta, -score, false);
+                }
+            }
+            self.ply -= 1;
+            if self.aborted {
+                self.give_back(list);
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(index);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.give_back(list);
+        if depth >= MIDGAME_TABLE_MIN {
+            self.store(key, best, original_alpha, beta, depth, best_move);
+        }
+        best
+    }
+
+    #[inline]
+    fn store(
+        &self,
+        key: u64,
+        best: i32,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+        best_move: Option<u32>,
+    ) {
+        let lower = if best > alpha { best } else { NO_LOWER };
+        let upper = if best < beta { best } else { NO_UPPER };
+        self.table.store(key, lower, upper, depth, best_move);
+    }
+
+    /// The exact final score with perfect play from both sides, in discs (fail-soft: a score
+    /// at or below `alpha` is an upper bound, one at or above `beta` a lower bound).
+    pub(crate) fn solve(
+        &mut self,
+        me: K::B,
+        opp: K::B,
+        mut alpha: i32,
+        mut beta: i32,
+        passed: bool,
+    ) -> i32 {
+        let shape = self.shape();
+        let empties = shape.geo.board & !(me | opp);
+        let n = empties.count();
+        if n <= SOLVE_SMALL_MAX {
+            return self.solve_small(me, opp, alpha, beta, empties, passed);
+        }
+        if self.tick() {
+            return 0;
+        }
+        let moves = self.kernel.moves(me, opp);
+        if moves.is_empty() {
+            if passed {
+                return shape.final_score(me, opp);
+            }
+            return -self.solve(opp, me, -beta, -alpha, true);
+        }
+        if n >= SOLVE_STABILITY_MIN {
+            if let Some(cut) = self.stability_cut(me, opp, alpha, beta) {
+                return cut;
+            }
+        }
+        let mut table_move = None;
+        let key = self.key(me, opp, true);
+        if n >= SOLVE_TABLE_MIN {
+            if let Some(hit) = self.table.probe(key) {
+                if hit.lower >= beta {
+                    return hit.lower;
+                }
+                if hit.upper <= alpha {
+                    return hit.upper;
+                }
+                if hit.lower == hit.upper {
+                    return hit.lower;
+                }
+                alpha = alpha.max(hit.lower);
+                beta = beta.min(hit.upper);
+                table_move = hit.best.filter(|&m| moves.has(m));
+            }
+        }
+        let original_alpha = alpha;
+        let mut list = self.take_list();
+        if n >= SOLVE_SORT_MIN {
+            let shallow_depth = if n >= SOLVE_SHALLOW_MIN {
+                shallow_depth(n)
+            } else {
+                0
+            };
+            for index in moves.members() {
+                let key = if Some(index) == table_move {
+                    1 << 24
+                } else if shallow_depth > 0 {
+                    let flipped = self.kernel.flips(me, opp, index);
+                    let (child_me, child_opp) =
+                        (opp & !flipped, me | K::B::single(index) | flipped);
+                    self.ply += 1;
+                    let score = -self.midgame(
+                        child_me,
+                        child_opp,
+                        shallow_depth,
+                        -INFINITY,
+                        INFINITY,
+                        false,
+                    );
+                    self.ply -= 1;
+                    score
+                } else {
+                    self.quick_key(me, opp, index)
+                };
+                list.push(entry(key, index));
+            }
+        } else {
+            let odd = shape.odd_regions(empties);
+            for index in moves.members() {
+                list.push(entry(odd.has(index) as i32, index));
+            }
+        }
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..list.len() {
+            let index = pick_best(&mut list, i);
+            let flipped = self.kernel.flips(me, opp, index);
+            let (child_me, child_opp) = (opp & !flipped, me | K::B::single(index) | flipped);
+            self.ply += 1;
+            let mut score;
+            if i == 0 {
+                score = -self.solve(child_me, child_opp, -beta, -alpha, false);
+            } else {
+                score = -self.solve(child_me, child_opp, -alpha - 1, -alpha, false);
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.solve(child_me, child_opp, -beta, -score, false);
+                }
+            }
+            self.ply -= 1;
+            if self.aborted {
+                self.give_back(list);
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(index);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.give_back(list);
+        if n >= SOLVE_TABLE_MIN {
+            self.store(key, best, original_alpha, beta, n, best_move);
+        }
+        best
+    }
+
+    /// A cut-off from stable discs: the score cannot exceed what the discs that can never be
+    /// lost allow, nor fall below what those that can never be won allow.
+    #[inline]
+    fn stability_cut(&self, me: K::B, opp: K::B, alpha: i32, beta: i32) -> Option<i32> {
+        let shape = self.shape();
+        let (against, for_me) = if shape.sign > 0 { (opp, me) } else { (me, opp) };
+        // The bound cannot beat alpha unless enough discs count against the mover.
+        if shape.cells - 2 * against.count() as i32 <= alpha {
+            let upper = shape.stability_bound(me, opp);
+            if upper <= alpha {
+                return Some(upper);
+            }
+        }
+        if 2 * for_me.count() as i32 - shape.cells >= beta {
+            let lower = -shape.stability_bound(opp, me);
+            if lower >= beta {
+                return Some(lower);
+            }
+        }
+        None
+    }
+
+    /// The solver for the last few empties: no table, moves tried on the empty cells directly,
+    /// those in regions with an odd number of empties first.
+    fn solve_small(
+        &mut self,
+        me: K::B,
+        opp: K::B,
+        mut alpha: i32,
+        beta: i32,
+        empties: K::B,
+        passed: bool,
+    ) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let shape = self.shape();
+        if empties.count() == 1 {
+            return self.solve_one(me, opp, empties.lowest());
+        }
+        if empties.is_empty() {
+            return shape.final_score(me, opp);
+        }
+        let odd = shape.odd_regions(empties);
+        let mut best = -INFINITY;
+        for part in [odd, empties & !odd] {
+            for index in part.members() {
+                let flipped = self.kernel.flips(me, opp, index);
+                if flipped.is_empty() {
+                    continue;
+                }
+                let mv = K::B::single(index);
+                let score = -self.solve_small(
+                    opp & !flipped,
+                    me | mv | flipped,
+                    -beta,
+                    -alpha,
+                    empties & !mv,
+                    false,
+                );
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if score >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INFINITY {
+            if passed {
+                return shape.final_score(me, opp);
+            }
+            return -self.solve_small(opp, me, -beta, -alpha, empties, true);
+        }
+        best
+    }
+
+    /// The last empty cell: the mover plays it if they can, else the opponent, else nobody.
+    #[inline]
+    fn solve_one(&mut self, me: K::B, opp: K::B, index: u32) -> i32 {
+        let shape = self.shape();
+        let mv = K::B::single(index);
+        let flipped = self.kernel.flips(me, opp, index);
+        if !flipped.is_empty() {
+            return shape.final_score(me | mv | flipped, opp & !flipped);
+        }
+        let flipped = self.kernel.flips(opp, me, index);
+        if !flipped.is_empty() {
+            self.nodes += 1;
+            return shape.final_score(me & !flipped, opp | mv | flipped);
+        }
+        shape.final_score(me, opp)
+    }
+}
+
+/// The depth of the midgame search that orders moves in the solver at `n` empties.
+fn shallow_depth(n: u32) -> u32 {
+    match n {
+        0..=17 => 1,
+        18..=21 => 2,
+        22..=25 => 3,
+        _ => 4,
+    }
+}

@@ -1,0 +1,302 @@
+//! Everything the search needs to know about one board size, rule set and win rule: masks for
+//! stability and the evaluation, the move generator (the "kernel"), and how a finished game
+//! is scored.
+
+use crate::bitboard::{Bits, Geometry, U256};
+use crate::rules::{RuleSet, Rules};
+use crate::setup::WinRule;
+use crate::square::Dimensions;
+
+/// A bit set the search can hash.
+pub(crate) trait SearchBits: Bits {
+    /// A 64-bit hash of the pair `(self, other)`, varied by `salt`.
+    fn hash_pair(self, other: Self, salt: u64) -> u64;
+}
+
+/// The finalizer of MurmurHash3: a bijection that mixes every input bit into every output bit.
+#[inline(always)]
+pub(crate) fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl SearchBits for u64 {
+    #[inline(always)]
+    fn hash_pair(self, other: u64, salt: u64) -> u64 {
+        mix64(mix64(self ^ salt).wrapping_add(other.wrapping_mul(GOLDEN)) ^ other.rotate_left(29))
+    }
+}
+
+impl SearchBits for u128 {
+    #[inline(always)]
+    fn hash_pair(self, other: u128, salt: u64) -> u64 {
+        let h = (self as u64).hash_pair(other as u64, salt);
+        ((self >> 64) as u64).hash_pair((other >> 64) as u64, h)
+    }
+}
+
+impl SearchBits for U256 {
+    #[inline(always)]
+    fn hash_pair(self, other: U256, salt: u64) -> u64 {
+        self.0
+            .iter()
+            .zip(other.0)
+            .fold(salt, |h, (&mine, theirs)| mine.hash_pair(theirs, h))
+    }
+}
+
+/// One of the four line directions, for spreading along lines without wrapping.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Direction<B> {
+    shift: u32,
+    /// Cells whose neighbour `index - shift` along this direction is on the board.
+    has_low: B,
+    /// Cells whose neighbour `index + shift` along this direction is on the board.
+    has_high: B,
+    /// Doubling steps that cross the longest line in this direction.
+    steps: u32,
+}
+
+impl<B: Bits> Direction<B> {
+    /// Cells sharing a line (in this direction) with some member of `seeds`.
+    #[inline]
+    fn spread(&self, seeds: B) -> B {
+        let (mut up, mut down) = (seeds, seeds);
+        let (mut low, mut high) = (self.has_low, self.has_high);
+        let mut shift = self.shift;
+        for i in 0..self.steps {
+            up |= low & (up << shift);
+            down |= high & (down >> shift);
+            if i + 1 < self.steps {
+                low &= low << shift;
+                high &= high >> shift;
+                shift *= 2;
+            }
+        }
+        up | down
+    }
+}
+
+/// How a finished game is scored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// Discs only, as the protocol counts them: empty squares left at the end count for nobody.
+    #[default]
+    DiscsOnly,
+    /// The FFO / Edax convention: empty squares left at the end go to the winner.
+    EmptiesToWinner,
+}
+
+/// The masks of one board size, the win rule and the scoring.
+#[derive(Clone, Debug)]
+pub(crate) struct Shape<B> {
+    pub geo: Geometry<B>,
+    pub cells: i32,
+    /// +1 when most discs wins, -1 when fewest discs wins.
+    pub sign: i32,
+    pub empties_to_winner: bool,
+    pub directions: [Direction<B>; 4],
+    pub corners: B,
+    /// Each corner with its diagonal neighbour (X-square) and orthogonal neighbours (C-squares).
+    pub corner_zones: [(B, B, B); 4],
+    pub edges: B,
+    /// The board cut in four quarters, for parity.
+    pub quadrants: [B; 4],
+    pub rule_set: RuleSet,
+}
+
+fn steps_to_cross(distance: u32) -> u32 {
+    let mut steps = 0;
+    while (1u32 << steps) - 1 < distance {
+        steps += 1;
+    }
+    steps.max(1)
+}
+
+impl<B: Bits> Shape<B> {
+    /// The shape of `dims`, which must fit width `B`.
+    pub(crate) fn new(
+        dims: Dimensions,
+        rule_set: RuleSet,
+        win: WinRule,
+        scoring: Scoring,
+    ) -> Shape<B> {
+        let geo = Geometry::<B>::new(dims).expect("the width was chosen to fit the board");
+        let (rows, cols) = (dims.rows() as i32, dims.cols() as i32);
+        let bit = |r: i32, c: i32| B::single((r * cols + c) as u32);
+        let set_where = |keep: &dyn Fn(i32, i32) -> bool| {
+            let mut set = B::ZERO;
+            for r in 0..rows {
+                for c in 0..cols {
+                    if keep(r, c) {
+                        set |= bit(r, c);
+                    }
+                }
+            }
+            set
+        };
+        // (row step, column step) of E, S, SE, SW.
+        let steps = [(0, 1), (1, 0), (1, 1), (1, -1)];
+        let longest = [cols, rows, rows.min(cols), rows.min(cols)];
+        let directions = std::array::from_fn(|k| {
+            let (dr, dc) = steps[k];
+            let on = |r: i32, c: i32| (0..rows).contains(&r) && (0..cols).contains(&c);
+            Direction {
+                shift: (dr * cols + dc) as u32,
+                has_low: set_where(&|r, c| on(r - dr, c - dc)),
+                has_high: set_where(&|r, c| on(r + dr, c + dc)),
+                steps: steps_to_cross(longest[k] as u32 - 1),
+            }
+        });
+        let corner_list = [(0, 0), (0, cols - 1), (rows - 1, 0), (rows - 1, cols - 1)];
+        let corner_zones = corner_list.map(|(r, c)| {
+            let (dr, dc) = (if r == 0 { 1 } else { -1 }, if c == 0 { 1 } else { -1 });
+            (
+                bit(r, c),
+                bit(r + dr, c + dc),
+                bit(r + dr, c) | bit(r, c + dc),
+            )
+        });
+        let (half_r, half_c) = (rows / 2, cols / 2);
+        let quadrants = [(false, false), (false, true), (true, false), (true, true)]
+            .map(|(low, right)| set_where(&|r, c| (r >= half_r) == low && (c >= half_c) == right));
+        Shape {
+            geo,
+            cells: (rows * cols),
+            sign: match win {
+                WinRule::MostDiscs => 1,
+                WinRule::FewestDiscs => -1,
+            },
+            empties_to_winner: scoring == Scoring::EmptiesToWinner,
+            directions,
+            corners: corner_zones.iter().fold(B::ZERO, |acc, zone| acc | zone.0),
+            corner_zones,
+            edges: set_where(&|r, c| r == 0 || c == 0 || r == rows - 1 || c == cols - 1),
+            quadrants,
+            rule_set,
+        }
+    }
+
+    /// The final score of a finished game, for the side owning `me`.
+    #[inline]
+    pub(crate) fn final_score(&self, me: B, opp: B) -> i32 {
+        let (mine, theirs) = (me.count() as i32, opp.count() as i32);
+        let margin = (mine - theirs) * self.sign;
+        if self.empties_to_winner {
+            let empties = self.cells - mine - theirs;
+            margin + margin.signum() * empties
+        } else {
+            margin
+        }
+    }
+
+    /// Cells on lines (in every direction) that hold no empty cell.
+    #[inline]
+    fn full_lines(&self, empties: B) -> [B; 4] {
+        self.directions
+            .map(|dir| self.geo.board & !dir.spread(empties))
+    }
+
+    /// The discs of `discs` (one colour) that can never be flipped again, or a subset of them.
+    pub(crate) fn stable(&self, discs: B, empties: B) -> B {
+        match self.rule_set {
+            // Only moves next to a disc flip it.
+            RuleSet::Simple => discs & !self.geo.dilate(empties),
+            RuleSet::Full => {
+                let full = self.full_lines(empties);
+                let protected_by_lines: [B; 4] = std::array::from_fn(|k| {
+                    let dir = &self.directions[k];
+                    full[k] | !dir.has_low | !dir.has_high
+                });
+                let mut stable = discs & full[0] & full[1] & full[2] & full[3];
+                loop {
+                    let mut next = discs;
+                    for (k, dir) in self.directions.iter().enumerate() {
+                        next &= protected_by_lines[k]
+                            | ((stable << dir.shift) & dir.has_low)
+                            | ((stable >> dir.shift) & dir.has_high);
+                    }
+                    next |= stable;
+                    if next == stable {
+                        return stable;
+                    }
+                    stable = next;
+                }
+            }
+        }
+    }
+
+    /// An upper bound of the final score for the side owning `me`, from stable discs: the
+    /// discs that count against the mover and can never change colour.
+    #[inline]
+    pub(crate) fn stability_bound(&self, me: B, opp: B) -> i32 {
+        let empties = self.geo.board & !(me | opp);
+        let against = if self.sign > 0 { opp } else { me };
+        self.cells - 2 * self.stable(against, empties).count() as i32
+    }
+
+    /// Parity regions with an odd number of empties.
+    #[inline]
+    pub(crate) fn odd_regions(&self, empties: B) -> B {
+        let mut odd = B::ZERO;
+        for quadrant in self.quadrants {
+            let inside = empties & quadrant;
+            if inside.count() & 1 == 1 {
+                odd |= inside;
+            }
+        }
+        odd
+    }
+}
+
+/// The move generator the search runs on: a generic one for every board and rule set, and a
+/// specialised one for the standard 8x8 board.
+pub(crate) trait Kernel: Send + Sync {
+    /// The bit width.
+    type B: SearchBits;
+    /// The masks and scoring.
+    fn shape(&self) -> &Shape<Self::B>;
+    /// The mover's legal moves.
+    fn moves(&self, me: Self::B, opp: Self::B) -> Self::B;
+    /// The discs flipped by a move on cell `index` (empty if illegal).
+    fn flips(&self, me: Self::B, opp: Self::B, index: u32) -> Self::B;
+}
+
+/// The generic kernel: the library's move generator for rule set `R` at width `B`.
+pub(crate) struct Generic<B, R> {
+    shape: Shape<B>,
+    _rules: std::marker::PhantomData<R>,
+}
+
+impl<B: Bits, R: Rules> Generic<B, R> {
+    pub(crate) fn new(shape: Shape<B>) -> Self {
+        Generic {
+            shape,
+            _rules: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<B: SearchBits, R: Rules> Kernel for Generic<B, R> {
+    type B = B;
+
+    #[inline(always)]
+    fn shape(&self) -> &Shape<B> {
+        &self.shape
+    }
+
+    #[inline(always)]
+    fn moves(&self, me: B, opp: B) -> B {
+        R::legal_moves(&self.shape.geo, me, opp)
+    }
+
+    #[inline(always)]
+    fn flips(&self, me: B, opp: B, index: u32) -> B {
+        R::flips(&self.shape.geo, me, opp, B::single(index))
+    }
+}

@@ -1,0 +1,163 @@
+//! The transposition table: a fixed-size, lock-free hash table shared by the search threads.
+//!
+//! Each slot is two atomic words, `check = key ^ data` and `data`, so a slot torn by two
+//! threads writing at once fails its check and reads as a miss (the "xor trick"). Slots come in
+//! buckets of two; a store replaces the slot holding the same position, else the shallower one,
+//! preferring slots left over from an earlier search.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// No bound: the score is not known to be above (`lower`) or below (`upper`) anything.
+pub(crate) const NO_LOWER: i32 = i16::MIN as i32;
+/// See [`NO_LOWER`].
+pub(crate) const NO_UPPER: i32 = i16::MAX as i32;
+
+/// What the table knows about one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Hit {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+    /// The depth the bounds were searched to (the empties, for exact entries).
+    pub depth: u32,
+    /// The best move found, as a cell index.
+    pub best: Option<u32>,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The table; its size is fixed at creation.
+pub(crate) struct Table {
+    slots: Box<[Slot]>,
+    bucket_mask: u64,
+    generation: AtomicU64,
+}
+
+const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+/// Set in every stored word, so that an all-zero slot is empty.
+const OCCUPIED: u64 = 1 << 63;
+
+fn pack(lower: i32, upper: i32, depth: u32, best: Option<u32>, generation: u64) -> u64 {
+    let lower = lower.clamp(NO_LOWER, NO_UPPER) as i16 as u16 as u64;
+    let upper = upper.clamp(NO_LOWER, NO_UPPER) as i16 as u16 as u64;
+    let depth = depth.min(255) as u64;
+    let best = best.map_or(0, |index| index as u64 + 1);
+    lower | upper << 16 | depth << 32 | best << 40 | (generation & 0xff) << 49 | OCCUPIED
+}
+
+fn unpack(data: u64) -> Hit {
+    let best = (data >> 40) & 0x1ff;
+    Hit {
+        lower: data as u16 as i16 as i32,
+        upper: (data >> 16) as u16 as i16 as i32,
+        depth: ((data >> 32) & 0xff) as u32,
+        best: (best != 0).then(|| best as u32 - 1),
+    }
+}
+
+fn generation_of(data: u64) -> u64 {
+    (data >> 49) & 0xff
+}
+
+impl Table {
+    /// A table of about `megabytes` MiB (at least one bucket; the slot count is a power of two).
+    pub(crate) fn new(megabytes: usize) -> Table {
+        let wanted = (megabytes.max(1) << 20) / SLOT_BYTES;
+        let slots = wanted.next_power_of_two().max(2);
+        let slots = if slots > wanted { slots / 2 } else { slots }.max(2);
+        Table {
+            slots: (0..slots).map(|_| Slot::default()).collect(),
+            bucket_mask: (slots as u64 / 2) - 1,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// Forgets every entry.
+    pub(crate) fn clear(&mut self) {
+        for slot in self.slots.iter_mut() {
+            *slot.check.get_mut() = 0;
+            *slot.data.get_mut() = 0;
+        }
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let first = ((key & self.bucket_mask) * 2) as usize;
+        &self.slots[first..first + 2]
+    }
+
+    /// What is stored for `key`, if anything.
+    #[inline]
+    pub(crate) fn probe(&self, key: u64) -> Option<Hit> {
+        for slot in self.bucket(key) {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores bounds for `key`.
+    #[inline]
+    pub(crate) fn store(&self, key: u64, lower: i32, upper: i32, depth: u32, best: Option<u32>) {
+        let generation = self.generation.load(Ordering::Relaxed) & 0xff;
+        let data = pack(lower, upper, depth, best, generation);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket[0];
+        let mut victim_rank = u64::MAX;
+        for slot in bucket {
+            let old = slot.data.load(Ordering::Relaxed);
+            if slot.check.load(Ordering::Relaxed) ^ old == key {
+                victim = slot;
+                break;
+            }
+            // Older generations go first, then shallower entries.
+            let current = (generation_of(old) == generation) as u64;
+            let rank = current << 8 | (old >> 32) & 0xff;
+            if rank < victim_rank {
+                victim_rank = rank;
+                victim = slot;
+            }
+        }
+        victim.check.store(key ^ data, Ordering::Relaxed);
+        victim.data.store(data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes_bounds() {
+        let table = Table::new(1);
+        assert_eq!(table.probe(12345), None);
+        table.store(12345, -6, 10, 7, Some(200));
+        let hit = table.probe(12345).unwrap();
+        assert_eq!(
+            hit,
+            Hit {
+                lower: -6,
+                upper: 10,
+                depth: 7,
+                best: Some(200)
+            }
+        );
+        table.store(12345, NO_LOWER, NO_UPPER, 3, None);
+        let hit = table.probe(12345).unwrap();
+        assert_eq!((hit.lower, hit.upper, hit.best), (NO_LOWER, NO_UPPER, None));
+        assert_eq!(table.probe(54321), None);
+    }
+
+    #[test]
+    fn size_is_a_power_of_two_within_budget() {
+        let table = Table::new(3);
+        assert!(table.slots.len().is_power_of_two());
+        assert!(table.slots.len() * SLOT_BYTES <= 3 << 20);
+    }
+}
