@@ -26,6 +26,7 @@
 pub mod bitboard;
 mod board;
 mod color;
+pub mod computer;
 pub mod engine;
 mod game;
 pub mod notation;

@@ -1,6 +1,7 @@
 //! Command-line arguments, dispatch to the commands, and how failures are reported.
 
 mod input;
+mod play;
 mod protocol;
 
 use std::io;
@@ -32,7 +33,10 @@ pub struct Args {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-enum Command {}
+enum Command {
+    /// Play a game at the terminal, against a person or the computer.
+    Play(play::PlayArgs),
+}
 
 /// A rule set as named on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -64,6 +68,12 @@ pub enum Failure {
     /// Standard output could not be written.
     #[error("cannot write standard output: {0}")]
     Write(io::Error),
+    /// `othello play` could not start.
+    #[error(transparent)]
+    Play(#[from] play::PlayError),
+    /// The engine could not search (a position without a move).
+    #[error("the computer cannot move: {0}")]
+    Engine(othello::EngineError),
 }
 
 impl Failure {
@@ -75,6 +85,8 @@ impl Failure {
             Failure::Input(EndError::GameNotOver { .. }) | Failure::Read(_) | Failure::Write(_) => {
                 1
             }
+            Failure::Play(_) => 2,
+            Failure::Engine(_) => 1,
         }
     }
 
@@ -92,6 +104,7 @@ impl Failure {
 pub fn run(args: Args) -> Result<(), Failure> {
     match args.command {
         None => protocol::run(args.rules.into()),
+        Some(Command::Play(play_args)) => play::run(play_args),
     }
 }
 

@@ -3,4 +3,5 @@
 mod reference;
 
 mod engine;
+mod play_strength;
 mod reference_self_check;

@@ -1,0 +1,237 @@
+//! `othello play`: a game at the terminal, against a person or the computer.
+//!
+//! Arguments are checked and turned into a [`table::Table`] before anything is printed; the
+//! table then runs the game loop on standard input and output.
+
+mod players;
+mod results;
+mod table;
+mod thinking;
+mod view;
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use clap::ValueEnum;
+use thiserror::Error;
+
+use othello::{ByColor, Color, Dimensions, Game, Setup, SetupError, WinRule};
+
+use super::input::LineReader;
+use super::{Failure, RulesArg};
+use players::{Controller, Name, Player};
+use results::ResultsFile;
+use table::Table;
+use view::Palette;
+
+/// Play Othello at the terminal against a person or the computer.
+///
+/// Moves are typed as d3, D3, 3d or "3 4" (row, column); type help during the game for the
+/// commands (moves, hint, undo, pass, new, quit).
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit status: 0 when the player quits or the input ends, 1 if standard input or output fails, 2 for bad usage (including an unreadable --from or --log file)."
+)]
+pub struct PlayArgs {
+    /// Board size, rows x columns, each an even number from 4 to 16.
+    #[arg(long, value_name = "RxC", default_value = "8x8")]
+    size: Dimensions,
+
+    /// Rule set: standard Othello, or flipping only the neighbours of a move.
+    #[arg(long, value_enum, default_value_t = RulesArg::Full)]
+    rules: RulesArg,
+
+    /// Who moves first.
+    #[arg(long, value_enum, value_name = "COLOR", default_value_t = ColorArg::Black)]
+    first: ColorArg,
+
+    /// Whether most or fewest discs wins.
+    #[arg(long, value_enum, default_value_t = WinArg::Most)]
+    win: WinArg,
+
+    /// Who plays black: human, computer, or computer:LEVEL (1 weakest to 6 strongest; 3 by default).
+    #[arg(long, value_name = "PLAYER", default_value = "human")]
+    black: Controller,
+
+    /// Who plays white: human, computer, or computer:LEVEL.
+    #[arg(long, value_name = "PLAYER", default_value = "computer")]
+    white: Controller,
+
+    /// Black's name (by default "Black", or "Computer" against a person).
+    #[arg(long, value_name = "NAME")]
+    black_name: Option<Name>,
+
+    /// White's name (by default "White", or "Computer" against a person).
+    #[arg(long, value_name = "NAME")]
+    white_name: Option<Name>,
+
+    /// Start from the position in FILE, written as the protocol's header and grid (rows,
+    /// columns, first player B or W, win rule > or <, then the board).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "first", "win"])]
+    from: Option<PathBuf>,
+
+    /// Append one line per finished game to FILE (othello-results.txt if no FILE is given).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = results::DEFAULT_FILE)]
+    log: Option<PathBuf>,
+
+    /// When to colour the board: auto colours only a terminal, and not when NO_COLOR is set.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoiceArg::Auto)]
+    color: ColorChoiceArg,
+
+    /// Seed for the computer's choices, so that a game can be replayed (by default, from the
+    /// clock).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+}
+
+/// A colour as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ColorArg {
+    Black,
+    White,
+}
+
+impl From<ColorArg> for Color {
+    fn from(arg: ColorArg) -> Color {
+        match arg {
+            ColorArg::Black => Color::Black,
+            ColorArg::White => Color::White,
+        }
+    }
+}
+
+/// A win rule as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum WinArg {
+    /// Most discs wins.
+    Most,
+    /// Fewest discs wins.
+    Fewest,
+}
+
+impl From<WinArg> for WinRule {
+    fn from(arg: WinArg) -> WinRule {
+        match arg {
+            WinArg::Most => WinRule::MostDiscs,
+            WinArg::Fewest => WinRule::FewestDiscs,
+        }
+    }
+}
+
+/// When to use colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ColorChoiceArg {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Why `othello play` could not start.
+#[derive(Debug, Error)]
+pub enum PlayError {
+    /// The `--from` file could not be read.
+    #[error("cannot read {path}: {error}", path = .path.display())]
+    ReadFrom {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        error: io::Error,
+    },
+    /// The `--from` file is not a setup.
+    #[error("{path}: {error}", path = .path.display())]
+    Setup {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and on which line.
+        error: SetupError,
+    },
+    /// The results file could not be opened for appending.
+    #[error("cannot open results file {path}: {error}", path = .path.display())]
+    OpenResults {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        error: io::Error,
+    },
+}
+
+/// Plays games on standard input and output until the player quits or the input ends.
+pub fn run(args: PlayArgs) -> Result<(), Failure> {
+    let setup = match &args.from {
+        Some(path) => read_setup(path)?,
+        None => Setup {
+            first: args.first.into(),
+            win: args.win.into(),
+            ..Setup::standard(args.size)
+        },
+    };
+    let results = match &args.log {
+        Some(path) => Some(
+            ResultsFile::open(path).map_err(|error| PlayError::OpenResults {
+                path: path.clone(),
+                error,
+            })?,
+        ),
+        None => None,
+    };
+    let controllers = ByColor {
+        black: args.black,
+        white: args.white,
+    };
+    let mut names = ByColor {
+        black: args.black_name,
+        white: args.white_name,
+    };
+    let players = ByColor::new_with(|color| {
+        Player::new(
+            color,
+            controllers[color],
+            names[color].take(),
+            controllers[color.opponent()],
+        )
+    });
+    let colour = match args.color {
+        ColorChoiceArg::Always => true,
+        ColorChoiceArg::Never => false,
+        ColorChoiceArg::Auto => {
+            anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
+        }
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let game = Game::new(setup, args.rules.into());
+
+    let stdout = io::stdout();
+    let mut output = BufWriter::new(stdout.lock());
+    let input = LineReader::new(io::stdin().lock());
+    let mut table = Table::new(
+        game,
+        players,
+        Palette::new(colour),
+        seed,
+        results,
+        io::stderr().is_terminal(),
+        !io::stdin().is_terminal(),
+    );
+    let result = table.run(input, &mut output);
+    let flushed = output.flush().map_err(Failure::Write);
+    result.and(flushed)
+}
+
+fn read_setup(path: &PathBuf) -> Result<Setup, PlayError> {
+    let text = std::fs::read_to_string(path).map_err(|error| PlayError::ReadFrom {
+        path: path.clone(),
+        error,
+    })?;
+    Setup::from_protocol(&text).map_err(|error| PlayError::Setup {
+        path: path.clone(),
+        error,
+    })
+}
+
+/// A seed that differs from run to run.
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos() as u64)
+}

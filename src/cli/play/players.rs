@@ -1,0 +1,204 @@
+//! Who plays each colour: a person at the keyboard or the computer at some level.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use othello::computer::Level;
+use othello::Color;
+
+/// One side of the game as given on the command line: `human`, `computer` or `computer:LEVEL`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Controller {
+    /// A person types the moves.
+    Human,
+    /// The engine chooses them.
+    Computer(Level),
+}
+
+impl FromStr for Controller {
+    type Err = ControllerError;
+
+    fn from_str(text: &str) -> Result<Controller, ControllerError> {
+        let lower = text.trim().to_ascii_lowercase();
+        let (kind, level) = match lower.split_once(':') {
+            Some((kind, level)) => (kind, Some(level)),
+            None => (lower.as_str(), None),
+        };
+        match (kind, level) {
+            ("human", None) => Ok(Controller::Human),
+            ("computer", None) => Ok(Controller::Computer(Level::DEFAULT)),
+            ("computer", Some(level)) => level
+                .parse()
+                .map(Controller::Computer)
+                .map_err(|_| ControllerError::Level(level.to_owned())),
+            _ => Err(ControllerError::Syntax(text.to_owned())),
+        }
+    }
+}
+
+/// A player given wrongly on the command line.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ControllerError {
+    /// Neither `human` nor `computer[:LEVEL]`.
+    #[error("expected human, computer or computer:LEVEL, found {0:?}")]
+    Syntax(String),
+    /// A level that does not exist.
+    #[error("expected a computer level from 1 to {max}, found {0:?}", max = Level::MAX.number())]
+    Level(String),
+}
+
+/// A name given with `--black-name` or `--white-name`, checked to fit on one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Name(String);
+
+impl Name {
+    /// The longest name, in characters.
+    pub const MAX_CHARS: usize = 32;
+}
+
+impl FromStr for Name {
+    type Err = NameError;
+
+    fn from_str(text: &str) -> Result<Name, NameError> {
+        let name = text.trim();
+        if name.is_empty() {
+            return Err(NameError::Empty);
+        }
+        if name.chars().any(char::is_control) {
+            return Err(NameError::Control);
+        }
+        if name.chars().count() > Name::MAX_CHARS {
+            return Err(NameError::TooLong);
+        }
+        Ok(Name(name.to_owned()))
+    }
+}
+
+/// A player name that cannot be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum NameError {
+    /// Only white space.
+    #[error("a player name cannot be empty")]
+    Empty,
+    /// Tabs, line breaks or other control characters.
+    #[error("a player name cannot contain control characters such as tabs or line breaks")]
+    Control,
+    /// Longer than [`Name::MAX_CHARS`].
+    #[error("a player name can be at most {} characters long", Name::MAX_CHARS)]
+    TooLong,
+}
+
+/// A player: their name, their colour and who chooses their moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// How the player is called on screen and in the results file.
+    pub name: String,
+    /// The colour of their discs.
+    pub color: Color,
+    /// Person or computer.
+    pub controller: Controller,
+}
+
+impl Player {
+    /// A player with the name given, or a default one: the colour ("Black"), or "Computer"
+    /// when the computer plays against a person.
+    pub fn new(
+        color: Color,
+        controller: Controller,
+        name: Option<Name>,
+        other: Controller,
+    ) -> Player {
+        let name = match (name, controller, other) {
+            (Some(Name(name)), _, _) => name,
+            (None, Controller::Computer(_), Controller::Human) => "Computer".to_owned(),
+            (None, _, _) => capitalized(color.name()),
+        };
+        Player {
+            name,
+            color,
+            controller,
+        }
+    }
+
+    /// Whether a person types this player's moves.
+    pub fn is_human(&self) -> bool {
+        self.controller == Controller::Human
+    }
+}
+
+impl fmt::Display for Player {
+    /// `Alice (X)`: the name and the glyph of the player's discs.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.name, super::view::glyph(self.color))
+    }
+}
+
+/// `"black"` as `"Black"`.
+pub fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_controllers() {
+        assert_eq!("human".parse(), Ok(Controller::Human));
+        assert_eq!(
+            " Computer ".parse(),
+            Ok(Controller::Computer(Level::DEFAULT))
+        );
+        assert_eq!(
+            "computer:1".parse(),
+            Ok(Controller::Computer(Level::new(1).unwrap()))
+        );
+        assert!(matches!(
+            "computer:0".parse::<Controller>(),
+            Err(ControllerError::Level(_))
+        ));
+        assert!(matches!(
+            "robot".parse::<Controller>(),
+            Err(ControllerError::Syntax(_))
+        ));
+        assert!(matches!(
+            "human:2".parse::<Controller>(),
+            Err(ControllerError::Syntax(_))
+        ));
+    }
+
+    #[test]
+    fn checks_names() {
+        assert_eq!(" Alice ".parse(), Ok(Name("Alice".to_owned())));
+        assert_eq!("".parse::<Name>(), Err(NameError::Empty));
+        assert_eq!("a\tb".parse::<Name>(), Err(NameError::Control));
+        assert_eq!("x".repeat(33).parse::<Name>(), Err(NameError::TooLong));
+        assert!("é".repeat(32).parse::<Name>().is_ok());
+    }
+
+    #[test]
+    fn default_names() {
+        let computer = Controller::Computer(Level::DEFAULT);
+        let human = Controller::Human;
+        assert_eq!(
+            Player::new(Color::Black, human, None, computer).name,
+            "Black"
+        );
+        assert_eq!(
+            Player::new(Color::White, computer, None, human).name,
+            "Computer"
+        );
+        assert_eq!(
+            Player::new(Color::White, computer, None, computer).name,
+            "White"
+        );
+        let named = Player::new(Color::White, computer, Some("Deep".parse().unwrap()), human);
+        assert_eq!(named.to_string(), "Deep (O)");
+    }
+}

@@ -1,0 +1,507 @@
+//! The game loop: show the position, ask the person to move or let the computer move, answer
+//! commands, and report the end.
+
+use std::io::{Read, Write};
+
+use othello::computer::{Computer, Level};
+use othello::session::{Command, Session};
+use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square, WinRule};
+
+use super::super::input::{LineError, LineReader};
+use super::super::Failure;
+use super::players::{Controller, Player};
+use super::results::{self, ResultsFile};
+use super::thinking;
+use super::view::{self, Palette};
+
+/// The level `hint` searches at.
+const HINT_LEVEL: Level = Level::HINT;
+
+/// A game in progress with its players, and where the output goes.
+pub struct Table {
+    session: Session,
+    players: ByColor<Player>,
+    computers: ByColor<Option<Computer>>,
+    adviser: Computer,
+    palette: Palette,
+    results: Option<ResultsFile>,
+    spinner: bool,
+    /// Input lines are repeated after the prompt (when they do not come from a terminal).
+    echo: bool,
+    /// The current position has been shown since it last changed.
+    shown: bool,
+    /// The end of the current game has been reported (and logged).
+    ended: bool,
+}
+
+/// What to do after a command.
+enum Next {
+    Continue,
+    Quit,
+}
+
+impl Table {
+    /// A table for `game` between `players`. `seed` makes the computer's choices repeatable;
+    /// `spinner` shows on standard error that the computer is thinking; `echo` repeats each
+    /// line read after its prompt, so that a transcript of piped input reads like a session.
+    pub fn new(
+        game: Game,
+        players: ByColor<Player>,
+        palette: Palette,
+        seed: u64,
+        results: Option<ResultsFile>,
+        spinner: bool,
+        echo: bool,
+    ) -> Table {
+        let computers = ByColor::new_with(|color| match players[color].controller {
+            Controller::Computer(level) => Some(Computer::new(
+                level,
+                seed ^ (color as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            )),
+            Controller::Human => None,
+        });
+        Table {
+            session: Session::new(game),
+            players,
+            computers,
+            adviser: Computer::new(HINT_LEVEL, seed),
+            palette,
+            results,
+            spinner,
+            echo,
+            shown: false,
+            ended: false,
+        }
+    }
+
+    /// Plays until the player quits or `input` ends.
+    pub fn run(
+        &mut self,
+        mut input: LineReader<impl Read>,
+        out: &mut impl Write,
+    ) -> Result<(), Failure> {
+        self.welcome(out)?;
+        self.announce_start(out)?;
+        loop {
+            let next = match self.session.game().turn() {
+                None => self.after_the_end(&mut input, out)?,
+                Some(color) if !self.players[color].is_human() => {
+                    self.computer_moves(color, out)?;
+                    Next::Continue
+                }
+                Some(color) => self.human_moves(color, &mut input, out)?,
+            };
+            if let Next::Quit = next {
+                return Ok(());
+            }
+        }
+    }
+
+    fn game(&self) -> &Game {
+        self.session.game()
+    }
+
+    fn welcome(&self, out: &mut impl Write) -> Result<(), Failure> {
+        let game = self.game();
+        let mut text = format!(
+            "Othello, {} board, {} rules, {} discs wins.\n",
+            game.board().dims(),
+            game.rules(),
+            game.win_rule()
+        );
+        for color in Color::ALL {
+            let player = &self.players[color];
+            let who = match player.controller {
+                Controller::Human => "human".to_owned(),
+                Controller::Computer(level) => format!("computer level {level}"),
+            };
+            text.push_str(&format!(
+                "{}: {}, {who}.\n",
+                super::players::capitalized(color.name()),
+                self.strong(player)
+            ));
+        }
+        if self.players.black.is_human() || self.players.white.is_human() {
+            text.push_str(
+                "Type a move such as d3 (or 3d, or \"3 4\" for row 3, column 4), or help for the commands.\n",
+            );
+        }
+        write_out(out, &text)
+    }
+
+    /// Says so when the first player cannot move at the start.
+    fn announce_start(&self, out: &mut impl Write) -> Result<(), Failure> {
+        let game = self.game();
+        let first = game.first_player();
+        match game.turn() {
+            Some(turn) if turn != first => write_out(
+                out,
+                &format!(
+                    "{} has no legal move at the start and passes; {} moves first.\n",
+                    self.players[first], self.players[turn]
+                ),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    fn strong(&self, player: &Player) -> String {
+        Palette::paint(self.palette.strong, player)
+    }
+
+    /// The board and the status line, unless already shown.
+    fn show(&mut self, out: &mut impl Write) -> Result<(), Failure> {
+        if self.shown {
+            return Ok(());
+        }
+        self.shown = true;
+        let game = self.game();
+        let human_to_move = game
+            .turn()
+            .is_some_and(|color| self.players[color].is_human());
+        let last = self.session.last_move().map(|played| played.square);
+        let mut text = String::from("\n");
+        text.push_str(&view::board(game, last, human_to_move, &self.palette));
+        text.push_str(&self.status_line());
+        text.push('\n');
+        if human_to_move {
+            text.push_str(&format!("Legal moves: {}\n", squares(&game.legal_moves())));
+        }
+        write_out(out, &text)
+    }
+
+    /// `Alice (X) 2 - 2 Computer (O)   Alice (X) to move`, or the result once the game is over.
+    fn status_line(&self) -> String {
+        let game = self.game();
+        let score = game.score();
+        let players = &self.players;
+        let mut line = format!(
+            "{} {} - {} {}   ",
+            players.black, score.black, score.white, players.white
+        );
+        match game.turn() {
+            Some(color) => line.push_str(&format!("{} to move", self.strong(&players[color]))),
+            None => line.push_str(&self.result_sentence()),
+        }
+        line
+    }
+
+    /// Who won and by how much, or a draw.
+    fn result_sentence(&self) -> String {
+        let game = self.game();
+        let score = game.score();
+        match game.outcome() {
+            Some(Outcome::Win(color)) => {
+                let margin = score[color].abs_diff(score[color.opponent()]);
+                let discs = if margin == 1 { "disc" } else { "discs" };
+                let how = match game.win_rule() {
+                    WinRule::MostDiscs => format!("by {margin} {discs}"),
+                    WinRule::FewestDiscs => {
+                        format!("with {margin} {discs} fewer (fewest discs wins)")
+                    }
+                };
+                format!("{} wins {how}.", self.strong(&self.players[color]))
+            }
+            Some(Outcome::Draw) | None => "The game is a draw.".to_owned(),
+        }
+    }
+
+    /// Reads a line after showing `prompt`; `None` at the end of the input.
+    fn read_line(
+        &self,
+        prompt: &str,
+        input: &mut LineReader<impl Read>,
+        out: &mut impl Write,
+    ) -> Result<Option<String>, Failure> {
+        write_out(out, prompt)?;
+        match input.next_line(out) {
+            Ok(Some(line)) => {
+                let line = String::from_utf8_lossy(line).into_owned();
+                if self.echo {
+                    write_out(out, &format!("{}\n", line.trim_end()))?;
+                }
+                Ok(Some(line))
+            }
+            Ok(None) => {
+                // End the prompt's line so the shell starts on a fresh one.
+                write_out(out, "\n")?;
+                Ok(None)
+            }
+            Err(LineError::Read(error)) => Err(Failure::Read(error)),
+            Err(LineError::Write(error)) => Err(Failure::Write(error)),
+        }
+    }
+
+    fn warn(&self, out: &mut impl Write, message: impl std::fmt::Display) -> Result<(), Failure> {
+        write_out(
+            out,
+            &format!("{}\n", Palette::paint(self.palette.warning, message)),
+        )
+    }
+
+    fn human_moves(
+        &mut self,
+        color: Color,
+        input: &mut LineReader<impl Read>,
+        out: &mut impl Write,
+    ) -> Result<Next, Failure> {
+        self.show(out)?;
+        let prompt = format!("{}> ", self.players[color]);
+        let Some(line) = self.read_line(&prompt, input, out)? else {
+            return Ok(Next::Quit);
+        };
+        let command = match Command::parse(&line, self.game().board().dims()) {
+            Ok(command) => command,
+            Err(error) => {
+                self.warn(out, error)?;
+                return Ok(Next::Continue);
+            }
+        };
+        match command {
+            Command::Play(square) => self.human_plays(square, out)?,
+            Command::Pass => self.refuse_pass(color, out)?,
+            Command::Moves => write_out(
+                out,
+                &format!(
+                    "Legal moves for {}: {}\n",
+                    self.players[color],
+                    squares(&self.game().legal_moves())
+                ),
+            )?,
+            Command::Hint => self.hint(out)?,
+            Command::Undo => self.undo(out)?,
+            Command::New => return self.new_game(input, out),
+            Command::Help => self.help(out)?,
+            Command::Quit => return Ok(Next::Quit),
+        }
+        Ok(Next::Continue)
+    }
+
+    fn human_plays(&mut self, square: Square, out: &mut impl Write) -> Result<(), Failure> {
+        match self.session.play(square) {
+            Ok(played) => self.moved(played, out),
+            Err(error @ (MoveError::Illegal { .. } | MoveError::Occupied { .. })) => {
+                let moves = squares(&self.game().legal_moves());
+                self.warn(out, format!("{error}. Legal moves: {moves}"))
+            }
+            Err(error) => self.warn(out, error),
+        }
+    }
+
+    /// Passing is only allowed without a legal move, and a player without one passes
+    /// automatically before being asked; so a pass typed at the prompt is always refused.
+    fn refuse_pass(&self, color: Color, out: &mut impl Write) -> Result<(), Failure> {
+        let moves = self.game().moves_of(color);
+        let count = moves.len();
+        let noun = if count == 1 { "move" } else { "moves" };
+        self.warn(
+            out,
+            format!(
+                "You cannot pass while you can move: you have {count} legal {noun} ({}).",
+                squares(&moves)
+            ),
+        )
+    }
+
+    /// Announces a move, any pass it forces, and the end of the game.
+    fn moved(&mut self, played: Played, out: &mut impl Write) -> Result<(), Failure> {
+        self.shown = false;
+        let flips = if played.flipped == 1 { "disc" } else { "discs" };
+        let mut text = format!(
+            "{} plays {}, flipping {} {flips}.\n",
+            self.players[played.player], played.square, played.flipped
+        );
+        if let Some(passer) = played.passed {
+            text.push_str(&format!(
+                "{} has no legal move and passes; {} moves again.\n",
+                self.players[passer], self.players[played.player]
+            ));
+        }
+        write_out(out, &text)
+    }
+
+    fn computer_moves(&mut self, color: Color, out: &mut impl Write) -> Result<(), Failure> {
+        out.flush().map_err(Failure::Write)?;
+        let game = self.session.game().clone();
+        let computer = self.computers[color]
+            .as_mut()
+            .expect("every computer player has an engine");
+        let label = format!("{} is thinking", self.players[color]);
+        let square = thinking::think(self.spinner, &label, |stop| computer.choose(&game, stop))
+            .map(|choice| choice.square);
+        match square {
+            Ok(square) => {
+                let played = self
+                    .session
+                    .play(square)
+                    .expect("the engine plays legal moves");
+                self.moved(played, out)?;
+                self.show(out)
+            }
+            // The loop only asks for a move while the game goes on.
+            Err(error) => Err(Failure::Engine(error)),
+        }
+    }
+
+    fn hint(&mut self, out: &mut impl Write) -> Result<(), Failure> {
+        out.flush().map_err(Failure::Write)?;
+        let game = self.session.game().clone();
+        let adviser = &mut self.adviser;
+        let report = thinking::think(self.spinner, "Thinking", |stop| {
+            adviser.analyse(&game, stop)
+        })
+        .map_err(Failure::Engine)?;
+        let verdict = if report.exact {
+            match report.score {
+                0 => "draws with perfect play".to_owned(),
+                s if s > 0 => format!("wins by {s} with perfect play"),
+                s => format!("loses by {} with perfect play", -s),
+            }
+        } else {
+            format!(
+                "evaluation {:+} for you ({} moves ahead)",
+                report.score, report.depth
+            )
+        };
+        write_out(out, &format!("Hint: {}, {verdict}.\n", report.best_move))
+    }
+
+    fn undo(&mut self, out: &mut impl Write) -> Result<(), Failure> {
+        let players = &self.players;
+        match self.session.undo(|color| players[color].is_human()) {
+            Some(count) => {
+                self.shown = false;
+                self.ended = false;
+                let noun = if count == 1 { "move" } else { "moves" };
+                write_out(out, &format!("Took back {count} {noun}.\n"))
+            }
+            None => self.warn(
+                out,
+                "Nothing to undo: no move typed here has been played yet.",
+            ),
+        }
+    }
+
+    /// Starts again, after asking if that would abandon a game in progress.
+    fn new_game(
+        &mut self,
+        input: &mut LineReader<impl Read>,
+        out: &mut impl Write,
+    ) -> Result<Next, Failure> {
+        if self.session.in_progress() {
+            let Some(answer) = self.read_line(
+                "A game is in progress. Abandon it and start a new one? [y/N] ",
+                input,
+                out,
+            )?
+            else {
+                return Ok(Next::Quit);
+            };
+            if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+                write_out(out, "Carrying on with this game.\n")?;
+                return Ok(Next::Continue);
+            }
+        }
+        self.session.restart();
+        self.shown = false;
+        self.ended = false;
+        write_out(out, "New game.\n")?;
+        self.announce_start(out)?;
+        Ok(Next::Continue)
+    }
+
+    fn help(&self, out: &mut impl Write) -> Result<(), Failure> {
+        let game = self.game();
+        let mut text = String::from("Commands:\n");
+        for (words, meaning) in Command::HELP {
+            text.push_str(&format!("  {words:<13} {meaning}\n"));
+        }
+        text.push_str(&format!(
+            "Board: {} black, {} white, {} a legal move, [ ] around the last move.\n",
+            view::BLACK,
+            view::WHITE,
+            view::LEGAL
+        ));
+        text.push_str(&format!(
+            "Columns a to {}, rows 1 to {}; {} rules, {} discs wins. A player without a legal move passes automatically.\n",
+            char::from(b'a' + game.board().dims().cols() as u8 - 1),
+            game.board().dims().rows(),
+            game.rules(),
+            game.win_rule(),
+        ));
+        write_out(out, &text)
+    }
+
+    /// Reports the end once (and logs it), then waits for `new`, `undo` or `quit`.
+    fn after_the_end(
+        &mut self,
+        input: &mut LineReader<impl Read>,
+        out: &mut impl Write,
+    ) -> Result<Next, Failure> {
+        if !self.ended {
+            self.ended = true;
+            self.shown = false;
+            self.show(out)?;
+            write_out(out, "Game over.\n")?;
+            self.log_result(out)?;
+            if !self.players.black.is_human() && !self.players.white.is_human() {
+                return Ok(Next::Quit);
+            }
+        }
+        let Some(line) = self.read_line(
+            "Type new to play again, undo to take back, or quit: ",
+            input,
+            out,
+        )?
+        else {
+            return Ok(Next::Quit);
+        };
+        match Command::parse(&line, self.game().board().dims()) {
+            Ok(Command::New) => return self.new_game(input, out),
+            Ok(Command::Undo) => self.undo(out)?,
+            Ok(Command::Help) => self.help(out)?,
+            Ok(Command::Quit) => return Ok(Next::Quit),
+            Ok(_) => self.warn(out, "The game is over: type new, undo or quit.")?,
+            Err(error) => self.warn(out, error)?,
+        }
+        Ok(Next::Continue)
+    }
+
+    fn log_result(&mut self, out: &mut impl Write) -> Result<(), Failure> {
+        let Some(file) = self.results.as_mut() else {
+            return Ok(());
+        };
+        let line = results::line(&results::now(), self.session.game(), &self.players);
+        match file.append(&line) {
+            Ok(()) => write_out(
+                out,
+                &format!("Result appended to {}.\n", file.path().display()),
+            ),
+            Err(error) => {
+                let message = format!(
+                    "othello: cannot append to results file {}: {error}",
+                    file.path().display()
+                );
+                out.flush().map_err(Failure::Write)?;
+                eprintln!("{message}");
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `c4 d3 e6 f5`, or `none`.
+fn squares(moves: &[Square]) -> String {
+    if moves.is_empty() {
+        return "none".to_owned();
+    }
+    moves
+        .iter()
+        .map(Square::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn write_out(out: &mut impl Write, text: &str) -> Result<(), Failure> {
+    out.write_all(text.as_bytes()).map_err(Failure::Write)
+}

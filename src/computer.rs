@@ -1,0 +1,298 @@
+//! The computer player: strength levels over the search engine.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use othello::computer::{Computer, Level};
+//! use othello::{Dimensions, Game, RuleSet, Setup};
+//!
+//! let game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
+//! let mut computer = Computer::new(Level::new(2).unwrap(), 7);
+//! let choice = computer.choose(&game, &AtomicBool::new(false))?;
+//! assert!(game.is_legal(choice.square));
+//! # Ok::<(), othello::EngineError>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
+
+use crate::engine::{Engine, EngineConfig, EngineError, Limits, SearchReport};
+use crate::game::Game;
+use crate::square::Square;
+
+/// How strongly (and how slowly) the computer plays, from 1 (weakest) to [`Level::MAX`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+    /// The strongest level.
+    pub const MAX: Level = Level(6);
+    /// A medium level, for a friendly game.
+    pub const DEFAULT: Level = Level(3);
+    /// The level hints are given at: strong, and free of time limits so that it is repeatable.
+    pub const HINT: Level = Level(5);
+
+    /// Level `number`, if it exists.
+    #[must_use]
+    pub const fn new(number: u8) -> Option<Level> {
+        if number >= Level::MIN.0 && number <= Level::MAX.0 {
+            Some(Level(number))
+        } else {
+            None
+        }
+    }
+
+    /// The level's number.
+    #[must_use]
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// Every level, weakest first.
+    pub fn all() -> impl Iterator<Item = Level> {
+        (Level::MIN.0..=Level::MAX.0).map(Level)
+    }
+
+    /// How this level plays.
+    #[must_use]
+    pub const fn profile(self) -> Profile {
+        PROFILES[self.0 as usize - 1]
+    }
+}
+
+/// What a level means: how deep it searches, when it solves the end exactly, how often it
+/// plays a random move instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// Plies searched before the end is in reach.
+    pub depth: u32,
+    /// With at most this many empty squares, the rest of the game is solved exactly.
+    pub exact_empties: u32,
+    /// Searches stop after about this many positions, so that a move takes about the same
+    /// time on every board size and rule set (and the same moves on every machine).
+    pub nodes: u64,
+    /// Per mille of moves played at random, to make the weaker levels beatable.
+    pub random_per_mille: u32,
+    /// A wall-clock limit per move, for the levels that may otherwise think too long; only
+    /// these levels can play differently on a slower machine.
+    pub time: Option<std::time::Duration>,
+}
+
+const PROFILES: [Profile; Level::MAX.0 as usize] = [
+    Profile {
+        depth: 1,
+        exact_empties: 0,
+        nodes: 10_000,
+        random_per_mille: 300,
+        time: None,
+    },
+    Profile {
+        depth: 2,
+        exact_empties: 8,
+        nodes: 100_000,
+        random_per_mille: 100,
+        time: None,
+    },
+    Profile {
+        depth: 4,
+        exact_empties: 12,
+        nodes: 1_000_000,
+        random_per_mille: 0,
+        time: None,
+    },
+    Profile {
+        depth: 6,
+        exact_empties: 14,
+        nodes: 4_000_000,
+        random_per_mille: 0,
+        time: None,
+    },
+    Profile {
+        depth: 8,
+        exact_empties: 16,
+        nodes: 10_000_000,
+        random_per_mille: 0,
+        time: None,
+    },
+    Profile {
+        depth: 10,
+        exact_empties: 18,
+        nodes: 50_000_000,
+        random_per_mille: 0,
+        time: Some(std::time::Duration::from_secs(3)),
+    },
+];
+
+impl Profile {
+    /// The search limits for `game`: exact when few enough squares are empty, else the depth.
+    #[must_use]
+    pub fn limits(&self, game: &Game) -> Limits {
+        let empties = game.board().empties();
+        Limits {
+            depth: (empties > self.exact_empties).then_some(self.depth),
+            nodes: Some(self.nodes),
+            time: self.time,
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A level that does not exist.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "expected a computer level from {} to {}, found {found:?}",
+    Level::MIN,
+    Level::MAX
+)]
+pub struct ParseLevelError {
+    /// The text that was not a level.
+    pub found: String,
+}
+
+impl FromStr for Level {
+    type Err = ParseLevelError;
+
+    fn from_str(text: &str) -> Result<Level, ParseLevelError> {
+        text.trim()
+            .parse()
+            .ok()
+            .and_then(Level::new)
+            .ok_or_else(|| ParseLevelError {
+                found: text.to_owned(),
+            })
+    }
+}
+
+/// A move the computer chose, and the search behind it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The square to play.
+    pub square: Square,
+    /// The engine's report, or `None` for a move played at random.
+    pub report: Option<SearchReport>,
+}
+
+/// A computer player: a search engine, a level and a seeded random source, so that the same
+/// seed replays the same game.
+pub struct Computer {
+    engine: Engine,
+    level: Level,
+    rng: ChaCha8Rng,
+}
+
+impl Computer {
+    /// A player at `level`; `seed` decides its random moves.
+    #[must_use]
+    pub fn new(level: Level, seed: u64) -> Computer {
+        let config = EngineConfig {
+            hash_mb: 16,
+            threads: 1,
+            seed,
+        };
+        Computer {
+            engine: Engine::new(config),
+            level,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// The level it plays at.
+    #[must_use]
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Chooses a move for the player to move; a search stops early once `stop` is set.
+    ///
+    /// # Errors
+    /// [`EngineError::GameOver`] when nobody can move.
+    pub fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Result<Choice, EngineError> {
+        let moves = game.legal_moves();
+        let profile = self.level.profile();
+        if profile.random_per_mille > 0 && self.rng.random_range(0..1000) < profile.random_per_mille
+        {
+            if let Some(&square) = moves.choose(&mut self.rng) {
+                return Ok(Choice {
+                    square,
+                    report: None,
+                });
+            }
+        }
+        let report = self.analyse(game, stop)?;
+        Ok(Choice {
+            square: report.best_move,
+            report: Some(report),
+        })
+    }
+
+    /// The best move and its evaluation for the player to move, searched at this level
+    /// without random moves.
+    ///
+    /// # Errors
+    /// [`EngineError::GameOver`] when nobody can move.
+    pub fn analyse(&mut self, game: &Game, stop: &AtomicBool) -> Result<SearchReport, EngineError> {
+        let limits = self.level.profile().limits(game);
+        self.engine.search_with(game, &limits, stop, &mut |_| {})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSet;
+    use crate::setup::Setup;
+    use crate::square::Dimensions;
+
+    #[test]
+    fn levels_parse_and_grow_stronger() {
+        assert_eq!("3".parse(), Ok(Level::DEFAULT));
+        assert!("0".parse::<Level>().is_err());
+        assert!("7".parse::<Level>().is_err());
+        assert!("x".parse::<Level>().is_err());
+        let profiles: Vec<Profile> = Level::all().map(Level::profile).collect();
+        for pair in profiles.windows(2) {
+            assert!(pair[0].depth < pair[1].depth);
+            assert!(pair[0].exact_empties <= pair[1].exact_empties);
+            assert!(pair[0].nodes < pair[1].nodes);
+        }
+        assert!(Level::HINT.profile().time.is_none());
+    }
+
+    #[test]
+    fn the_same_seed_replays_the_same_game() {
+        let play = |seed| {
+            let mut game = Game::new(
+                Setup::standard(Dimensions::new(6, 6).unwrap()),
+                RuleSet::Full,
+            );
+            let mut black = Computer::new(Level::MIN, seed);
+            let mut white = Computer::new(Level::new(2).unwrap(), seed + 1);
+            let stop = AtomicBool::new(false);
+            let mut moves = Vec::new();
+            while let Some(turn) = game.turn() {
+                let computer = if turn == crate::Color::Black {
+                    &mut black
+                } else {
+                    &mut white
+                };
+                let square = computer.choose(&game, &stop).unwrap().square;
+                game.play(square).unwrap();
+                moves.push(square);
+            }
+            moves
+        };
+        assert_eq!(play(11), play(11));
+    }
+}
