@@ -3,5 +3,6 @@
 mod reference;
 
 mod engine;
+mod play;
 mod play_strength;
 mod reference_self_check;

@@ -122,6 +122,15 @@ impl Player {
         }
     }
 
+    /// Whether the name is the one given by default (and so says nothing new).
+    pub fn has_default_name(&self) -> bool {
+        let default = match self.controller {
+            Controller::Computer(_) => self.name == "Computer",
+            Controller::Human => false,
+        };
+        default || self.name == capitalized(self.color.name())
+    }
+
     /// Whether a person types this player's moves.
     pub fn is_human(&self) -> bool {
         self.controller == Controller::Human

@@ -111,14 +111,19 @@ impl Table {
         );
         for color in Color::ALL {
             let player = &self.players[color];
-            let who = match player.controller {
+            let kind = match player.controller {
                 Controller::Human => "human".to_owned(),
-                Controller::Computer(level) => format!("computer level {level}"),
+                Controller::Computer(level) => format!("computer at level {level}"),
+            };
+            let name = if player.has_default_name() {
+                String::new()
+            } else {
+                format!("{}, ", Palette::paint(self.palette.strong, &player.name))
             };
             text.push_str(&format!(
-                "{}: {}, {who}.\n",
+                "{} ({}): {name}{kind}.\n",
                 super::players::capitalized(color.name()),
-                self.strong(player)
+                view::glyph(color),
             ));
         }
         if self.players.black.is_human() || self.players.white.is_human() {
@@ -218,7 +223,7 @@ impl Table {
             Ok(Some(line)) => {
                 let line = String::from_utf8_lossy(line).into_owned();
                 if self.echo {
-                    write_out(out, &format!("{}\n", line.trim_end()))?;
+                    write_out(out, &format!("{}\n", echoed(&line)))?;
                 }
                 Ok(Some(line))
             }
@@ -488,6 +493,17 @@ impl Table {
             }
         }
     }
+}
+
+/// A line read, as repeated after its prompt: without its line ending, and shortened.
+fn echoed(line: &str) -> String {
+    const SHOWN: usize = 60;
+    let line = line.trim_end_matches(['\r', '\n']);
+    if line.chars().count() <= SHOWN {
+        return line.to_owned();
+    }
+    let head: String = line.chars().take(SHOWN).collect();
+    format!("{head}...")
 }
 
 /// `c4 d3 e6 f5`, or `none`.
