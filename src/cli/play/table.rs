@@ -198,11 +198,10 @@ impl Table {
         match game.outcome() {
             Some(Outcome::Win(color)) => {
                 let margin = score[color].abs_diff(score[color.opponent()]);
-                let discs = if margin == 1 { "disc" } else { "discs" };
                 let how = match game.win_rule() {
-                    WinRule::MostDiscs => format!("by {margin} {discs}"),
+                    WinRule::MostDiscs => format!("by {}", counted(margin, "disc")),
                     WinRule::FewestDiscs => {
-                        format!("with {margin} {discs} fewer (fewest discs wins)")
+                        format!("with {} fewer (fewest discs wins)", counted(margin, "disc"))
                     }
                 };
                 format!("{} wins {how}.", self.strong(&self.players[color]))
@@ -298,11 +297,11 @@ impl Table {
     fn refuse_pass(&self, color: Color, out: &mut impl Write) -> Result<(), Failure> {
         let moves = self.game().moves_of(color);
         let count = moves.len();
-        let noun = if count == 1 { "move" } else { "moves" };
         self.warn(
             out,
             format!(
-                "You cannot pass while you can move: you have {count} legal {noun} ({}).",
+                "You cannot pass while you can move: you have {} ({}).",
+                counted(count, "legal move"),
                 squares(&moves)
             ),
         )
@@ -311,10 +310,11 @@ impl Table {
     /// Announces a move, any pass it forces, and the end of the game.
     fn moved(&mut self, played: Played, out: &mut impl Write) -> Result<(), Failure> {
         self.shown = false;
-        let flips = if played.flipped == 1 { "disc" } else { "discs" };
         let mut text = format!(
-            "{} plays {}, flipping {} {flips}.\n",
-            self.players[played.player], played.square, played.flipped
+            "{} plays {}, flipping {}.\n",
+            self.players[played.player],
+            played.square,
+            counted(played.flipped, "disc")
         );
         if let Some(passer) = played.passed {
             text.push_str(&format!(
@@ -363,10 +363,11 @@ impl Table {
                 s => format!("loses by {} with perfect play", -s),
             }
         } else {
-            format!(
-                "evaluation {:+} for you ({} moves ahead)",
-                report.score, report.depth
-            )
+            let balance = match report.score {
+                0 => "even".to_owned(),
+                score => format!("{score:+} for you"),
+            };
+            format!("evaluation {balance} ({} moves ahead)", report.depth)
         };
         write_out(out, &format!("Hint: {}, {verdict}.\n", report.best_move))
     }
@@ -377,8 +378,7 @@ impl Table {
             Some(count) => {
                 self.shown = false;
                 self.ended = false;
-                let noun = if count == 1 { "move" } else { "moves" };
-                write_out(out, &format!("Took back {count} {noun}.\n"))
+                write_out(out, &format!("Took back {}.\n", counted(count, "move")))
             }
             None => self.warn(
                 out,
@@ -504,6 +504,14 @@ fn echoed(line: &str) -> String {
     }
     let head: String = line.chars().take(SHOWN).collect();
     format!("{head}...")
+}
+
+/// `1 disc`, `2 discs`.
+fn counted(count: impl TryInto<u64>, noun: &str) -> String {
+    match count.try_into().unwrap_or(u64::MAX) {
+        1 => format!("1 {noun}"),
+        count => format!("{count} {noun}s"),
+    }
 }
 
 /// `c4 d3 e6 f5`, or `none`.
