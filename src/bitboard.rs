@@ -47,6 +47,9 @@ pub trait Bits:
     /// The set without its lowest member.
     #[must_use]
     fn without_lowest(self) -> Self;
+    /// The set holding only the lowest member; empty for the empty set.
+    #[must_use]
+    fn lowest_bit(self) -> Self;
     /// Narrows a 256-bit set (whose members must fit this width).
     fn from_wide(wide: U256) -> Self;
     /// Widens to 256 bits.
@@ -118,6 +121,10 @@ macro_rules! impl_bits_for_primitive {
             #[inline]
             fn without_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn lowest_bit(self) -> Self {
+                self & self.wrapping_neg()
             }
             #[inline]
             fn from_wide(wide: U256) -> Self {
@@ -243,6 +250,17 @@ impl Bits for U256 {
         for word in &mut words {
             if *word != 0 {
                 *word &= *word - 1;
+                break;
+            }
+        }
+        U256(words)
+    }
+    #[inline]
+    fn lowest_bit(self) -> Self {
+        let mut words = [0u64; 4];
+        for (out, word) in words.iter_mut().zip(self.0) {
+            if word != 0 {
+                *out = word & word.wrapping_neg();
                 break;
             }
         }

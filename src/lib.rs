@@ -26,6 +26,7 @@ pub mod bitboard;
 mod board;
 mod color;
 mod game;
+pub mod perft;
 mod position;
 pub mod protocol;
 mod rules;

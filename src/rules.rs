@@ -27,6 +27,13 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
 
     /// The opponent discs a move at `mv` flips; empty exactly when the move is illegal.
     fn flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B;
+
+    /// [`Rules::flips`] for a caller that knows `mv` is an empty cell (a member of
+    /// [`Rules::legal_moves`], say), without checking it: the answer is meaningless otherwise.
+    #[inline]
+    fn flips_at_empty<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        Self::flips(geo, me, opp, mv)
+    }
 }
 
 /// Standard Othello: a move must close at least one straight run of opponent discs, in any of

@@ -1,6 +1,7 @@
 //! Command-line arguments, dispatch to the commands, and how failures are reported.
 
 mod input;
+mod perft;
 mod protocol;
 
 use std::io;
@@ -32,7 +33,11 @@ pub struct Args {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-enum Command {}
+enum Command {
+    /// Count the leaves of the game tree to a given depth (a check of the move generator and a
+    /// measure of its speed).
+    Perft(perft::PerftArgs),
+}
 
 /// A rule set as named on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -64,6 +69,9 @@ pub enum Failure {
     /// Standard output could not be written.
     #[error("cannot write standard output: {0}")]
     Write(io::Error),
+    /// `othello perft` could not start.
+    #[error(transparent)]
+    Perft(#[from] perft::PerftError),
 }
 
 impl Failure {
@@ -71,7 +79,7 @@ impl Failure {
     /// written), 2 for a bad setup.
     pub fn exit_status(&self) -> u8 {
         match self {
-            Failure::Input(EndError::Setup(_)) => 2,
+            Failure::Input(EndError::Setup(_)) | Failure::Perft(_) => 2,
             Failure::Input(EndError::GameNotOver { .. }) | Failure::Read(_) | Failure::Write(_) => {
                 1
             }
@@ -92,6 +100,7 @@ impl Failure {
 pub fn run(args: Args) -> Result<(), Failure> {
     match args.command {
         None => protocol::run(args.rules.into()),
+        Some(Command::Perft(perft_args)) => perft::run(&perft_args),
     }
 }
 
