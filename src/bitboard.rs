@@ -54,6 +54,10 @@ pub trait Bits:
     fn from_wide(wide: U256) -> Self;
     /// Widens to 256 bits.
     fn to_wide(self) -> U256;
+    /// The members below 64, as a `u64`.
+    fn low_u64(self) -> u64;
+    /// The set of the members of `word`.
+    fn from_u64(word: u64) -> Self;
 
     /// Whether the set is empty.
     #[inline]
@@ -141,6 +145,14 @@ macro_rules! impl_bits_for_primitive {
                     *word = (self >> (64 * i)) as u64;
                 }
                 U256(words)
+            }
+            #[inline(always)]
+            fn low_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            fn from_u64(word: u64) -> Self {
+                word as $t
             }
         }
     };
@@ -274,6 +286,14 @@ impl Bits for U256 {
     fn to_wide(self) -> U256 {
         self
     }
+    #[inline(always)]
+    fn low_u64(self) -> u64 {
+        self.0[0]
+    }
+    #[inline(always)]
+    fn from_u64(word: u64) -> Self {
+        U256([word, 0, 0, 0])
+    }
 }
 
 /// One of the four line directions, used both ways: towards higher indices with `<<` and lower
@@ -305,6 +325,7 @@ fn steps_to_cross(run: u32) -> u32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Geometry<B> {
     dims: Dimensions,
+    standard: bool,
     /// Every cell of the board.
     pub board: B,
     /// Every cell but those of the first column.
@@ -346,6 +367,7 @@ impl<B: Bits> Geometry<B> {
         let diagonal = rows.min(cols);
         Some(Geometry {
             dims,
+            standard: dims == Dimensions::STANDARD,
             board,
             not_first_col: board & !first_col,
             not_last_col: board & !last_col,
@@ -362,6 +384,13 @@ impl<B: Bits> Geometry<B> {
     #[must_use]
     pub fn dims(&self) -> Dimensions {
         self.dims
+    }
+
+    /// Whether the board is the standard 8x8 one, whose move generator has constant masks.
+    #[inline(always)]
+    #[must_use]
+    pub fn is_standard(&self) -> bool {
+        self.standard
     }
 
     /// The set holding only `square`, which must be on the board.

@@ -37,48 +37,91 @@ macro_rules! dispatch {
 /// The leaves of the game tree `depth` plies below `pos` (the side to move is `pos.me`).
 ///
 /// The last ply is counted in bulk: one node's leaves one ply down are the number of its legal
-/// moves, or one (a pass or a finished game) when it has none.
+/// moves, or one (a pass or a finished game) when it has none. On x86-64 processors with the
+/// instructions of x86-64-v3 (popcnt, lzcnt, BMI, AVX2), a copy of the loop compiled for them
+/// runs instead of the portable one.
 #[must_use]
 pub fn perft<R: Rules, B: Bits>(geo: &Geometry<B>, pos: Position<B>, depth: u32) -> u64 {
     if depth == 0 {
-        1
-    } else {
-        perft_below::<R, B>(geo, pos, pos.moves::<R>(geo), depth)
+        return 1;
     }
+    let moves = pos.moves::<R>(geo);
+    #[cfg(target_arch = "x86_64")]
+    if x86_64_v3::detected() {
+        // SAFETY: the processor has every feature the function is compiled for.
+        return unsafe { x86_64_v3::perft_below::<R, B>(geo, pos, moves, depth) };
+    }
+    portable::perft_below::<R, B>(geo, pos, moves, depth)
 }
 
-/// [`perft`] for `depth >= 1`, with the legal moves of `pos` already known.
-#[inline]
-fn perft_below<R: Rules, B: Bits>(
-    geo: &Geometry<B>,
-    pos: Position<B>,
-    moves: B,
-    depth: u32,
-) -> u64 {
-    if moves.is_empty() {
-        if depth == 1 {
-            // A pass (one child) or a finished game (one leaf): one either way.
-            return 1;
+/// Defines `perft_below`, [`perft`] for `depth >= 1` with the legal moves of `pos` already
+/// known, with the given attributes and qualifiers.
+macro_rules! define_perft_below {
+    ($(#[$attr:meta])* $($qualifier:ident)*) => {
+        $(#[$attr])*
+        pub(super) $($qualifier)* fn perft_below<R: Rules, B: Bits>(
+            geo: &Geometry<B>,
+            pos: Position<B>,
+            moves: B,
+            depth: u32,
+        ) -> u64 {
+            if moves.is_empty() {
+                if depth == 1 {
+                    // A pass (one child) or a finished game (one leaf): one either way.
+                    return 1;
+                }
+                let passed = pos.passed();
+                let replies = passed.moves::<R>(geo);
+                if replies.is_empty() {
+                    return 1;
+                }
+                #[allow(unused_unsafe)]
+                // SAFETY: a recursive call, with the features this call was made with.
+                return unsafe { perft_below::<R, B>(geo, passed, replies, depth - 1) };
+            }
+            if depth == 1 {
+                return u64::from(moves.count());
+            }
+            let mut leaves = 0;
+            let mut rest = moves;
+            while !rest.is_empty() {
+                let mv = rest.lowest_bit();
+                rest ^= mv;
+                let child = pos.after(mv, R::flips_at_empty(geo, pos.me, pos.opp, mv));
+                let replies = child.moves::<R>(geo);
+                #[allow(unused_unsafe)]
+                // SAFETY: as above.
+                let below = unsafe { perft_below::<R, B>(geo, child, replies, depth - 1) };
+                leaves += below;
+            }
+            leaves
         }
-        let passed = pos.passed();
-        let replies = passed.moves::<R>(geo);
-        if replies.is_empty() {
-            return 1;
-        }
-        return perft_below::<R, B>(geo, passed, replies, depth - 1);
+    };
+}
+
+/// The loop for any processor.
+mod portable {
+    use super::*;
+
+    define_perft_below!(#[inline]);
+}
+
+/// The loop compiled for x86-64-v3 processors.
+#[cfg(target_arch = "x86_64")]
+mod x86_64_v3 {
+    use super::*;
+
+    /// Whether this processor runs [`perft_below`].
+    #[inline]
+    pub(super) fn detected() -> bool {
+        is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("lzcnt")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("avx2")
     }
-    if depth == 1 {
-        return u64::from(moves.count());
-    }
-    let mut leaves = 0;
-    let mut rest = moves;
-    while !rest.is_empty() {
-        let mv = rest.lowest_bit();
-        rest ^= mv;
-        let child = pos.after(mv, R::flips_at_empty(geo, pos.me, pos.opp, mv));
-        leaves += perft_below::<R, B>(geo, child, child.moves::<R>(geo), depth - 1);
-    }
-    leaves
+
+    define_perft_below!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")] unsafe);
 }
 
 /// A first ply from the root: a move, or a pass when the side to move has none.

@@ -14,6 +14,8 @@ use thiserror::Error;
 
 use crate::bitboard::{Bits, Geometry, Line};
 
+mod eight;
+
 /// A rule set: which moves are legal and what a move flips.
 ///
 /// `me` and `opp` are the mover's and the opponent's discs (disjoint, within the board);
@@ -77,17 +79,13 @@ fn step<B: Bits, const UP: bool>(line: &Line<B>, set: B) -> B {
 impl Rules for Full {
     const RULE_SET: RuleSet = RuleSet::Full;
 
-    #[inline]
+    #[inline(always)]
     fn legal_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
-        let empty = geo.board & !(me | opp);
-        let mut moves = B::ZERO;
-        for line in &geo.lines {
-            let pro = opp & line.interior;
-            let up = fill::<B, true>(line, me, pro) & pro;
-            let down = fill::<B, false>(line, me, pro) & pro;
-            moves |= step::<B, true>(line, up) | step::<B, false>(line, down);
+        if geo.is_standard() {
+            B::from_u64(eight::legal_moves(me.low_u64(), opp.low_u64()))
+        } else {
+            full_moves(geo, me, opp)
         }
-        moves & empty
     }
 
     #[inline]
@@ -95,20 +93,48 @@ impl Rules for Full {
         if !(mv & (me | opp)).is_empty() {
             return B::ZERO;
         }
-        let mut flipped = B::ZERO;
-        for line in &geo.lines {
-            let pro = opp & line.interior;
-            let up = fill::<B, true>(line, mv, pro) & pro;
-            if !(step::<B, true>(line, up) & me).is_empty() {
-                flipped |= up;
-            }
-            let down = fill::<B, false>(line, mv, pro) & pro;
-            if !(step::<B, false>(line, down) & me).is_empty() {
-                flipped |= down;
-            }
-        }
-        flipped
+        Self::flips_at_empty(geo, me, opp, mv)
     }
+
+    #[inline(always)]
+    fn flips_at_empty<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        if geo.is_standard() {
+            let square = mv.low_u64().trailing_zeros();
+            B::from_u64(eight::flips(me.low_u64(), opp.low_u64(), square))
+        } else {
+            full_flips(geo, me, opp, mv)
+        }
+    }
+}
+
+/// [`Full::legal_moves`] on any board.
+fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+    let empty = geo.board & !(me | opp);
+    let mut moves = B::ZERO;
+    for line in &geo.lines {
+        let pro = opp & line.interior;
+        let up = fill::<B, true>(line, me, pro) & pro;
+        let down = fill::<B, false>(line, me, pro) & pro;
+        moves |= step::<B, true>(line, up) | step::<B, false>(line, down);
+    }
+    moves & empty
+}
+
+/// [`Full::flips_at_empty`] on any board.
+fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+    let mut flipped = B::ZERO;
+    for line in &geo.lines {
+        let pro = opp & line.interior;
+        let up = fill::<B, true>(line, mv, pro) & pro;
+        if !(step::<B, true>(line, up) & me).is_empty() {
+            flipped |= up;
+        }
+        let down = fill::<B, false>(line, mv, pro) & pro;
+        if !(step::<B, false>(line, down) & me).is_empty() {
+            flipped |= down;
+        }
+    }
+    flipped
 }
 
 impl Rules for Simple {
@@ -124,6 +150,11 @@ impl Rules for Simple {
         if !(mv & (me | opp)).is_empty() {
             return B::ZERO;
         }
+        Self::flips_at_empty(geo, me, opp, mv)
+    }
+
+    #[inline]
+    fn flips_at_empty<B: Bits>(geo: &Geometry<B>, _me: B, opp: B, mv: B) -> B {
         geo.dilate(mv) & opp
     }
 }
