@@ -3,3 +3,6 @@
 mod reference;
 
 mod reference_self_check;
+
+mod movegen_props;
+mod perft;
