@@ -169,7 +169,7 @@ macro_rules! impl_u256_bitop {
     ($trait:ident, $method:ident, $assign_trait:ident, $assign_method:ident, $op:tt) => {
         impl $trait for U256 {
             type Output = U256;
-            #[inline]
+            #[inline(always)]
             fn $method(self, rhs: U256) -> U256 {
                 let (a, b) = (self.0, rhs.0);
                 U256([a[0] $op b[0], a[1] $op b[1], a[2] $op b[2], a[3] $op b[3]])
@@ -200,15 +200,15 @@ impl Not for U256 {
 impl Shl<u32> for U256 {
     type Output = U256;
     /// Shifts towards higher indices by `n < 256` bits.
-    #[inline]
+    #[inline(always)]
     fn shl(self, n: u32) -> U256 {
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; 4];
-        for i in words..4 {
+        for (i, word) in out.iter_mut().enumerate().skip(words) {
             let src = i - words;
-            out[i] = self.0[src] << bits;
+            *word = self.0[src] << bits;
             if bits != 0 && src > 0 {
-                out[i] |= self.0[src - 1] >> (64 - bits);
+                *word |= self.0[src - 1] >> (64 - bits);
             }
         }
         U256(out)
@@ -218,15 +218,15 @@ impl Shl<u32> for U256 {
 impl Shr<u32> for U256 {
     type Output = U256;
     /// Shifts towards lower indices by `n < 256` bits.
-    #[inline]
+    #[inline(always)]
     fn shr(self, n: u32) -> U256 {
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; 4];
-        for i in 0..4 - words {
+        for (i, word) in out.iter_mut().enumerate().take(4 - words) {
             let src = i + words;
-            out[i] = self.0[src] >> bits;
+            *word = self.0[src] >> bits;
             if bits != 0 && src < 3 {
-                out[i] |= self.0[src + 1] << (64 - bits);
+                *word |= self.0[src + 1] << (64 - bits);
             }
         }
         U256(out)

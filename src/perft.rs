@@ -47,7 +47,7 @@ pub fn perft<R: Rules, B: Bits>(geo: &Geometry<B>, pos: Position<B>, depth: u32)
     }
     let moves = pos.moves::<R>(geo);
     #[cfg(target_arch = "x86_64")]
-    if x86_64_v3::detected() {
+    if crate::rules::x86_64_v3::detected() {
         // SAFETY: the processor has every feature the function is compiled for.
         return unsafe { x86_64_v3::perft_below::<R, B>(geo, pos, moves, depth) };
     }
@@ -110,16 +110,6 @@ mod portable {
 #[cfg(target_arch = "x86_64")]
 mod x86_64_v3 {
     use super::*;
-
-    /// Whether this processor runs [`perft_below`].
-    #[inline]
-    pub(super) fn detected() -> bool {
-        is_x86_feature_detected!("popcnt")
-            && is_x86_feature_detected!("lzcnt")
-            && is_x86_feature_detected!("bmi1")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("avx2")
-    }
 
     define_perft_below!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")] unsafe);
 }

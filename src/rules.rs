@@ -48,34 +48,6 @@ pub struct Full;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Simple;
 
-/// Occluded fill: `gen` spread along `line` (towards higher indices when `UP`) through the
-/// cells of `pro`, by doubling steps.
-#[inline(always)]
-fn fill<B: Bits, const UP: bool>(line: &Line<B>, gen: B, pro: B) -> B {
-    let step = |set: B, n: u32| if UP { set << n } else { set >> n };
-    let mut gen = gen;
-    let mut pro = pro;
-    let mut n = line.shift;
-    for i in 0..line.fill_steps {
-        gen |= pro & step(gen, n);
-        if i + 1 < line.fill_steps {
-            pro &= step(pro, n);
-            n *= 2;
-        }
-    }
-    gen
-}
-
-/// One step along `line`.
-#[inline(always)]
-fn step<B: Bits, const UP: bool>(line: &Line<B>, set: B) -> B {
-    if UP {
-        set << line.shift
-    } else {
-        set >> line.shift
-    }
-}
-
 impl Rules for Full {
     const RULE_SET: RuleSet = RuleSet::Full;
 
@@ -107,34 +79,153 @@ impl Rules for Full {
     }
 }
 
-/// [`Full::legal_moves`] on any board.
-fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
-    let empty = geo.board & !(me | opp);
-    let mut moves = B::ZERO;
-    for line in &geo.lines {
-        let pro = opp & line.interior;
-        let up = fill::<B, true>(line, me, pro) & pro;
-        let down = fill::<B, false>(line, me, pro) & pro;
-        moves |= step::<B, true>(line, up) | step::<B, false>(line, down);
-    }
-    moves & empty
+/// Calls `$kernel::<B, C>(args)` with the board's number of columns `C` as a constant, so
+/// that every shift of the generic move generator is a constant too.
+macro_rules! with_cols {
+    ($geo:expr, $kernel:ident($($arg:expr),*)) => {
+        match $geo.dims().cols() {
+            4 => $kernel::<B, 4>($($arg),*),
+            6 => $kernel::<B, 6>($($arg),*),
+            8 => $kernel::<B, 8>($($arg),*),
+            10 => $kernel::<B, 10>($($arg),*),
+            12 => $kernel::<B, 12>($($arg),*),
+            14 => $kernel::<B, 14>($($arg),*),
+            _ => $kernel::<B, 16>($($arg),*),
+        }
+    };
 }
 
-/// [`Full::flips_at_empty`] on any board.
-fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
-    let mut flipped = B::ZERO;
-    for line in &geo.lines {
-        let pro = opp & line.interior;
-        let up = fill::<B, true>(line, mv, pro) & pro;
-        if !(step::<B, true>(line, up) & me).is_empty() {
-            flipped |= up;
-        }
-        let down = fill::<B, false>(line, mv, pro) & pro;
-        if !(step::<B, false>(line, down) & me).is_empty() {
-            flipped |= down;
+/// Occluded fill: `gen` spread through the cells of `pro` by steps of `s` bits (towards higher
+/// indices when `UP`), doubling the step `steps` times, which crosses runs of up to
+/// `2^steps - 1` cells. Steps whose shift would not fit `B` are never needed (the board is
+/// smaller than the run they cross); with `s` a constant they are left out at compile time.
+#[inline(always)]
+fn fill<B: Bits, const UP: bool>(gen: B, pro: B, s: u32, steps: u32) -> B {
+    let shift = |set: B, n: u32| if UP { set << n } else { set >> n };
+    let mut gen = gen | (pro & shift(gen, s));
+    if steps > 1 && 2 * s < B::WIDTH {
+        let pro = pro & shift(pro, s);
+        gen |= pro & shift(gen, 2 * s);
+        if steps > 2 && 4 * s < B::WIDTH {
+            let pro = pro & shift(pro, 2 * s);
+            gen |= pro & shift(gen, 4 * s);
+            if steps > 3 && 8 * s < B::WIDTH {
+                let pro = pro & shift(pro, 4 * s);
+                gen |= pro & shift(gen, 8 * s);
+            }
         }
     }
-    flipped
+    gen
+}
+
+/// The cells of `me`'s runs of `opp` along `line` (step `s`, a constant), both ways, shifted one step
+/// further: the empty cells (or discs) that close them.
+#[inline(always)]
+fn closing_cells<B: Bits>(line: &Line<B>, s: u32, me: B, opp: B) -> B {
+    let pro = opp & line.interior;
+    let up = fill::<B, true>(me, pro, s, line.fill_steps) & pro;
+    let down = fill::<B, false>(me, pro, s, line.fill_steps) & pro;
+    (up << s) | (down >> s)
+}
+
+/// The runs of `opp` from `mv` along `line` (step `s`, a constant), both ways, that a disc of
+/// `me` closes.
+///
+/// From a single cell the runs are short, so each is grown one step at a time until it stops,
+/// which costs less than a doubling fill over the whole board.
+#[inline(always)]
+fn closed_runs<B: Bits>(line: &Line<B>, s: u32, me: B, opp: B, mv: B) -> B {
+    let pro = opp & line.interior;
+    closed_run(pro, me, mv, |set| set << s) | closed_run(pro, me, mv, |set| set >> s)
+}
+
+/// The run of `pro` from `mv` one way (`step`), if a disc of `me` closes it.
+#[inline(always)]
+fn closed_run<B: Bits>(pro: B, me: B, mv: B, step: impl Fn(B) -> B) -> B {
+    let mut run = B::ZERO;
+    let mut next = step(mv);
+    while !(next & pro).is_empty() {
+        run |= next;
+        next = step(next);
+    }
+    if (next & me).is_empty() {
+        B::ZERO
+    } else {
+        run
+    }
+}
+
+/// [`Full::legal_moves`] on any board, compiled for x86-64-v3 processors where there is one.
+#[inline(never)]
+fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+    #[cfg(target_arch = "x86_64")]
+    if x86_64_v3::detected() {
+        // SAFETY: the processor has every feature the function is compiled for.
+        return unsafe { x86_64_v3::full_moves(geo, me, opp) };
+    }
+    with_cols!(geo, full_moves_cols(geo, me, opp))
+}
+
+/// [`Full::legal_moves`] on a board of `C` columns.
+#[inline(always)]
+fn full_moves_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B) -> B {
+    let [east, south, south_east, south_west] = &geo.lines;
+    let moves = closing_cells(east, 1, me, opp)
+        | closing_cells(south, C, me, opp)
+        | closing_cells(south_east, C + 1, me, opp)
+        | closing_cells(south_west, C - 1, me, opp);
+    moves & geo.board & !(me | opp)
+}
+
+/// [`Full::flips_at_empty`] on any board, compiled for x86-64-v3 processors where there is
+/// one.
+#[inline(never)]
+fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+    #[cfg(target_arch = "x86_64")]
+    if x86_64_v3::detected() {
+        // SAFETY: the processor has every feature the function is compiled for.
+        return unsafe { x86_64_v3::full_flips(geo, me, opp, mv) };
+    }
+    with_cols!(geo, full_flips_cols(geo, me, opp, mv))
+}
+
+/// The generic move generator compiled for x86-64-v3 processors (AVX2 makes [`crate::bitboard::U256`]
+/// operations single instructions).
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64_v3 {
+    use super::{full_flips_cols, full_moves_cols};
+    use crate::bitboard::{Bits, Geometry};
+
+    /// Whether this processor has the features of x86-64-v3 used here (popcnt, lzcnt, BMI1,
+    /// BMI2, AVX2).
+    #[inline]
+    pub(crate) fn detected() -> bool {
+        is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("lzcnt")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("avx2")
+    }
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    pub(super) unsafe fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+        with_cols!(geo, full_moves_cols(geo, me, opp))
+    }
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    pub(super) unsafe fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        with_cols!(geo, full_flips_cols(geo, me, opp, mv))
+    }
+}
+
+/// [`Full::flips_at_empty`] on a board of `C` columns.
+#[inline(always)]
+fn full_flips_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+    let [east, south, south_east, south_west] = &geo.lines;
+    closed_runs(east, 1, me, opp, mv)
+        | closed_runs(south, C, me, opp, mv)
+        | closed_runs(south_east, C + 1, me, opp, mv)
+        | closed_runs(south_west, C - 1, me, opp, mv)
 }
 
 impl Rules for Simple {
