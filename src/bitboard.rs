@@ -204,11 +204,12 @@ impl Shl<u32> for U256 {
     fn shl(self, n: u32) -> U256 {
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; 4];
-        for (i, word) in out.iter_mut().enumerate().skip(words) {
+        #[allow(clippy::needless_range_loop)] // indexes two arrays at an offset
+        for i in words..4 {
             let src = i - words;
-            *word = self.0[src] << bits;
+            out[i] = self.0[src] << bits;
             if bits != 0 && src > 0 {
-                *word |= self.0[src - 1] >> (64 - bits);
+                out[i] |= self.0[src - 1] >> (64 - bits);
             }
         }
         U256(out)
@@ -222,11 +223,12 @@ impl Shr<u32> for U256 {
     fn shr(self, n: u32) -> U256 {
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; 4];
-        for (i, word) in out.iter_mut().enumerate().take(4 - words) {
+        #[allow(clippy::needless_range_loop)] // indexes two arrays at an offset
+        for i in 0..4 - words {
             let src = i + words;
-            *word = self.0[src] >> bits;
+            out[i] = self.0[src] >> bits;
             if bits != 0 && src < 3 {
-                *word |= self.0[src + 1] << (64 - bits);
+                out[i] |= self.0[src + 1] << (64 - bits);
             }
         }
         U256(out)
