@@ -140,7 +140,12 @@ fn report(
             writeln!(out, "{ply}: {leaves}")?;
         }
     }
-    writeln!(out, "perft {}: {} leaves", args.depth, division.total)?;
+    let noun = if division.total == 1 {
+        "leaf"
+    } else {
+        "leaves"
+    };
+    writeln!(out, "perft {}: {} {noun}", args.depth, division.total)?;
     let speed = division.total as f64 / seconds.max(1e-9) / 1e6;
     let threads = match args.threads {
         1 => "1 thread".to_owned(),

@@ -189,3 +189,114 @@ fn a_full_board_is_one_leaf() {
         assert_eq!(perft::count(&setup, RuleSet::Full, depth), 1);
     }
 }
+
+mod command {
+    use assert_cmd::Command;
+    use predicates::prelude::*;
+
+    fn othello() -> Command {
+        Command::cargo_bin("othello").unwrap()
+    }
+
+    #[test]
+    fn prints_the_count_time_and_speed() {
+        othello()
+            .args(["perft", "6"])
+            .assert()
+            .success()
+            .stdout(predicate::str::is_match(
+                r"^perft 6: 8200 leaves\n[0-9]+\.[0-9]{3} s, [0-9]+\.[0-9] M leaves/s on 1 thread\n$",
+            )
+            .unwrap());
+    }
+
+    #[test]
+    fn divides_by_first_move_on_two_threads() {
+        othello()
+            .args(["perft", "5", "--divide", "--threads", "2"])
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with(
+                "d3: 349\nc4: 349\nf5: 349\ne6: 349\nperft 5: 1396 leaves\n",
+            ))
+            .stdout(predicate::str::contains("on 2 threads"));
+    }
+
+    #[test]
+    fn other_sizes_and_rules() {
+        othello()
+            .args(["perft", "9", "--size", "6x6"])
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with("perft 9: 2114912 leaves\n"));
+        othello()
+            .args(["perft", "15", "--size", "4X4", "--rules", "full"])
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with("perft 15: 60060 leaves\n"));
+        othello()
+            .args(["perft", "1", "--rules", "simple"])
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with("perft 1: 10 leaves\n"));
+    }
+
+    #[test]
+    fn reads_the_start_from_standard_input() {
+        othello()
+            .args(["perft", "3", "--from", "-", "--divide"])
+            .write_stdin("4\n4\nB\n>\nW B . .\n. . . .\n. . . .\n. . . .\n")
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with("pass: 1\nperft 3: 1 leaf\n"));
+    }
+
+    #[test]
+    fn bad_sizes_and_files_are_one_line_errors() {
+        let one_line = |text: &str| text.ends_with('\n') && text.matches('\n').count() == 1;
+        othello()
+            .args(["perft", "3", "--size", "7x8"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(
+                predicate::str::starts_with("othello: --size: a 7x8 board")
+                    .and(predicate::function(one_line)),
+            );
+        othello()
+            .args(["perft", "3", "--from", "/no/such/file"])
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::starts_with("othello: cannot read /no/such/file: ")
+                    .and(predicate::function(one_line)),
+            );
+        othello()
+            .args(["perft", "3", "--from", "-"])
+            .write_stdin("4\n4\nB\n>\nW B . .\n")
+            .assert()
+            .code(2)
+            .stderr("othello: -: line 6: input ended where row 2 of the board was expected\n");
+        othello()
+            .args(["perft", "3", "--from", "-"])
+            .write_stdin(b"4\n4\nB\n>\n\xff\xfe\n".to_vec())
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::starts_with("othello: -: line 5: ")
+                    .and(predicate::function(one_line)),
+            );
+    }
+
+    #[test]
+    fn usage_errors_exit_2() {
+        for args in [
+            &["perft"][..],
+            &["perft", "x"],
+            &["perft", "3", "--threads", "0"],
+            &["perft", "3", "--rules", "odd"],
+        ] {
+            othello().args(args).assert().code(2).stdout("");
+        }
+    }
+}
