@@ -14,6 +14,8 @@ use thiserror::Error;
 
 use crate::bitboard::{Bits, Geometry, Line};
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod eight;
 
 /// A rule set: which moves are legal and what a move flips.
@@ -193,8 +195,10 @@ fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
 /// operations single instructions).
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64_v3 {
-    use super::{full_flips_cols, full_moves_cols};
-    use crate::bitboard::{Bits, Geometry};
+    use std::any::Any;
+
+    use super::{avx2, full_flips_cols, full_moves_cols};
+    use crate::bitboard::{Bits, Geometry, U256};
 
     /// Whether this processor has the features of x86-64-v3 used here (popcnt, lzcnt, BMI1,
     /// BMI2, AVX2).
@@ -209,11 +213,21 @@ pub(crate) mod x86_64_v3 {
 
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     pub(super) unsafe fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+        if let Some(wide) = (geo as &dyn Any).downcast_ref::<Geometry<U256>>() {
+            // SAFETY: this function is only called on processors with AVX2.
+            let moves = unsafe { avx2::legal_moves(wide, me.to_wide(), opp.to_wide()) };
+            return B::from_wide(moves);
+        }
         with_cols!(geo, full_moves_cols(geo, me, opp))
     }
 
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     pub(super) unsafe fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        if let Some(wide) = (geo as &dyn Any).downcast_ref::<Geometry<U256>>() {
+            // SAFETY: as above.
+            let flips = unsafe { avx2::flips(wide, me.to_wide(), opp.to_wide(), mv.to_wide()) };
+            return B::from_wide(flips);
+        }
         with_cols!(geo, full_flips_cols(geo, me, opp, mv))
     }
 }
@@ -317,6 +331,70 @@ impl FromStr for RuleSet {
             _ => Err(ParseRuleSetError {
                 found: text.to_owned(),
             }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::U256;
+    use crate::square::Dimensions;
+
+    /// splitmix64: a few random words without a dependency.
+    fn next(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// The portable kernels, which the processor running the tests may not use, against the
+    /// dispatched ones (checked against the reference model in the integration tests).
+    fn portable_matches_dispatched<B: Bits>(rows: usize, cols: usize) {
+        let dims = Dimensions::new(rows, cols).unwrap();
+        let Some(geo) = Geometry::<B>::new(dims) else {
+            return;
+        };
+        let mut state = (rows * 100 + cols) as u64;
+        for round in 0..200 {
+            let (mut me, mut opp) = (B::ZERO, B::ZERO);
+            let empty_share = round % 10;
+            for index in 0..dims.cells() as u32 {
+                let roll = next(&mut state) % 10;
+                if roll >= empty_share {
+                    if next(&mut state) % 3 == 0 {
+                        me |= B::single(index);
+                    } else {
+                        opp |= B::single(index);
+                    }
+                }
+            }
+            let moves = with_cols!(geo, full_moves_cols(&geo, me, opp));
+            assert_eq!(moves, Full::legal_moves(&geo, me, opp), "{dims} moves");
+            let empty = geo.board & !(me | opp);
+            for index in empty.members() {
+                let mv = B::single(index);
+                let flips = with_cols!(geo, full_flips_cols(&geo, me, opp, mv));
+                assert_eq!(
+                    flips,
+                    Full::flips(&geo, me, opp, mv),
+                    "{dims} flips {index}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn portable_kernels_match_the_dispatched_ones() {
+        for (rows, cols) in [(4, 4), (4, 16), (16, 4), (6, 10), (8, 8), (10, 10), (8, 16)] {
+            portable_matches_dispatched::<u64>(rows, cols);
+            portable_matches_dispatched::<u128>(rows, cols);
+            portable_matches_dispatched::<U256>(rows, cols);
+        }
+        for (rows, cols) in [(12, 14), (16, 12), (16, 16)] {
+            portable_matches_dispatched::<U256>(rows, cols);
         }
     }
 }
