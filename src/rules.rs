@@ -158,13 +158,19 @@ fn closed_run<B: Bits>(pro: B, me: B, mv: B, step: impl Fn(B) -> B) -> B {
 }
 
 /// [`Full::legal_moves`] on any board, compiled for x86-64-v3 processors where there is one.
-#[inline(never)]
+#[inline(always)]
 fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
     #[cfg(target_arch = "x86_64")]
     if x86_64_v3::detected() {
         // SAFETY: the processor has every feature the function is compiled for.
         return unsafe { x86_64_v3::full_moves(geo, me, opp) };
     }
+    portable_full_moves(geo, me, opp)
+}
+
+/// [`Full::legal_moves`] on any board, for any processor.
+#[inline(never)]
+fn portable_full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
     with_cols!(geo, full_moves_cols(geo, me, opp))
 }
 
@@ -181,13 +187,19 @@ fn full_moves_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B) -> B
 
 /// [`Full::flips_at_empty`] on any board, compiled for x86-64-v3 processors where there is
 /// one.
-#[inline(never)]
+#[inline(always)]
 fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
     #[cfg(target_arch = "x86_64")]
     if x86_64_v3::detected() {
         // SAFETY: the processor has every feature the function is compiled for.
         return unsafe { x86_64_v3::full_flips(geo, me, opp, mv) };
     }
+    portable_full_flips(geo, me, opp, mv)
+}
+
+/// [`Full::flips_at_empty`] on any board, for any processor.
+#[inline(never)]
+fn portable_full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
     with_cols!(geo, full_flips_cols(geo, me, opp, mv))
 }
 
@@ -196,19 +208,36 @@ fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64_v3 {
     use std::any::Any;
+    use std::sync::atomic::{AtomicU8, Ordering};
 
     use super::{avx2, full_flips_cols, full_moves_cols};
     use crate::bitboard::{Bits, Geometry, U256};
 
     /// Whether this processor has the features of x86-64-v3 used here (popcnt, lzcnt, BMI1,
     /// BMI2, AVX2).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn detected() -> bool {
-        is_x86_feature_detected!("popcnt")
+        match DETECTED.load(Ordering::Relaxed) {
+            YES => true,
+            NO => false,
+            _ => detect(),
+        }
+    }
+
+    /// [`detected`], once known: [`YES`], [`NO`] or 0 before the first look.
+    static DETECTED: AtomicU8 = AtomicU8::new(0);
+    const YES: u8 = 1;
+    const NO: u8 = 2;
+
+    #[cold]
+    fn detect() -> bool {
+        let yes = is_x86_feature_detected!("popcnt")
             && is_x86_feature_detected!("lzcnt")
             && is_x86_feature_detected!("bmi1")
             && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("avx2");
+        DETECTED.store(if yes { YES } else { NO }, Ordering::Relaxed);
+        yes
     }
 
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
