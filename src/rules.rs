@@ -29,7 +29,8 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     /// Every empty cell where the mover may play.
     fn legal_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B;
 
-    /// The opponent discs a move at `mv` flips; empty exactly when the move is illegal.
+    /// The opponent discs a move at `mv` flips; empty exactly when the move is illegal (and when
+    /// `mv` is not an empty cell of the board).
     fn flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B;
 
     /// [`Rules::flips`] for a caller that knows `mv` is an empty cell (a member of
@@ -38,6 +39,12 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     fn flips_at_empty<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
         Self::flips(geo, me, opp, mv)
     }
+}
+
+/// Whether `mv` is an empty cell of the board (or several: the rules take one).
+#[inline(always)]
+fn is_empty_cell<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> bool {
+    !mv.is_empty() && (mv & !(geo.board & !(me | opp))).is_empty()
 }
 
 /// Standard Othello: a move must close at least one straight run of opponent discs, in any of
@@ -70,7 +77,7 @@ impl Rules for Full {
 
     #[inline]
     fn flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
-        if !(mv & (me | opp)).is_empty() {
+        if !is_empty_cell(geo, me, opp, mv) {
             return B::ZERO;
         }
         Self::flips_at_empty(geo, me, opp, mv)
@@ -287,7 +294,7 @@ impl Rules for Simple {
 
     #[inline]
     fn flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
-        if !(mv & (me | opp)).is_empty() {
+        if !is_empty_cell(geo, me, opp, mv) {
             return B::ZERO;
         }
         Self::flips_at_empty(geo, me, opp, mv)
@@ -422,6 +429,21 @@ mod tests {
                     "{dims} flips {index}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn flips_of_no_cell_or_a_cell_off_the_board_are_empty() {
+        let geo = Geometry::<U256>::new(Dimensions::STANDARD).unwrap();
+        let board = crate::board::Board::standard(Dimensions::STANDARD);
+        let (me, opp) = (
+            board.discs(crate::Color::Black),
+            board.discs(crate::Color::White),
+        );
+        for rules in RuleSet::ALL {
+            assert!(rules.flips(&geo, me, opp, U256::ZERO).is_empty());
+            assert!(rules.flips(&geo, me, opp, U256::single(100)).is_empty());
+            assert_eq!(rules.flips(&geo, me, opp, U256::single(19)).count(), 1);
         }
     }
 
