@@ -63,13 +63,7 @@ impl Rules for Full {
     #[inline(always)]
     fn legal_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
         if geo.is_standard() {
-            let (me, opp) = (me.low_u64(), opp.low_u64());
-            #[cfg(target_arch = "x86_64")]
-            if x86_64_v3::detected() {
-                // SAFETY: the processor has AVX2.
-                return B::from_u64(unsafe { eight::legal_moves_avx2(me, opp) });
-            }
-            B::from_u64(eight::legal_moves(me, opp))
+            B::from_u64(eight::legal_moves(me.low_u64(), opp.low_u64()))
         } else {
             full_moves(geo, me, opp)
         }
@@ -392,8 +386,8 @@ mod tests {
         z ^ (z >> 31)
     }
 
-    /// The portable kernels (generic and scalar 8x8), which the processor running the tests may
-    /// not use, against the dispatched ones (checked against the reference model in the integration tests).
+    /// The portable kernels, which the processor running the tests may not use, against the
+    /// dispatched ones (checked against the reference model in the integration tests).
     fn portable_matches_dispatched<B: Bits>(rows: usize, cols: usize) {
         let dims = Dimensions::new(rows, cols).unwrap();
         let Some(geo) = Geometry::<B>::new(dims) else {
@@ -415,10 +409,6 @@ mod tests {
             }
             let moves = with_cols!(geo, full_moves_cols(&geo, me, opp));
             assert_eq!(moves, Full::legal_moves(&geo, me, opp), "{dims} moves");
-            if geo.is_standard() {
-                let scalar = eight::legal_moves(me.low_u64(), opp.low_u64());
-                assert_eq!(B::from_u64(scalar), moves, "scalar 8x8 moves");
-            }
             let empty = geo.board & !(me | opp);
             for index in empty.members() {
                 let mv = B::single(index);
