@@ -3,3 +3,5 @@
 mod reference;
 
 mod reference_self_check;
+
+mod grader;
