@@ -3,6 +3,8 @@
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread;
 
 use clap::ValueEnum;
 use thiserror::Error;
@@ -150,12 +152,7 @@ pub fn run(args: GenArgs) -> Result<(), Failure> {
     let generator = Generator::new(args.seed, options)
         .expect("--invalid-rate is checked when the arguments are parsed");
     prepare_directory(&args.out)?;
-    let width = case_name_width(args.count);
-    for index in 0..args.count {
-        let case = generator.case(index);
-        let stem = format!("{index:0width$}");
-        write_case(&args.out, &stem, &case.input, &case.output)?;
-    }
+    write_cases(&generator, args.count, &args.out)?;
     println!(
         "wrote {} cases ({rules} rules, seed {}) to {}",
         args.count,
@@ -163,6 +160,38 @@ pub fn run(args: GenArgs) -> Result<(), Failure> {
         args.out.display()
     );
     Ok(())
+}
+
+/// Makes and writes cases `0..count` on every core: each worker takes the next index, so the
+/// files are the same whatever the number of workers.
+fn write_cases(generator: &Generator, count: u64, dir: &Path) -> Result<(), GenError> {
+    let width = case_name_width(count);
+    let next = AtomicU64::new(0);
+    let workers = thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = workers.min(usize::try_from(count).unwrap_or(usize::MAX));
+    thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= count {
+                        return Ok(());
+                    }
+                    let case = generator.case(index);
+                    let stem = format!("{index:0width$}");
+                    if let Err(error) = write_case(dir, &stem, &case.input, &case.output) {
+                        // Stop the other workers too.
+                        next.store(count, Ordering::Relaxed);
+                        return Err(error);
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().expect("a case writer panicked"))
+            .collect()
+    })
 }
 
 /// Digits in case names: 4, or more when there are more than 10,000 cases.
