@@ -224,7 +224,7 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     };
     let bar = ProgressBar::new(cases.len() as u64);
     if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} cases  {per_sec}  ETA {eta}")
+        ProgressStyle::with_template("{bar:40} {pos}/{len} cases  {elapsed} elapsed, ETA {eta}")
     {
         bar.set_style(style);
     }

@@ -113,8 +113,10 @@ pub enum GenError {
         file: String,
     },
     /// A file or directory could not be read, written or removed.
-    #[error("{}: {source}", .path.display())]
+    #[error("cannot {action} {}: {source}", .path.display())]
     Io {
+        /// What was being done: "create directory", "write", ...
+        action: &'static str,
         /// The path concerned.
         path: PathBuf,
         /// What went wrong.
@@ -132,8 +134,9 @@ impl GenError {
     }
 }
 
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> GenError + '_ {
+fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> GenError + 'a {
     move |source| GenError::Io {
+        action,
         path: path.to_owned(),
         source,
     }
@@ -189,8 +192,7 @@ fn write_cases(generator: &Generator, count: u64, dir: &Path) -> Result<(), GenE
             .collect();
         handles
             .into_iter()
-            .map(|handle| handle.join().expect("a case writer panicked"))
-            .collect()
+            .try_for_each(|handle| handle.join().expect("a case writer panicked"))
     })
 }
 
@@ -227,15 +229,18 @@ fn prepare_directory(dir: &Path) -> Result<(), GenError> {
         }
         Ok(_) => {}
         Err(error) if error.kind() == io::ErrorKind::NotFound => {
-            return fs::create_dir_all(dir).map_err(io_error(dir));
+            return fs::create_dir_all(dir).map_err(io_error("create directory", dir));
         }
-        Err(error) => return Err(io_error(dir)(error)),
+        Err(error) => return Err(io_error("use directory", dir)(error)),
     }
     let mut old = Vec::new();
-    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
-        let entry = entry.map_err(io_error(dir))?;
+    for entry in fs::read_dir(dir).map_err(io_error("read directory", dir))? {
+        let entry = entry.map_err(io_error("read directory", dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let is_file = entry.file_type().map_err(io_error(dir))?.is_file();
+        let is_file = entry
+            .file_type()
+            .map_err(io_error("read directory", dir))?
+            .is_file();
         if !(is_file && is_generated(&name)) {
             return Err(GenError::ForeignFile {
                 dir: dir.to_owned(),
@@ -245,7 +250,7 @@ fn prepare_directory(dir: &Path) -> Result<(), GenError> {
         old.push(entry.path());
     }
     for path in old {
-        fs::remove_file(&path).map_err(io_error(&path))?;
+        fs::remove_file(&path).map_err(io_error("remove", &path))?;
     }
     Ok(())
 }
@@ -254,11 +259,11 @@ fn prepare_directory(dir: &Path) -> Result<(), GenError> {
 /// leaves an input without its expected output.
 fn write_case(dir: &Path, stem: &str, input: &str, output: &str) -> Result<(), GenError> {
     let out_path = dir.join(format!("{stem}.out"));
-    fs::write(&out_path, output).map_err(io_error(&out_path))?;
+    fs::write(&out_path, output).map_err(io_error("write", &out_path))?;
     let in_path = dir.join(format!("{stem}.in"));
     let temporary = dir.join(format!(".{stem}.in.tmp"));
-    fs::write(&temporary, input).map_err(io_error(&temporary))?;
-    fs::rename(&temporary, &in_path).map_err(io_error(&in_path))
+    fs::write(&temporary, input).map_err(io_error("write", &temporary))?;
+    fs::rename(&temporary, &in_path).map_err(io_error("write", &in_path))
 }
 
 #[cfg(test)]
