@@ -39,10 +39,16 @@ pub fn parse_move_line(line: &[u8]) -> Option<Square> {
         return None;
     }
     let number = |field: &str| -> Option<usize> {
-        if field.is_empty() || field.len() > 4 || !field.bytes().all(|b| b.is_ascii_digit()) {
+        if !field.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        field.parse().ok()
+        // Leading zeros do not change the number; more than 4 digits after them is far off
+        // any board (and would not fit a usize if long enough).
+        let digits = field.trim_start_matches('0');
+        if digits.len() > 4 {
+            return None;
+        }
+        digits.parse().ok()
     };
     Square::from_one_based(number(row)?, number(col)?)
 }
@@ -268,13 +274,16 @@ mod tests {
         assert_eq!(parse_move_line(b"2 4"), Some(Square::new(1, 3)));
         assert_eq!(parse_move_line(b"  16   16 \r"), Some(Square::new(15, 15)));
         assert_eq!(parse_move_line(b"0016 1"), Some(Square::new(15, 0)));
+        assert_eq!(parse_move_line(b"00004 000000002"), Some(Square::new(3, 1)));
         for bad in [
             &b""[..],
             b" ",
             b"1",
             b"1 2 3",
             b"0 1",
+            b"0000 1",
             b"17 1",
+            b"00017 1",
             b"-1 2",
             b"+1 2",
             b"a b",
