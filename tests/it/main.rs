@@ -3,3 +3,7 @@
 mod reference;
 
 mod reference_self_check;
+
+mod support;
+
+mod golden;
