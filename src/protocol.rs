@@ -170,7 +170,7 @@ pub struct Driver {
 #[derive(Clone, Debug)]
 enum Phase {
     Setup(SetupParser),
-    Playing(Session),
+    Playing(Box<Session>),
 }
 
 impl Driver {
@@ -214,7 +214,8 @@ impl Driver {
         match &mut self.phase {
             Phase::Setup(parser) => {
                 if let Some(setup) = parser.push_line(line)? {
-                    self.phase = Phase::Playing(Session::start(Game::new(setup, self.rules), out));
+                    self.phase =
+                        Phase::Playing(Box::new(Session::start(Game::new(setup, self.rules), out)));
                 }
             }
             Phase::Playing(session) => {
@@ -250,7 +251,6 @@ pub fn lines(input: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 /// Plays a whole input through the protocol, stopping where the protocol stops reading.
 /// Returns the transcript (standard output) and how the input ended.
-#[must_use]
 pub fn run(rules: RuleSet, input: &[u8]) -> (String, Result<(), EndError>) {
     let mut out = String::new();
     let mut driver = Driver::new(rules, &mut out);
