@@ -7,3 +7,5 @@ mod reference_self_check;
 mod support;
 
 mod golden;
+
+mod cli;
