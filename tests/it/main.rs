@@ -9,3 +9,5 @@ mod support;
 mod golden;
 
 mod cli;
+
+mod rules;
