@@ -11,3 +11,5 @@ mod golden;
 mod cli;
 
 mod rules;
+
+mod properties;
