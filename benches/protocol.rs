@@ -21,10 +21,16 @@ fn bench_protocol(c: &mut Criterion) {
     let (input, expected) = long_game();
     // The benchmark measures the real thing: the transcript must be the fixture's.
     let (out, end) = protocol::run(RuleSet::Full, &input);
-    assert!(end.is_ok() && out.as_bytes() == expected, "long-16x16 transcript differs");
+    assert!(
+        end.is_ok() && out.as_bytes() == expected,
+        "long-16x16 transcript differs"
+    );
     let moves = out.matches("VALID\nB:").count() as u64;
     let lines = protocol::lines(&input).count() as u64;
-    println!("long-16x16: {lines} input lines, {moves} moves, {} bytes out", out.len());
+    println!(
+        "long-16x16: {lines} input lines, {moves} moves, {} bytes out",
+        out.len()
+    );
 
     let mut group = c.benchmark_group("protocol");
     group.throughput(Throughput::Elements(moves));
