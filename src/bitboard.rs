@@ -182,6 +182,7 @@ impl Shl<u32> for U256 {
     type Output = U256;
     /// Shifts towards higher indices by `n < 256` bits.
     #[inline]
+    #[allow(clippy::needless_range_loop)] // `i` indexes two arrays at an offset
     fn shl(self, n: u32) -> U256 {
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; 4];
@@ -200,6 +201,7 @@ impl Shr<u32> for U256 {
     type Output = U256;
     /// Shifts towards lower indices by `n < 256` bits.
     #[inline]
+    #[allow(clippy::needless_range_loop)] // `i` indexes two arrays at an offset
     fn shr(self, n: u32) -> U256 {
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; 4];

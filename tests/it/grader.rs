@@ -2,7 +2,6 @@
 //! reproduced by the protocol program; the checker passes it and catches deliberately wrong
 //! programs (tests/programs/*.sh) with the right verdict and the right first differing line.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use std::collections::HashSet;
 use std::fs;
@@ -12,10 +11,7 @@ use othello::gen::{Generator, Options, Shape, Sizes, Start};
 use othello::{Color, RuleSet, Setup, WinRule};
 
 use crate::reference::Model;
-
-fn othello() -> Command {
-    Command::cargo_bin("othello").unwrap()
-}
+use crate::support::othello;
 
 fn othello_path() -> PathBuf {
     assert_cmd::cargo::cargo_bin("othello")

@@ -4,4 +4,14 @@ mod reference;
 
 mod reference_self_check;
 
+mod support;
+
+mod golden;
+
+mod cli;
+
+mod rules;
+
+mod properties;
+
 mod grader;
