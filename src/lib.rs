@@ -18,8 +18,8 @@
 //! Vocabulary: [`Color`] and [`ByColor`]; [`Dimensions`] and [`Square`]; [`Board`]; the rule
 //! sets [`Full`] and [`Simple`] behind the [`Rules`] trait, picked at run time by [`RuleSet`];
 //! [`Setup`] (unchecked starting conditions, read by [`SetupParser`]) and [`Game`]; the bit sets
-//! of [`bitboard`]; the console protocol in [`protocol`]; squares as people type them in
-//! [`notation`]; a game played by people, with undo, in [`session`].
+//! of [`bitboard`]; the console protocol in [`protocol`]; test cases for it in [`gen`]; squares
+//! as people type them in [`notation`]; a game played by people, with undo, in [`session`].
 
 #![warn(missing_docs)]
 
@@ -29,7 +29,9 @@ mod color;
 pub mod computer;
 pub mod engine;
 mod game;
+pub mod gen;
 pub mod notation;
+pub mod perft;
 mod position;
 pub mod protocol;
 mod rules;

@@ -1,6 +1,9 @@
 //! Command-line arguments, dispatch to the commands, and how failures are reported.
 
+mod check;
+mod gen;
 mod input;
+mod perft;
 mod play;
 mod protocol;
 
@@ -36,6 +39,13 @@ pub struct Args {
 enum Command {
     /// Play a game at the terminal, against a person or the computer.
     Play(play::PlayArgs),
+    /// Write protocol test cases (NNNN.in and NNNN.out) to a directory.
+    Gen(gen::GenArgs),
+    /// Run a program on every test case of a directory and compare its output.
+    Check(check::CheckArgs),
+    /// Count the leaves of the game tree to a given depth (a check of the move generator and a
+    /// measure of its speed).
+    Perft(perft::PerftArgs),
 }
 
 /// A rule set as named on the command line.
@@ -74,19 +84,41 @@ pub enum Failure {
     /// The engine could not search (a position without a move).
     #[error("the computer cannot move: {0}")]
     Engine(othello::EngineError),
+    /// `othello gen` could not write its cases.
+    #[error(transparent)]
+    Gen(#[from] gen::GenError),
+    /// `othello check` could not check.
+    #[error(transparent)]
+    Check(#[from] check::CheckError),
+    /// Some cases of `othello check` did not pass; its report says which.
+    #[error("{failed} of {total} cases failed")]
+    CasesFailed {
+        /// Cases that did not pass.
+        failed: usize,
+        /// All cases.
+        total: usize,
+    },
+    /// `othello perft` could not start.
+    #[error(transparent)]
+    Perft(#[from] perft::PerftError),
 }
 
 impl Failure {
     /// The process exit status: 1 for input that ended early (or could not be read or
-    /// written), 2 for a bad setup.
+    /// written), 2 for a bad setup; `gen`: 2 for an unusable directory, 1 for a failed write;
+    /// `check`: 1 when some case failed, 2 when it could not check (see [`check::CheckError`]);
+    /// `perft`: 2 for a bad size or start position.
     pub fn exit_status(&self) -> u8 {
         match self {
-            Failure::Input(EndError::Setup(_)) => 2,
+            Failure::Input(EndError::Setup(_)) | Failure::Perft(_) => 2,
             Failure::Input(EndError::GameNotOver { .. }) | Failure::Read(_) | Failure::Write(_) => {
                 1
             }
             Failure::Play(_) => 2,
             Failure::Engine(_) => 1,
+            Failure::Gen(error) => error.exit_status(),
+            Failure::Check(_) => 2,
+            Failure::CasesFailed { .. } => 1,
         }
     }
 
@@ -95,6 +127,8 @@ impl Failure {
     pub fn message(&self) -> Option<String> {
         match self {
             Failure::Write(error) if error.kind() == io::ErrorKind::BrokenPipe => None,
+            // The report's summary line has said it.
+            Failure::CasesFailed { .. } => None,
             failure => Some(failure.to_string()),
         }
     }
@@ -105,6 +139,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
     match args.command {
         None => protocol::run(args.rules.into()),
         Some(Command::Play(play_args)) => play::run(play_args),
+        Some(Command::Gen(args)) => gen::run(args),
+        Some(Command::Check(args)) => check::run(args),
+        Some(Command::Perft(perft_args)) => perft::run(&perft_args),
     }
 }
 

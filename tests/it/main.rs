@@ -6,3 +6,17 @@ mod engine;
 mod play;
 mod play_strength;
 mod reference_self_check;
+
+mod support;
+
+mod golden;
+
+mod cli;
+
+mod rules;
+
+mod properties;
+
+mod grader;
+mod movegen_props;
+mod perft;
