@@ -238,7 +238,9 @@ fn a_10x10_game_between_computers_replays_with_the_same_seed() {
     let second = session(&args, "");
     assert_eq!(first, second);
     assert!(first.starts_with("status: 0\n"));
-    assert!(first.contains("Game over."));
+    assert_eq!(first.matches("Game over.").count(), 1);
+    // The final board is shown once, with the result in its status line.
+    assert_eq!(first.matches(" wins by ").count(), 1, "{first}");
     // Only the end is kept as a snapshot: the result and the final board.
     let end = &first[first.rfind("\n\n").unwrap()..];
     assert_snapshot!(end);

@@ -445,7 +445,6 @@ impl Table {
     ) -> Result<Next, Failure> {
         if !self.ended {
             self.ended = true;
-            self.shown = false;
             self.show(out)?;
             write_out(out, "Game over.\n")?;
             self.log_result(out)?;
