@@ -2,6 +2,7 @@
 
 mod input;
 mod protocol;
+mod solve;
 
 use std::io;
 
@@ -32,7 +33,11 @@ pub struct Args {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-enum Command {}
+enum Command {
+    /// Solve positions exactly (or search them within limits): best move, score, principal
+    /// variation, nodes and speed.
+    Solve(solve::SolveArgs),
+}
 
 /// A rule set as named on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -64,6 +69,9 @@ pub enum Failure {
     /// Standard output could not be written.
     #[error("cannot write standard output: {0}")]
     Write(io::Error),
+    /// `othello solve` failed.
+    #[error(transparent)]
+    Solve(#[from] solve::SolveError),
 }
 
 impl Failure {
@@ -75,6 +83,7 @@ impl Failure {
             Failure::Input(EndError::GameNotOver { .. }) | Failure::Read(_) | Failure::Write(_) => {
                 1
             }
+            Failure::Solve(error) => error.exit_status(),
         }
     }
 
@@ -83,6 +92,7 @@ impl Failure {
     pub fn message(&self) -> Option<String> {
         match self {
             Failure::Write(error) if error.kind() == io::ErrorKind::BrokenPipe => None,
+            Failure::Solve(error) if error.is_broken_pipe() => None,
             failure => Some(failure.to_string()),
         }
     }
@@ -92,6 +102,7 @@ impl Failure {
 pub fn run(args: Args) -> Result<(), Failure> {
     match args.command {
         None => protocol::run(args.rules.into()),
+        Some(Command::Solve(solve_args)) => Ok(solve::run(&solve_args)?),
     }
 }
 

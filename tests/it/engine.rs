@@ -187,7 +187,7 @@ fn ffo_game(line: &str) -> (Game, Vec<Square>, i32) {
 }
 
 fn solve_ffo(id: &str) {
-    let data = include_str!("../../../shared/data/ffo-40-59.txt");
+    let data = include_str!("../../fixtures/ffo/ffo-40-59.txt");
     let line = data
         .lines()
         .find(|line| line.split_whitespace().next() == Some(id))
