@@ -47,10 +47,17 @@ pub trait Bits:
     /// The set without its lowest member.
     #[must_use]
     fn without_lowest(self) -> Self;
+    /// The set holding only the lowest member; empty for the empty set.
+    #[must_use]
+    fn lowest_bit(self) -> Self;
     /// Narrows a 256-bit set (whose members must fit this width).
     fn from_wide(wide: U256) -> Self;
     /// Widens to 256 bits.
     fn to_wide(self) -> U256;
+    /// The members below 64, as a `u64`.
+    fn low_u64(self) -> u64;
+    /// The set of the members of `word`.
+    fn from_u64(word: u64) -> Self;
 
     /// Whether the set is empty.
     #[inline]
@@ -120,6 +127,10 @@ macro_rules! impl_bits_for_primitive {
                 self & self.wrapping_sub(1)
             }
             #[inline]
+            fn lowest_bit(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline]
             fn from_wide(wide: U256) -> Self {
                 let mut value: $t = 0;
                 for (i, word) in wide.0.iter().take($words).enumerate() {
@@ -134,6 +145,14 @@ macro_rules! impl_bits_for_primitive {
                     *word = (self >> (64 * i)) as u64;
                 }
                 U256(words)
+            }
+            #[inline(always)]
+            fn low_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            fn from_u64(word: u64) -> Self {
+                word as $t
             }
         }
     };
@@ -150,7 +169,7 @@ macro_rules! impl_u256_bitop {
     ($trait:ident, $method:ident, $assign_trait:ident, $assign_method:ident, $op:tt) => {
         impl $trait for U256 {
             type Output = U256;
-            #[inline]
+            #[inline(always)]
             fn $method(self, rhs: U256) -> U256 {
                 let (a, b) = (self.0, rhs.0);
                 U256([a[0] $op b[0], a[1] $op b[1], a[2] $op b[2], a[3] $op b[3]])
@@ -181,10 +200,11 @@ impl Not for U256 {
 impl Shl<u32> for U256 {
     type Output = U256;
     /// Shifts towards higher indices by `n < 256` bits.
-    #[inline]
+    #[inline(always)]
     fn shl(self, n: u32) -> U256 {
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; 4];
+        #[allow(clippy::needless_range_loop)] // indexes two arrays at an offset
         for i in words..4 {
             let src = i - words;
             out[i] = self.0[src] << bits;
@@ -199,10 +219,11 @@ impl Shl<u32> for U256 {
 impl Shr<u32> for U256 {
     type Output = U256;
     /// Shifts towards lower indices by `n < 256` bits.
-    #[inline]
+    #[inline(always)]
     fn shr(self, n: u32) -> U256 {
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; 4];
+        #[allow(clippy::needless_range_loop)] // indexes two arrays at an offset
         for i in 0..4 - words {
             let src = i + words;
             out[i] = self.0[src] >> bits;
@@ -249,12 +270,31 @@ impl Bits for U256 {
         U256(words)
     }
     #[inline]
+    fn lowest_bit(self) -> Self {
+        let mut words = [0u64; 4];
+        for (out, word) in words.iter_mut().zip(self.0) {
+            if word != 0 {
+                *out = word & word.wrapping_neg();
+                break;
+            }
+        }
+        U256(words)
+    }
+    #[inline]
     fn from_wide(wide: U256) -> Self {
         wide
     }
     #[inline]
     fn to_wide(self) -> U256 {
         self
+    }
+    #[inline(always)]
+    fn low_u64(self) -> u64 {
+        self.0[0]
+    }
+    #[inline(always)]
+    fn from_u64(word: u64) -> Self {
+        U256([word, 0, 0, 0])
     }
 }
 
@@ -287,6 +327,7 @@ fn steps_to_cross(run: u32) -> u32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Geometry<B> {
     dims: Dimensions,
+    standard: bool,
     /// Every cell of the board.
     pub board: B,
     /// Every cell but those of the first column.
@@ -328,6 +369,7 @@ impl<B: Bits> Geometry<B> {
         let diagonal = rows.min(cols);
         Some(Geometry {
             dims,
+            standard: dims == Dimensions::STANDARD,
             board,
             not_first_col: board & !first_col,
             not_last_col: board & !last_col,
@@ -344,6 +386,13 @@ impl<B: Bits> Geometry<B> {
     #[must_use]
     pub fn dims(&self) -> Dimensions {
         self.dims
+    }
+
+    /// Whether the board is the standard 8x8 one, whose move generator has constant masks.
+    #[inline(always)]
+    #[must_use]
+    pub fn is_standard(&self) -> bool {
+        self.standard
     }
 
     /// The set holding only `square`, which must be on the board.

@@ -27,6 +27,7 @@ mod board;
 mod color;
 pub mod engine;
 mod game;
+pub mod perft;
 mod position;
 pub mod protocol;
 mod rules;

@@ -50,7 +50,7 @@ impl<B: Bits> Position<B> {
     }
 
     /// The legal moves of the side to move.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn moves<R: Rules>(&self, geo: &Geometry<B>) -> B {
         R::legal_moves(geo, self.me, self.opp)
@@ -58,7 +58,7 @@ impl<B: Bits> Position<B> {
 
     /// The position after the side to move plays `mv` (a single cell) flipping `flipped`, seen
     /// by the other side.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn after(&self, mv: B, flipped: B) -> Position<B> {
         Position {
@@ -68,7 +68,7 @@ impl<B: Bits> Position<B> {
     }
 
     /// The same discs seen by the other side (a pass).
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn passed(&self) -> Position<B> {
         Position {
@@ -78,7 +78,7 @@ impl<B: Bits> Position<B> {
     }
 
     /// Empty cells of the board.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn empties(&self, geo: &Geometry<B>) -> B {
         geo.board & !(self.me | self.opp)

@@ -14,6 +14,10 @@ use thiserror::Error;
 
 use crate::bitboard::{Bits, Geometry, Line};
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+mod eight;
+
 /// A rule set: which moves are legal and what a move flips.
 ///
 /// `me` and `opp` are the mover's and the opponent's discs (disjoint, within the board);
@@ -27,6 +31,13 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
 
     /// The opponent discs a move at `mv` flips; empty exactly when the move is illegal.
     fn flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B;
+
+    /// [`Rules::flips`] for a caller that knows `mv` is an empty cell (a member of
+    /// [`Rules::legal_moves`], say), without checking it: the answer is meaningless otherwise.
+    #[inline]
+    fn flips_at_empty<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        Self::flips(geo, me, opp, mv)
+    }
 }
 
 /// Standard Othello: a move must close at least one straight run of opponent discs, in any of
@@ -39,48 +50,16 @@ pub struct Full;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Simple;
 
-/// Occluded fill: `gen` spread along `line` (towards higher indices when `UP`) through the
-/// cells of `pro`, by doubling steps.
-#[inline(always)]
-fn fill<B: Bits, const UP: bool>(line: &Line<B>, gen: B, pro: B) -> B {
-    let step = |set: B, n: u32| if UP { set << n } else { set >> n };
-    let mut gen = gen;
-    let mut pro = pro;
-    let mut n = line.shift;
-    for i in 0..line.fill_steps {
-        gen |= pro & step(gen, n);
-        if i + 1 < line.fill_steps {
-            pro &= step(pro, n);
-            n *= 2;
-        }
-    }
-    gen
-}
-
-/// One step along `line`.
-#[inline(always)]
-fn step<B: Bits, const UP: bool>(line: &Line<B>, set: B) -> B {
-    if UP {
-        set << line.shift
-    } else {
-        set >> line.shift
-    }
-}
-
 impl Rules for Full {
     const RULE_SET: RuleSet = RuleSet::Full;
 
-    #[inline]
+    #[inline(always)]
     fn legal_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
-        let empty = geo.board & !(me | opp);
-        let mut moves = B::ZERO;
-        for line in &geo.lines {
-            let pro = opp & line.interior;
-            let up = fill::<B, true>(line, me, pro) & pro;
-            let down = fill::<B, false>(line, me, pro) & pro;
-            moves |= step::<B, true>(line, up) | step::<B, false>(line, down);
+        if geo.is_standard() {
+            B::from_u64(eight::legal_moves(me.low_u64(), opp.low_u64()))
+        } else {
+            full_moves(geo, me, opp)
         }
-        moves & empty
     }
 
     #[inline]
@@ -88,20 +67,179 @@ impl Rules for Full {
         if !(mv & (me | opp)).is_empty() {
             return B::ZERO;
         }
-        let mut flipped = B::ZERO;
-        for line in &geo.lines {
-            let pro = opp & line.interior;
-            let up = fill::<B, true>(line, mv, pro) & pro;
-            if !(step::<B, true>(line, up) & me).is_empty() {
-                flipped |= up;
-            }
-            let down = fill::<B, false>(line, mv, pro) & pro;
-            if !(step::<B, false>(line, down) & me).is_empty() {
-                flipped |= down;
+        Self::flips_at_empty(geo, me, opp, mv)
+    }
+
+    #[inline(always)]
+    fn flips_at_empty<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        if geo.is_standard() {
+            let square = mv.low_u64().trailing_zeros();
+            B::from_u64(eight::flips(me.low_u64(), opp.low_u64(), square))
+        } else {
+            full_flips(geo, me, opp, mv)
+        }
+    }
+}
+
+/// Calls `$kernel::<B, C>(args)` with the board's number of columns `C` as a constant, so
+/// that every shift of the generic move generator is a constant too.
+macro_rules! with_cols {
+    ($geo:expr, $kernel:ident($($arg:expr),*)) => {
+        match $geo.dims().cols() {
+            4 => $kernel::<B, 4>($($arg),*),
+            6 => $kernel::<B, 6>($($arg),*),
+            8 => $kernel::<B, 8>($($arg),*),
+            10 => $kernel::<B, 10>($($arg),*),
+            12 => $kernel::<B, 12>($($arg),*),
+            14 => $kernel::<B, 14>($($arg),*),
+            _ => $kernel::<B, 16>($($arg),*),
+        }
+    };
+}
+
+/// Occluded fill: `gen` spread through the cells of `pro` by steps of `s` bits (towards higher
+/// indices when `UP`), doubling the step `steps` times, which crosses runs of up to
+/// `2^steps - 1` cells. Steps whose shift would not fit `B` are never needed (the board is
+/// smaller than the run they cross); with `s` a constant they are left out at compile time.
+#[inline(always)]
+fn fill<B: Bits, const UP: bool>(gen: B, pro: B, s: u32, steps: u32) -> B {
+    let shift = |set: B, n: u32| if UP { set << n } else { set >> n };
+    let mut gen = gen | (pro & shift(gen, s));
+    if steps > 1 && 2 * s < B::WIDTH {
+        let pro = pro & shift(pro, s);
+        gen |= pro & shift(gen, 2 * s);
+        if steps > 2 && 4 * s < B::WIDTH {
+            let pro = pro & shift(pro, 2 * s);
+            gen |= pro & shift(gen, 4 * s);
+            if steps > 3 && 8 * s < B::WIDTH {
+                let pro = pro & shift(pro, 4 * s);
+                gen |= pro & shift(gen, 8 * s);
             }
         }
-        flipped
     }
+    gen
+}
+
+/// The cells of `me`'s runs of `opp` along `line` (step `s`, a constant), both ways, shifted one step
+/// further: the empty cells (or discs) that close them.
+#[inline(always)]
+fn closing_cells<B: Bits>(line: &Line<B>, s: u32, me: B, opp: B) -> B {
+    let pro = opp & line.interior;
+    let up = fill::<B, true>(me, pro, s, line.fill_steps) & pro;
+    let down = fill::<B, false>(me, pro, s, line.fill_steps) & pro;
+    (up << s) | (down >> s)
+}
+
+/// The runs of `opp` from `mv` along `line` (step `s`, a constant), both ways, that a disc of
+/// `me` closes.
+///
+/// From a single cell the runs are short, so each is grown one step at a time until it stops,
+/// which costs less than a doubling fill over the whole board.
+#[inline(always)]
+fn closed_runs<B: Bits>(line: &Line<B>, s: u32, me: B, opp: B, mv: B) -> B {
+    let pro = opp & line.interior;
+    closed_run(pro, me, mv, |set| set << s) | closed_run(pro, me, mv, |set| set >> s)
+}
+
+/// The run of `pro` from `mv` one way (`step`), if a disc of `me` closes it.
+#[inline(always)]
+fn closed_run<B: Bits>(pro: B, me: B, mv: B, step: impl Fn(B) -> B) -> B {
+    let mut run = B::ZERO;
+    let mut next = step(mv);
+    while !(next & pro).is_empty() {
+        run |= next;
+        next = step(next);
+    }
+    if (next & me).is_empty() {
+        B::ZERO
+    } else {
+        run
+    }
+}
+
+/// [`Full::legal_moves`] on any board, compiled for x86-64-v3 processors where there is one.
+#[inline(never)]
+fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+    #[cfg(target_arch = "x86_64")]
+    if x86_64_v3::detected() {
+        // SAFETY: the processor has every feature the function is compiled for.
+        return unsafe { x86_64_v3::full_moves(geo, me, opp) };
+    }
+    with_cols!(geo, full_moves_cols(geo, me, opp))
+}
+
+/// [`Full::legal_moves`] on a board of `C` columns.
+#[inline(always)]
+fn full_moves_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B) -> B {
+    let [east, south, south_east, south_west] = &geo.lines;
+    let moves = closing_cells(east, 1, me, opp)
+        | closing_cells(south, C, me, opp)
+        | closing_cells(south_east, C + 1, me, opp)
+        | closing_cells(south_west, C - 1, me, opp);
+    moves & geo.board & !(me | opp)
+}
+
+/// [`Full::flips_at_empty`] on any board, compiled for x86-64-v3 processors where there is
+/// one.
+#[inline(never)]
+fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+    #[cfg(target_arch = "x86_64")]
+    if x86_64_v3::detected() {
+        // SAFETY: the processor has every feature the function is compiled for.
+        return unsafe { x86_64_v3::full_flips(geo, me, opp, mv) };
+    }
+    with_cols!(geo, full_flips_cols(geo, me, opp, mv))
+}
+
+/// The generic move generator compiled for x86-64-v3 processors (AVX2 makes [`crate::bitboard::U256`]
+/// operations single instructions).
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64_v3 {
+    use std::any::Any;
+
+    use super::{avx2, full_flips_cols, full_moves_cols};
+    use crate::bitboard::{Bits, Geometry, U256};
+
+    /// Whether this processor has the features of x86-64-v3 used here (popcnt, lzcnt, BMI1,
+    /// BMI2, AVX2).
+    #[inline]
+    pub(crate) fn detected() -> bool {
+        is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("lzcnt")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("avx2")
+    }
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    pub(super) unsafe fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+        if let Some(wide) = (geo as &dyn Any).downcast_ref::<Geometry<U256>>() {
+            // SAFETY: this function is only called on processors with AVX2.
+            let moves = unsafe { avx2::legal_moves(wide, me.to_wide(), opp.to_wide()) };
+            return B::from_wide(moves);
+        }
+        with_cols!(geo, full_moves_cols(geo, me, opp))
+    }
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    pub(super) unsafe fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        if let Some(wide) = (geo as &dyn Any).downcast_ref::<Geometry<U256>>() {
+            // SAFETY: as above.
+            let flips = unsafe { avx2::flips(wide, me.to_wide(), opp.to_wide(), mv.to_wide()) };
+            return B::from_wide(flips);
+        }
+        with_cols!(geo, full_flips_cols(geo, me, opp, mv))
+    }
+}
+
+/// [`Full::flips_at_empty`] on a board of `C` columns.
+#[inline(always)]
+fn full_flips_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+    let [east, south, south_east, south_west] = &geo.lines;
+    closed_runs(east, 1, me, opp, mv)
+        | closed_runs(south, C, me, opp, mv)
+        | closed_runs(south_east, C + 1, me, opp, mv)
+        | closed_runs(south_west, C - 1, me, opp, mv)
 }
 
 impl Rules for Simple {
@@ -117,6 +255,11 @@ impl Rules for Simple {
         if !(mv & (me | opp)).is_empty() {
             return B::ZERO;
         }
+        Self::flips_at_empty(geo, me, opp, mv)
+    }
+
+    #[inline]
+    fn flips_at_empty<B: Bits>(geo: &Geometry<B>, _me: B, opp: B, mv: B) -> B {
         geo.dilate(mv) & opp
     }
 }
@@ -188,6 +331,70 @@ impl FromStr for RuleSet {
             _ => Err(ParseRuleSetError {
                 found: text.to_owned(),
             }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::U256;
+    use crate::square::Dimensions;
+
+    /// splitmix64: a few random words without a dependency.
+    fn next(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// The portable kernels, which the processor running the tests may not use, against the
+    /// dispatched ones (checked against the reference model in the integration tests).
+    fn portable_matches_dispatched<B: Bits>(rows: usize, cols: usize) {
+        let dims = Dimensions::new(rows, cols).unwrap();
+        let Some(geo) = Geometry::<B>::new(dims) else {
+            return;
+        };
+        let mut state = (rows * 100 + cols) as u64;
+        for round in 0..200 {
+            let (mut me, mut opp) = (B::ZERO, B::ZERO);
+            let empty_share = round % 10;
+            for index in 0..dims.cells() as u32 {
+                let roll = next(&mut state) % 10;
+                if roll >= empty_share {
+                    if next(&mut state) % 3 == 0 {
+                        me |= B::single(index);
+                    } else {
+                        opp |= B::single(index);
+                    }
+                }
+            }
+            let moves = with_cols!(geo, full_moves_cols(&geo, me, opp));
+            assert_eq!(moves, Full::legal_moves(&geo, me, opp), "{dims} moves");
+            let empty = geo.board & !(me | opp);
+            for index in empty.members() {
+                let mv = B::single(index);
+                let flips = with_cols!(geo, full_flips_cols(&geo, me, opp, mv));
+                assert_eq!(
+                    flips,
+                    Full::flips(&geo, me, opp, mv),
+                    "{dims} flips {index}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn portable_kernels_match_the_dispatched_ones() {
+        for (rows, cols) in [(4, 4), (4, 16), (16, 4), (6, 10), (8, 8), (10, 10), (8, 16)] {
+            portable_matches_dispatched::<u64>(rows, cols);
+            portable_matches_dispatched::<u128>(rows, cols);
+            portable_matches_dispatched::<U256>(rows, cols);
+        }
+        for (rows, cols) in [(12, 14), (16, 12), (16, 16)] {
+            portable_matches_dispatched::<U256>(rows, cols);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Command-line arguments, dispatch to the commands, and how failures are reported.
 
 mod input;
+mod perft;
 mod protocol;
 mod solve;
 
@@ -37,6 +38,9 @@ enum Command {
     /// Solve positions exactly (or search them within limits): best move, score, principal
     /// variation, nodes and speed.
     Solve(solve::SolveArgs),
+    /// Count the leaves of the game tree to a given depth (a check of the move generator and a
+    /// measure of its speed).
+    Perft(perft::PerftArgs),
 }
 
 /// A rule set as named on the command line.
@@ -72,6 +76,9 @@ pub enum Failure {
     /// `othello solve` failed.
     #[error(transparent)]
     Solve(#[from] solve::SolveError),
+    /// `othello perft` could not start.
+    #[error(transparent)]
+    Perft(#[from] perft::PerftError),
 }
 
 impl Failure {
@@ -79,7 +86,7 @@ impl Failure {
     /// written), 2 for a bad setup.
     pub fn exit_status(&self) -> u8 {
         match self {
-            Failure::Input(EndError::Setup(_)) => 2,
+            Failure::Input(EndError::Setup(_)) | Failure::Perft(_) => 2,
             Failure::Input(EndError::GameNotOver { .. }) | Failure::Read(_) | Failure::Write(_) => {
                 1
             }
@@ -103,6 +110,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     match args.command {
         None => protocol::run(args.rules.into()),
         Some(Command::Solve(solve_args)) => Ok(solve::run(&solve_args)?),
+        Some(Command::Perft(perft_args)) => perft::run(&perft_args),
     }
 }
 

@@ -4,3 +4,6 @@ mod reference;
 
 mod engine;
 mod reference_self_check;
+
+mod movegen_props;
+mod perft;

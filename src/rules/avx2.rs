@@ -1,0 +1,226 @@
+//! The generic FULL move generator on 256-bit sets held in one AVX2 register, for boards of more
+//! than 128 cells on processors that have AVX2 (the caller checks).
+//!
+//! Scalar code needs four registers per 256-bit set and runs out of them; here each set is one
+//! `__m256i`, a bit operation one instruction and a shift five. The algorithms are those of the
+//! portable code in [`super`].
+//!
+//! Every function here runs AVX2 instructions: they are reached only through the two `unsafe`
+//! entry points at the end, whose callers have checked for AVX2.
+
+use std::arch::x86_64::*;
+
+use crate::bitboard::{Geometry, Line, U256};
+
+/// A 256-bit set in a register.
+#[derive(Clone, Copy)]
+struct Y(__m256i);
+
+impl Y {
+    #[inline(always)]
+    fn load(set: U256) -> Y {
+        // SAFETY: an unaligned load from a [u64; 4]; AVX is available (module contract).
+        Y(unsafe { _mm256_loadu_si256(set.0.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    fn store(self) -> U256 {
+        let mut words = [0u64; 4];
+        // SAFETY: an unaligned store into a [u64; 4].
+        unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), self.0) };
+        U256(words)
+    }
+
+    #[inline(always)]
+    fn zero() -> Y {
+        // SAFETY: AVX is available (module contract).
+        Y(unsafe { _mm256_setzero_si256() })
+    }
+
+    #[inline(always)]
+    fn and(self, other: Y) -> Y {
+        // SAFETY: AVX2 is available (module contract).
+        Y(unsafe { _mm256_and_si256(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn or(self, other: Y) -> Y {
+        // SAFETY: as above.
+        Y(unsafe { _mm256_or_si256(self.0, other.0) })
+    }
+
+    /// `self & !other`.
+    #[inline(always)]
+    fn and_not(self, other: Y) -> Y {
+        // SAFETY: as above.
+        Y(unsafe { _mm256_andnot_si256(other.0, self.0) })
+    }
+
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        // SAFETY: as above.
+        unsafe { _mm256_testz_si256(self.0, self.0) != 0 }
+    }
+
+    /// Words moved `k` places towards higher indices (`UP`) or lower ones, zeros shifted in.
+    #[inline(always)]
+    fn words<const UP: bool>(self, k: u32) -> Y {
+        let x = self.0;
+        // SAFETY: AVX2 is available (module contract).
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            Y(match (UP, k) {
+                (_, 0) => x,
+                (true, 1) => _mm256_blend_epi32::<0b0000_0011>(
+                    _mm256_permute4x64_epi64::<0b10_01_00_11>(x),
+                    zero,
+                ),
+                (true, 2) => _mm256_permute2x128_si256::<0x08>(x, x),
+                (true, 3) => _mm256_blend_epi32::<0b0011_1111>(
+                    _mm256_permute4x64_epi64::<0b00_00_00_00>(x),
+                    zero,
+                ),
+                (false, 1) => _mm256_blend_epi32::<0b1100_0000>(
+                    _mm256_permute4x64_epi64::<0b00_11_10_01>(x),
+                    zero,
+                ),
+                (false, 2) => _mm256_permute2x128_si256::<0x81>(x, x),
+                (false, 3) => _mm256_blend_epi32::<0b1111_1100>(
+                    _mm256_permute4x64_epi64::<0b00_00_00_11>(x),
+                    zero,
+                ),
+                _ => zero,
+            })
+        }
+    }
+
+    /// Shifted by `n < 256` bits towards higher indices (`UP`) or lower ones.
+    #[inline(always)]
+    fn shift<const UP: bool>(self, n: u32) -> Y {
+        let (k, bits) = (n / 64, n % 64);
+        let moved = self.words::<UP>(k);
+        if bits == 0 {
+            return moved;
+        }
+        let spill = self.words::<UP>(k + 1);
+        // SAFETY: AVX2 is available (module contract).
+        unsafe {
+            let near = _mm_cvtsi32_si128(bits as i32);
+            let far = _mm_cvtsi32_si128(64 - bits as i32);
+            if UP {
+                Y(_mm256_or_si256(
+                    _mm256_sll_epi64(moved.0, near),
+                    _mm256_srl_epi64(spill.0, far),
+                ))
+            } else {
+                Y(_mm256_or_si256(
+                    _mm256_srl_epi64(moved.0, near),
+                    _mm256_sll_epi64(spill.0, far),
+                ))
+            }
+        }
+    }
+}
+
+/// Occluded fill, as `super::fill`.
+#[inline(always)]
+fn fill<const UP: bool>(gen: Y, pro: Y, s: u32, steps: u32) -> Y {
+    let mut gen = gen.or(pro.and(gen.shift::<UP>(s)));
+    if steps > 1 {
+        let pro = pro.and(pro.shift::<UP>(s));
+        gen = gen.or(pro.and(gen.shift::<UP>(2 * s)));
+        if steps > 2 {
+            let pro = pro.and(pro.shift::<UP>(2 * s));
+            gen = gen.or(pro.and(gen.shift::<UP>(4 * s)));
+            if steps > 3 && 8 * s < 256 {
+                let pro = pro.and(pro.shift::<UP>(4 * s));
+                gen = gen.or(pro.and(gen.shift::<UP>(8 * s)));
+            }
+        }
+    }
+    gen
+}
+
+#[inline(always)]
+fn closing_cells(line: &Line<U256>, s: u32, me: Y, opp: Y) -> Y {
+    let pro = opp.and(Y::load(line.interior));
+    let up = fill::<true>(me, pro, s, line.fill_steps).and(pro);
+    let down = fill::<false>(me, pro, s, line.fill_steps).and(pro);
+    up.shift::<true>(s).or(down.shift::<false>(s))
+}
+
+#[inline(always)]
+fn closed_run<const UP: bool>(pro: Y, me: Y, mv: Y, s: u32) -> Y {
+    let mut run = Y::zero();
+    let mut next = mv.shift::<UP>(s);
+    while !next.and(pro).is_empty() {
+        run = run.or(next);
+        next = next.shift::<UP>(s);
+    }
+    if next.and(me).is_empty() {
+        Y::zero()
+    } else {
+        run
+    }
+}
+
+#[inline(always)]
+fn closed_runs(line: &Line<U256>, s: u32, me: Y, opp: Y, mv: Y) -> Y {
+    let pro = opp.and(Y::load(line.interior));
+    closed_run::<true>(pro, me, mv, s).or(closed_run::<false>(pro, me, mv, s))
+}
+
+#[inline(always)]
+fn moves_cols<const C: u32>(geo: &Geometry<U256>, me: U256, opp: U256) -> U256 {
+    let (me, opp) = (Y::load(me), Y::load(opp));
+    let [east, south, south_east, south_west] = &geo.lines;
+    let moves = closing_cells(east, 1, me, opp)
+        .or(closing_cells(south, C, me, opp))
+        .or(closing_cells(south_east, C + 1, me, opp))
+        .or(closing_cells(south_west, C - 1, me, opp));
+    moves.and(Y::load(geo.board)).and_not(me.or(opp)).store()
+}
+
+#[inline(always)]
+fn flips_cols<const C: u32>(geo: &Geometry<U256>, me: U256, opp: U256, mv: U256) -> U256 {
+    let (me, opp, mv) = (Y::load(me), Y::load(opp), Y::load(mv));
+    let [east, south, south_east, south_west] = &geo.lines;
+    closed_runs(east, 1, me, opp, mv)
+        .or(closed_runs(south, C, me, opp, mv))
+        .or(closed_runs(south_east, C + 1, me, opp, mv))
+        .or(closed_runs(south_west, C - 1, me, opp, mv))
+        .store()
+}
+
+/// Calls `$kernel::<C>(args)` with the board's number of columns `C` as a constant.
+macro_rules! with_cols {
+    ($geo:expr, $kernel:ident($($arg:expr),*)) => {
+        match $geo.dims().cols() {
+            4 => $kernel::<4>($($arg),*),
+            6 => $kernel::<6>($($arg),*),
+            8 => $kernel::<8>($($arg),*),
+            10 => $kernel::<10>($($arg),*),
+            12 => $kernel::<12>($($arg),*),
+            14 => $kernel::<14>($($arg),*),
+            _ => $kernel::<16>($($arg),*),
+        }
+    };
+}
+
+/// [`super::Full::legal_moves`].
+///
+/// # Safety
+/// The processor must have AVX2; call it from a function compiled with AVX2 so that it inlines.
+#[inline(always)]
+pub(super) unsafe fn legal_moves(geo: &Geometry<U256>, me: U256, opp: U256) -> U256 {
+    with_cols!(geo, moves_cols(geo, me, opp))
+}
+
+/// [`super::Full::flips_at_empty`].
+///
+/// # Safety
+/// As [`legal_moves`].
+#[inline(always)]
+pub(super) unsafe fn flips(geo: &Geometry<U256>, me: U256, opp: U256, mv: U256) -> U256 {
+    with_cols!(geo, flips_cols(geo, me, opp, mv))
+}
