@@ -81,8 +81,10 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         .trim()
         .parse()
         .map_err(|_| format!("expected a number of seconds, found {text:?}"))?;
-    if !(seconds > 0.0) {
-        return Err(format!("expected a positive number of seconds, found {text:?}"));
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(format!(
+            "expected a positive number of seconds, found {text:?}"
+        ));
     }
     Duration::try_from_secs_f64(seconds).map_err(|_| format!("{text:?} seconds is too long"))
 }
@@ -217,7 +219,8 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
         out.flush().map_err(SolveError::Write)?;
     }
     let summary = totals.summary(args.bench);
-    out.write_all(summary.as_bytes()).map_err(SolveError::Write)?;
+    out.write_all(summary.as_bytes())
+        .map_err(SolveError::Write)?;
     out.flush().map_err(SolveError::Write)?;
     if totals.mismatches > 0 {
         return Err(SolveError::Mismatch {
