@@ -201,10 +201,10 @@ impl Shl<u32> for U256 {
     type Output = U256;
     /// Shifts towards higher indices by `n < 256` bits.
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // `i` indexes two arrays at an offset
     fn shl(self, n: u32) -> U256 {
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; 4];
-        #[allow(clippy::needless_range_loop)] // indexes two arrays at an offset
         for i in words..4 {
             let src = i - words;
             out[i] = self.0[src] << bits;
@@ -220,10 +220,10 @@ impl Shr<u32> for U256 {
     type Output = U256;
     /// Shifts towards lower indices by `n < 256` bits.
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // `i` indexes two arrays at an offset
     fn shr(self, n: u32) -> U256 {
         let (words, bits) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; 4];
-        #[allow(clippy::needless_range_loop)] // indexes two arrays at an offset
         for i in 0..4 - words {
             let src = i + words;
             out[i] = self.0[src] >> bits;

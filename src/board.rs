@@ -152,19 +152,35 @@ impl Board {
 
     /// Appends the protocol grid, each row ending in `\n`.
     pub fn write_grid(&self, out: &mut String) {
-        for row in 0..self.dims.rows() as u8 {
-            for col in 0..self.dims.cols() as u8 {
-                if col > 0 {
-                    out.push(' ');
-                }
-                out.push(match self.at(Square::new(row, col)) {
-                    Some(color) => color.letter(),
-                    None => '.',
-                });
+        // This runs before every turn of the protocol, so it takes each row's bits at once
+        // instead of asking cell by cell. A cell is `CELLS[black bit + 2 * white bit]`.
+        const CELLS: [u8; 4] = [b'.', b'B', b'W', b'B'];
+        let (black, white) = (self.discs[Color::Black].0, self.discs[Color::White].0);
+        let cols = self.dims.cols();
+        let mut line = [b' '; 2 * crate::square::MAX_SIDE];
+        line[2 * cols - 1] = b'\n';
+        out.reserve(self.dims.cells() * 2);
+        for row in 0..self.dims.rows() {
+            let black_row = bit_range(&black, row * cols, cols);
+            let white_row = bit_range(&white, row * cols, cols);
+            for col in 0..cols {
+                let cell = (black_row >> col & 1) | (white_row >> col & 1) << 1;
+                line[2 * col] = CELLS[cell as usize];
             }
-            out.push('\n');
+            out.push_str(std::str::from_utf8(&line[..2 * cols]).expect("the grid is ASCII"));
         }
     }
+}
+
+/// Bits `start..start + len` (`len <= 16`, within 256) of four little-endian words, as the
+/// low bits of the result.
+fn bit_range(words: &[u64; 4], start: usize, len: usize) -> u32 {
+    let (word, offset) = (start / 64, start % 64);
+    let mut bits = words[word] >> offset;
+    if offset + len > 64 {
+        bits |= words[word + 1] << (64 - offset);
+    }
+    (bits & ((1 << len) - 1)) as u32
 }
 
 impl fmt::Display for Board {
@@ -190,6 +206,34 @@ mod tests {
         assert_eq!(board.count(Color::Black), 2);
         assert_eq!(board.count(Color::White), 2);
         assert_eq!(board.empties(), 20);
+    }
+
+    #[test]
+    fn grid_matches_the_cells_on_every_size() {
+        for rows in (4..=16).step_by(2) {
+            for cols in (4..=16).step_by(2) {
+                let dims = Dimensions::new(rows, cols).unwrap();
+                let mut board = Board::empty(dims);
+                for (i, square) in dims.squares().enumerate() {
+                    board.put(
+                        square,
+                        [None, Some(Color::Black), Some(Color::White)][i * 7 % 3],
+                    );
+                }
+                let mut expected = String::new();
+                for row in 0..rows as u8 {
+                    let cells: Vec<String> = (0..cols as u8)
+                        .map(|col| match board.at(Square::new(row, col)) {
+                            Some(color) => color.letter().to_string(),
+                            None => ".".to_owned(),
+                        })
+                        .collect();
+                    expected += &cells.join(" ");
+                    expected += "\n";
+                }
+                assert_eq!(board.to_string(), expected, "{dims}");
+            }
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! Vocabulary: [`Color`] and [`ByColor`]; [`Dimensions`] and [`Square`]; [`Board`]; the rule
 //! sets [`Full`] and [`Simple`] behind the [`Rules`] trait, picked at run time by [`RuleSet`];
 //! [`Setup`] (unchecked starting conditions, read by [`SetupParser`]) and [`Game`]; the bit sets
-//! of [`bitboard`]; the console protocol in [`protocol`].
+//! of [`bitboard`]; the console protocol in [`protocol`]; test cases for it in [`gen`].
 
 #![warn(missing_docs)]
 
@@ -27,6 +27,7 @@ mod board;
 mod color;
 pub mod engine;
 mod game;
+pub mod gen;
 pub mod perft;
 mod position;
 pub mod protocol;

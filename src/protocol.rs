@@ -39,10 +39,16 @@ pub fn parse_move_line(line: &[u8]) -> Option<Square> {
         return None;
     }
     let number = |field: &str| -> Option<usize> {
-        if field.is_empty() || field.len() > 4 || !field.bytes().all(|b| b.is_ascii_digit()) {
+        if !field.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        field.parse().ok()
+        // Leading zeros do not change the number; more than 4 digits after them is far off
+        // any board (and would not fit a usize if long enough).
+        let digits = field.trim_start_matches('0');
+        if digits.len() > 4 {
+            return None;
+        }
+        digits.parse().ok()
     };
     Square::from_one_based(number(row)?, number(col)?)
 }
@@ -164,7 +170,7 @@ pub struct Driver {
 #[derive(Clone, Debug)]
 enum Phase {
     Setup(SetupParser),
-    Playing(Session),
+    Playing(Box<Session>),
 }
 
 impl Driver {
@@ -208,7 +214,8 @@ impl Driver {
         match &mut self.phase {
             Phase::Setup(parser) => {
                 if let Some(setup) = parser.push_line(line)? {
-                    self.phase = Phase::Playing(Session::start(Game::new(setup, self.rules), out));
+                    self.phase =
+                        Phase::Playing(Box::new(Session::start(Game::new(setup, self.rules), out)));
                 }
             }
             Phase::Playing(session) => {
@@ -244,7 +251,6 @@ pub fn lines(input: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 /// Plays a whole input through the protocol, stopping where the protocol stops reading.
 /// Returns the transcript (standard output) and how the input ended.
-#[must_use]
 pub fn run(rules: RuleSet, input: &[u8]) -> (String, Result<(), EndError>) {
     let mut out = String::new();
     let mut driver = Driver::new(rules, &mut out);
@@ -268,13 +274,16 @@ mod tests {
         assert_eq!(parse_move_line(b"2 4"), Some(Square::new(1, 3)));
         assert_eq!(parse_move_line(b"  16   16 \r"), Some(Square::new(15, 15)));
         assert_eq!(parse_move_line(b"0016 1"), Some(Square::new(15, 0)));
+        assert_eq!(parse_move_line(b"00004 000000002"), Some(Square::new(3, 1)));
         for bad in [
             &b""[..],
             b" ",
             b"1",
             b"1 2 3",
             b"0 1",
+            b"0000 1",
             b"17 1",
+            b"00017 1",
             b"-1 2",
             b"+1 2",
             b"a b",

@@ -29,7 +29,8 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     /// Every empty cell where the mover may play.
     fn legal_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B;
 
-    /// The opponent discs a move at `mv` flips; empty exactly when the move is illegal.
+    /// The opponent discs a move at `mv` flips; empty exactly when the move is illegal (and when
+    /// `mv` is not an empty cell of the board).
     fn flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B;
 
     /// [`Rules::flips`] for a caller that knows `mv` is an empty cell (a member of
@@ -38,6 +39,12 @@ pub trait Rules: Copy + Default + Send + Sync + 'static {
     fn flips_at_empty<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
         Self::flips(geo, me, opp, mv)
     }
+}
+
+/// Whether `mv` is an empty cell of the board (or several: the rules take one).
+#[inline(always)]
+fn is_empty_cell<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> bool {
+    !mv.is_empty() && (mv & !(geo.board & !(me | opp))).is_empty()
 }
 
 /// Standard Othello: a move must close at least one straight run of opponent discs, in any of
@@ -64,7 +71,7 @@ impl Rules for Full {
 
     #[inline]
     fn flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
-        if !(mv & (me | opp)).is_empty() {
+        if !is_empty_cell(geo, me, opp, mv) {
             return B::ZERO;
         }
         Self::flips_at_empty(geo, me, opp, mv)
@@ -158,13 +165,19 @@ fn closed_run<B: Bits>(pro: B, me: B, mv: B, step: impl Fn(B) -> B) -> B {
 }
 
 /// [`Full::legal_moves`] on any board, compiled for x86-64-v3 processors where there is one.
-#[inline(never)]
+#[inline(always)]
 fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
     #[cfg(target_arch = "x86_64")]
     if x86_64_v3::detected() {
         // SAFETY: the processor has every feature the function is compiled for.
         return unsafe { x86_64_v3::full_moves(geo, me, opp) };
     }
+    portable_full_moves(geo, me, opp)
+}
+
+/// [`Full::legal_moves`] on any board, for any processor.
+#[inline(never)]
+fn portable_full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
     with_cols!(geo, full_moves_cols(geo, me, opp))
 }
 
@@ -181,13 +194,19 @@ fn full_moves_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B) -> B
 
 /// [`Full::flips_at_empty`] on any board, compiled for x86-64-v3 processors where there is
 /// one.
-#[inline(never)]
+#[inline(always)]
 fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
     #[cfg(target_arch = "x86_64")]
     if x86_64_v3::detected() {
         // SAFETY: the processor has every feature the function is compiled for.
         return unsafe { x86_64_v3::full_flips(geo, me, opp, mv) };
     }
+    portable_full_flips(geo, me, opp, mv)
+}
+
+/// [`Full::flips_at_empty`] on any board, for any processor.
+#[inline(never)]
+fn portable_full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
     with_cols!(geo, full_flips_cols(geo, me, opp, mv))
 }
 
@@ -196,19 +215,36 @@ fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64_v3 {
     use std::any::Any;
+    use std::sync::atomic::{AtomicU8, Ordering};
 
     use super::{avx2, full_flips_cols, full_moves_cols};
     use crate::bitboard::{Bits, Geometry, U256};
 
     /// Whether this processor has the features of x86-64-v3 used here (popcnt, lzcnt, BMI1,
     /// BMI2, AVX2).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn detected() -> bool {
-        is_x86_feature_detected!("popcnt")
+        match DETECTED.load(Ordering::Relaxed) {
+            YES => true,
+            NO => false,
+            _ => detect(),
+        }
+    }
+
+    /// [`detected`], once known: [`YES`], [`NO`] or 0 before the first look.
+    static DETECTED: AtomicU8 = AtomicU8::new(0);
+    const YES: u8 = 1;
+    const NO: u8 = 2;
+
+    #[cold]
+    fn detect() -> bool {
+        let yes = is_x86_feature_detected!("popcnt")
             && is_x86_feature_detected!("lzcnt")
             && is_x86_feature_detected!("bmi1")
             && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("avx2");
+        DETECTED.store(if yes { YES } else { NO }, Ordering::Relaxed);
+        yes
     }
 
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
@@ -252,7 +288,7 @@ impl Rules for Simple {
 
     #[inline]
     fn flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
-        if !(mv & (me | opp)).is_empty() {
+        if !is_empty_cell(geo, me, opp, mv) {
             return B::ZERO;
         }
         Self::flips_at_empty(geo, me, opp, mv)
@@ -383,6 +419,21 @@ mod tests {
                     "{dims} flips {index}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn flips_of_no_cell_or_a_cell_off_the_board_are_empty() {
+        let geo = Geometry::<U256>::new(Dimensions::STANDARD).unwrap();
+        let board = crate::board::Board::standard(Dimensions::STANDARD);
+        let (me, opp) = (
+            board.discs(crate::Color::Black),
+            board.discs(crate::Color::White),
+        );
+        for rules in RuleSet::ALL {
+            assert!(rules.flips(&geo, me, opp, U256::ZERO).is_empty());
+            assert!(rules.flips(&geo, me, opp, U256::single(100)).is_empty());
+            assert_eq!(rules.flips(&geo, me, opp, U256::single(19)).count(), 1);
         }
     }
 

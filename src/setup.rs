@@ -451,7 +451,7 @@ mod tests {
 
     #[test]
     fn long_and_binary_lines_are_reported_briefly() {
-        let long = "9".repeat(10_000);
+        let long = "9".repeat(MAX_LINE_LEN);
         let message = error_of(&format!("{long}\n"));
         assert!(message.len() < 120, "{message}");
         assert!(

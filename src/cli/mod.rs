@@ -1,5 +1,7 @@
 //! Command-line arguments, dispatch to the commands, and how failures are reported.
 
+mod check;
+mod gen;
 mod input;
 mod perft;
 mod protocol;
@@ -38,6 +40,10 @@ enum Command {
     /// Solve positions exactly (or search them within limits): best move, score, principal
     /// variation, nodes and speed.
     Solve(solve::SolveArgs),
+    /// Write protocol test cases (NNNN.in and NNNN.out) to a directory.
+    Gen(gen::GenArgs),
+    /// Run a program on every test case of a directory and compare its output.
+    Check(check::CheckArgs),
     /// Count the leaves of the game tree to a given depth (a check of the move generator and a
     /// measure of its speed).
     Perft(perft::PerftArgs),
@@ -76,6 +82,20 @@ pub enum Failure {
     /// `othello solve` failed.
     #[error(transparent)]
     Solve(#[from] solve::SolveError),
+    /// `othello gen` could not write its cases.
+    #[error(transparent)]
+    Gen(#[from] gen::GenError),
+    /// `othello check` could not check.
+    #[error(transparent)]
+    Check(#[from] check::CheckError),
+    /// Some cases of `othello check` did not pass; its report says which.
+    #[error("{failed} of {total} cases failed")]
+    CasesFailed {
+        /// Cases that did not pass.
+        failed: usize,
+        /// All cases.
+        total: usize,
+    },
     /// `othello perft` could not start.
     #[error(transparent)]
     Perft(#[from] perft::PerftError),
@@ -83,7 +103,9 @@ pub enum Failure {
 
 impl Failure {
     /// The process exit status: 1 for input that ended early (or could not be read or
-    /// written), 2 for a bad setup.
+    /// written), 2 for a bad setup; `gen`: 2 for an unusable directory, 1 for a failed write;
+    /// `check`: 1 when some case failed, 2 when it could not check (see [`check::CheckError`]);
+    /// `perft`: 2 for a bad size or start position.
     pub fn exit_status(&self) -> u8 {
         match self {
             Failure::Input(EndError::Setup(_)) | Failure::Perft(_) => 2,
@@ -91,6 +113,9 @@ impl Failure {
                 1
             }
             Failure::Solve(error) => error.exit_status(),
+            Failure::Gen(error) => error.exit_status(),
+            Failure::Check(_) => 2,
+            Failure::CasesFailed { .. } => 1,
         }
     }
 
@@ -100,6 +125,8 @@ impl Failure {
         match self {
             Failure::Write(error) if error.kind() == io::ErrorKind::BrokenPipe => None,
             Failure::Solve(error) if error.is_broken_pipe() => None,
+            // The report's summary line has said it.
+            Failure::CasesFailed { .. } => None,
             failure => Some(failure.to_string()),
         }
     }
@@ -110,6 +137,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     match args.command {
         None => protocol::run(args.rules.into()),
         Some(Command::Solve(solve_args)) => Ok(solve::run(&solve_args)?),
+        Some(Command::Gen(args)) => gen::run(args),
+        Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(perft_args)) => perft::run(&perft_args),
     }
 }

@@ -70,8 +70,8 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = RulesArg::Full)]
     rules: RulesArg,
 
-    /// Print one table row per position; without FILE, solve the FFO #40-#49 benchmark
-    /// (with --empties-to-winner).
+    /// Print one table row per position; without FILE, solve the built-in FFO #40-#49
+    /// benchmark (with --empties-to-winner); FILE `-` reads standard input.
     #[arg(long)]
     bench: bool,
 }
@@ -508,6 +508,7 @@ impl Totals {
 
 /// Splits the input into positions: FFO lines and protocol setups.
 fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry>, SolveError> {
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     let lines: Vec<&[u8]> = bytes
         .split(|&b| b == b'\n')
         .map(|line| line.strip_suffix(b"\r").unwrap_or(line))

@@ -122,19 +122,52 @@ impl Y {
     }
 }
 
+/// A line direction: its step in bits, and whether bits that a shift carries from one word to
+/// the next can be dropped.
+///
+/// They can on the sideways line (step 1) when rows do not straddle words (the column count
+/// divides 64): a bit carried across a word boundary then crosses a row end too, and lands in
+/// the first or last column, which the line's interior mask removes from every run.
+#[derive(Clone, Copy)]
+struct Step {
+    bits: u32,
+    within_words: bool,
+}
+
+impl Y {
+    /// One use of a line's shift (`times` steps at once).
+    #[inline(always)]
+    fn step<const UP: bool>(self, step: Step, times: u32) -> Y {
+        let n = step.bits * times;
+        if step.within_words && n < 64 {
+            // SAFETY: AVX2 is available (module contract).
+            unsafe {
+                let count = _mm_cvtsi32_si128(n as i32);
+                Y(if UP {
+                    _mm256_sll_epi64(self.0, count)
+                } else {
+                    _mm256_srl_epi64(self.0, count)
+                })
+            }
+        } else {
+            self.shift::<UP>(n)
+        }
+    }
+}
+
 /// Occluded fill, as `super::fill`.
 #[inline(always)]
-fn fill<const UP: bool>(gen: Y, pro: Y, s: u32, steps: u32) -> Y {
-    let mut gen = gen.or(pro.and(gen.shift::<UP>(s)));
+fn fill<const UP: bool>(gen: Y, pro: Y, s: Step, steps: u32) -> Y {
+    let mut gen = gen.or(pro.and(gen.step::<UP>(s, 1)));
     if steps > 1 {
-        let pro = pro.and(pro.shift::<UP>(s));
-        gen = gen.or(pro.and(gen.shift::<UP>(2 * s)));
+        let pro = pro.and(pro.step::<UP>(s, 1));
+        gen = gen.or(pro.and(gen.step::<UP>(s, 2)));
         if steps > 2 {
-            let pro = pro.and(pro.shift::<UP>(2 * s));
-            gen = gen.or(pro.and(gen.shift::<UP>(4 * s)));
-            if steps > 3 && 8 * s < 256 {
-                let pro = pro.and(pro.shift::<UP>(4 * s));
-                gen = gen.or(pro.and(gen.shift::<UP>(8 * s)));
+            let pro = pro.and(pro.step::<UP>(s, 2));
+            gen = gen.or(pro.and(gen.step::<UP>(s, 4)));
+            if steps > 3 && 8 * s.bits < 256 {
+                let pro = pro.and(pro.step::<UP>(s, 4));
+                gen = gen.or(pro.and(gen.step::<UP>(s, 8)));
             }
         }
     }
@@ -142,20 +175,20 @@ fn fill<const UP: bool>(gen: Y, pro: Y, s: u32, steps: u32) -> Y {
 }
 
 #[inline(always)]
-fn closing_cells(line: &Line<U256>, s: u32, me: Y, opp: Y) -> Y {
+fn closing_cells(line: &Line<U256>, s: Step, me: Y, opp: Y) -> Y {
     let pro = opp.and(Y::load(line.interior));
     let up = fill::<true>(me, pro, s, line.fill_steps).and(pro);
     let down = fill::<false>(me, pro, s, line.fill_steps).and(pro);
-    up.shift::<true>(s).or(down.shift::<false>(s))
+    up.step::<true>(s, 1).or(down.step::<false>(s, 1))
 }
 
 #[inline(always)]
-fn closed_run<const UP: bool>(pro: Y, me: Y, mv: Y, s: u32) -> Y {
+fn closed_run<const UP: bool>(pro: Y, me: Y, mv: Y, s: Step) -> Y {
     let mut run = Y::zero();
-    let mut next = mv.shift::<UP>(s);
+    let mut next = mv.step::<UP>(s, 1);
     while !next.and(pro).is_empty() {
         run = run.or(next);
-        next = next.shift::<UP>(s);
+        next = next.step::<UP>(s, 1);
     }
     if next.and(me).is_empty() {
         Y::zero()
@@ -165,19 +198,38 @@ fn closed_run<const UP: bool>(pro: Y, me: Y, mv: Y, s: u32) -> Y {
 }
 
 #[inline(always)]
-fn closed_runs(line: &Line<U256>, s: u32, me: Y, opp: Y, mv: Y) -> Y {
+fn closed_runs(line: &Line<U256>, s: Step, me: Y, opp: Y, mv: Y) -> Y {
     let pro = opp.and(Y::load(line.interior));
     closed_run::<true>(pro, me, mv, s).or(closed_run::<false>(pro, me, mv, s))
+}
+
+/// The four line directions of a board of `C` columns: E, S, SE, SW.
+#[inline(always)]
+fn steps<const C: u32>() -> [Step; 4] {
+    let across = |bits| Step {
+        bits,
+        within_words: false,
+    };
+    [
+        Step {
+            bits: 1,
+            within_words: 64 % C == 0,
+        },
+        across(C),
+        across(C + 1),
+        across(C - 1),
+    ]
 }
 
 #[inline(always)]
 fn moves_cols<const C: u32>(geo: &Geometry<U256>, me: U256, opp: U256) -> U256 {
     let (me, opp) = (Y::load(me), Y::load(opp));
     let [east, south, south_east, south_west] = &geo.lines;
-    let moves = closing_cells(east, 1, me, opp)
-        .or(closing_cells(south, C, me, opp))
-        .or(closing_cells(south_east, C + 1, me, opp))
-        .or(closing_cells(south_west, C - 1, me, opp));
+    let [e, s, se, sw] = steps::<C>();
+    let moves = closing_cells(east, e, me, opp)
+        .or(closing_cells(south, s, me, opp))
+        .or(closing_cells(south_east, se, me, opp))
+        .or(closing_cells(south_west, sw, me, opp));
     moves.and(Y::load(geo.board)).and_not(me.or(opp)).store()
 }
 
@@ -185,10 +237,11 @@ fn moves_cols<const C: u32>(geo: &Geometry<U256>, me: U256, opp: U256) -> U256 {
 fn flips_cols<const C: u32>(geo: &Geometry<U256>, me: U256, opp: U256, mv: U256) -> U256 {
     let (me, opp, mv) = (Y::load(me), Y::load(opp), Y::load(mv));
     let [east, south, south_east, south_west] = &geo.lines;
-    closed_runs(east, 1, me, opp, mv)
-        .or(closed_runs(south, C, me, opp, mv))
-        .or(closed_runs(south_east, C + 1, me, opp, mv))
-        .or(closed_runs(south_west, C - 1, me, opp, mv))
+    let [e, s, se, sw] = steps::<C>();
+    closed_runs(east, e, me, opp, mv)
+        .or(closed_runs(south, s, me, opp, mv))
+        .or(closed_runs(south_east, se, me, opp, mv))
+        .or(closed_runs(south_west, sw, me, opp, mv))
         .store()
 }
 

@@ -79,7 +79,8 @@ static RAYS: [Rays; 64] = {
 /// flipped when that cell holds a disc of `me`.
 #[inline(always)]
 pub(super) fn flips(me: u64, opp: u64, square: u32) -> u64 {
-    let rays = &RAYS[square as usize].0;
+    // `& 63`: a square is below 64, and the mask lets the compiler drop the bounds check.
+    let rays = &RAYS[(square & 63) as usize].0;
     let mut flipped = 0;
     for &ray in &rays[..4] {
         let outflank = (opp | !ray).wrapping_add(1) & ray & me;

@@ -5,5 +5,16 @@ mod reference;
 mod engine;
 mod reference_self_check;
 
+mod support;
+
+mod golden;
+
+mod cli;
+
+mod rules;
+
+mod properties;
+
+mod grader;
 mod movegen_props;
 mod perft;

@@ -1,0 +1,795 @@
+//! `othello check`: runs a program on every case of a directory and compares what it prints
+//! with the expected transcript, byte for byte.
+//!
+//! Each case runs in a child process of its own, in its own process group (so that whatever it
+//! starts can be killed with it), with four helper threads: one feeds standard input (a program
+//! that never reads cannot block the checker), two drain standard output and standard error
+//! (output is capped at twice the expected size plus 4 KiB), and one waits for the exit. They
+//! report to the case's thread over a channel, which waits with a deadline, so a program that
+//! hangs, floods its output or leaves children behind is killed and reported, never waited on.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use thiserror::Error;
+
+use othello::protocol::{banner, lines};
+use othello::RuleSet;
+
+use super::{Failure, RulesArg};
+
+/// Runs COMMAND once per DIR/NAME.in, with the file on standard input, and compares its standard
+/// output with DIR/NAME.out byte for byte.
+///
+/// Prints one line per case (PASS, FAIL, TIMEOUT or CRASH; for a difference, the first differing
+/// line, the expected and actual text, and the input line that led there), then `N passed,
+/// M failed`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit status: 0 every case passed, 1 some case did not, 2 bad usage \
+(DIR missing or without cases, a NAME.in without NAME.out, a transcript of the other rule set, \
+COMMAND not found)."
+)]
+pub struct CheckArgs {
+    /// The rule set the cases were made for: every NAME.out must start with its name (FULL or
+    /// SIMPLE), otherwise nothing runs. COMMAND must be given the same rule set itself.
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
+
+    /// Cases run at once [default: the number of cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+
+    /// Seconds a case may take before it is killed and reported as TIMEOUT (fractions allowed).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_timeout)]
+    timeout: f64,
+
+    /// Directory of cases: NAME.in, and the expected output NAME.out beside it.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+
+    /// The program to test and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    command: Vec<OsString>,
+}
+
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(secs) if secs > 0.0 && Duration::try_from_secs_f64(secs).is_ok() => Ok(secs),
+        _ => Err(format!(
+            "expected a positive number of seconds, found {text:?}"
+        )),
+    }
+}
+
+/// Why `othello check` could not check.
+#[derive(Debug, Error)]
+pub enum CheckError {
+    /// The case directory cannot be listed.
+    #[error("cannot read directory {}: {source}", .dir.display())]
+    Directory {
+        /// The directory given.
+        dir: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// The directory holds no `NAME.in` file.
+    #[error("{} holds no test cases (NAME.in files)", .dir.display())]
+    NoCases {
+        /// The directory given.
+        dir: PathBuf,
+    },
+    /// A case input has no expected output beside it.
+    #[error("{} has no expected output {}", .input.display(), .output.display())]
+    MissingOutput {
+        /// The input file.
+        input: PathBuf,
+        /// The expected-output file that is missing.
+        output: PathBuf,
+    },
+    /// An expected output is not a transcript of the rule set given with `--rules`.
+    #[error("{} is not a transcript of the {expected} rules (--rules): its first line is {found:?}", .output.display())]
+    WrongRules {
+        /// The expected-output file.
+        output: PathBuf,
+        /// The rule set given.
+        expected: RuleSet,
+        /// Its first line.
+        found: String,
+    },
+    /// A case file cannot be read.
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// The program cannot be started.
+    #[error("cannot run {command:?}: {source}")]
+    Spawn {
+        /// The program named after `--`.
+        command: String,
+        /// What went wrong.
+        source: io::Error,
+    },
+}
+
+/// One case: `NAME.in` and `NAME.out`.
+#[derive(Clone, Debug)]
+struct CaseFiles {
+    name: String,
+    input: PathBuf,
+    output: PathBuf,
+}
+
+/// Finds the cases of `dir`, in natural order (numeric names by value).
+fn find_cases(dir: &Path) -> Result<Vec<CaseFiles>, CheckError> {
+    let directory_error = |source| CheckError::Directory {
+        dir: dir.to_owned(),
+        source,
+    };
+    let mut cases = Vec::new();
+    for entry in fs::read_dir(dir).map_err(directory_error)? {
+        let path = entry.map_err(directory_error)?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Some(stem) = name.strip_suffix(".in") else {
+            continue;
+        };
+        if stem.is_empty() || stem.starts_with('.') || !path.is_file() {
+            continue;
+        }
+        let output = dir.join(format!("{stem}.out"));
+        if !output.is_file() {
+            return Err(CheckError::MissingOutput {
+                input: path,
+                output,
+            });
+        }
+        cases.push(CaseFiles {
+            name: stem.to_owned(),
+            input: path,
+            output,
+        });
+    }
+    if cases.is_empty() {
+        return Err(CheckError::NoCases {
+            dir: dir.to_owned(),
+        });
+    }
+    cases.sort_by(|a, b| natural_key(&a.name).cmp(&natural_key(&b.name)));
+    Ok(cases)
+}
+
+/// Numeric names first, by value; then the others by name.
+fn natural_key(name: &str) -> (bool, usize, &str, &str) {
+    let numeric = !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit());
+    if numeric {
+        let value = name.trim_start_matches('0');
+        (false, value.len(), value, name)
+    } else {
+        (true, 0, "", name)
+    }
+}
+
+/// Checks that every expected output starts with the banner of `rules`.
+fn check_rules(cases: &[CaseFiles], rules: RuleSet) -> Result<(), CheckError> {
+    let want = banner(rules).as_bytes();
+    for case in cases {
+        let read_error = |source| CheckError::Read {
+            path: case.output.clone(),
+            source,
+        };
+        let mut start = Vec::with_capacity(want.len());
+        fs::File::open(&case.output)
+            .map_err(read_error)?
+            .take(64)
+            .read_to_end(&mut start)
+            .map_err(read_error)?;
+        if !start.starts_with(want) {
+            let first = start.split(|&b| b == b'\n').next().unwrap_or_default();
+            return Err(CheckError::WrongRules {
+                output: case.output.clone(),
+                expected: rules,
+                found: String::from_utf8_lossy(first).into_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Runs the check and prints the report.
+pub fn run(args: CheckArgs) -> Result<(), Failure> {
+    let cases = find_cases(&args.dir)?;
+    if let Some(rules) = args.rules {
+        check_rules(&cases, rules.into())?;
+    }
+    let jobs = match args.jobs {
+        Some(jobs) => jobs as usize,
+        None => thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let limits = Limits {
+        timeout: Duration::from_secs_f64(args.timeout),
+    };
+    let bar = ProgressBar::new(cases.len() as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} cases  {elapsed} elapsed, ETA {eta}")
+    {
+        bar.set_style(style);
+    }
+
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel();
+    let mut printer = Printer::new(cases.len());
+    let mut error = None;
+    thread::scope(|scope| {
+        for _ in 0..jobs.min(cases.len()) {
+            let sender = sender.clone();
+            let (cases, command, next, stop) = (&cases, &args.command, &next, &stop);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(case) = cases.get(index) else { break };
+                    let result = check_case(case, command, limits);
+                    if result.is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    if sender.send((index, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for (index, result) in receiver {
+            bar.inc(1);
+            match result {
+                Ok(report) => {
+                    if let Err(failure) = bar.suspend(|| printer.add(index, report, &cases)) {
+                        stop.store(true, Ordering::Relaxed);
+                        error.get_or_insert(failure);
+                    }
+                }
+                Err(failure) => {
+                    error.get_or_insert(Failure::from(failure));
+                }
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(error) = error {
+        return Err(error);
+    }
+    let failed = cases.len() - printer.passed;
+    println!("{} passed, {failed} failed", printer.passed);
+    if failed > 0 {
+        return Err(Failure::CasesFailed {
+            failed,
+            total: cases.len(),
+        });
+    }
+    Ok(())
+}
+
+/// Prints reports in case order as they arrive in any order.
+struct Printer {
+    pending: Vec<Option<Report>>,
+    next: usize,
+    passed: usize,
+}
+
+impl Printer {
+    fn new(cases: usize) -> Printer {
+        Printer {
+            pending: vec![None; cases],
+            next: 0,
+            passed: 0,
+        }
+    }
+
+    fn add(&mut self, index: usize, report: Report, cases: &[CaseFiles]) -> Result<(), Failure> {
+        self.pending[index] = Some(report);
+        let mut stdout = io::stdout().lock();
+        while let Some(Some(report)) = self.pending.get_mut(self.next).map(Option::take) {
+            if report.verdict == Verdict::Pass {
+                self.passed += 1;
+            }
+            let name = &cases[self.next].name;
+            let line = match &report.detail {
+                Some(detail) => format!("{:<7} {name}  {detail}\n", report.verdict),
+                None => format!("{:<7} {name}\n", report.verdict),
+            };
+            stdout.write_all(line.as_bytes()).map_err(Failure::Write)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The verdict on one case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Exit status 0 and exactly the expected output.
+    Pass,
+    /// Exit status 0 (or killed for printing too much) and different output.
+    Fail,
+    /// Still running at the deadline; killed.
+    Timeout,
+    /// A non-zero exit status or a signal.
+    Crash,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(match self {
+            Verdict::Pass => "PASS",
+            Verdict::Fail => "FAIL",
+            Verdict::Timeout => "TIMEOUT",
+            Verdict::Crash => "CRASH",
+        })
+    }
+}
+
+/// A verdict and, unless it passed, what went wrong.
+#[derive(Clone, Debug)]
+struct Report {
+    verdict: Verdict,
+    detail: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    timeout: Duration,
+}
+
+/// Runs one case and judges it.
+fn check_case(
+    case: &CaseFiles,
+    command: &[OsString],
+    limits: Limits,
+) -> Result<Report, CheckError> {
+    let read = |path: &Path| {
+        fs::read(path).map_err(|source| CheckError::Read {
+            path: path.to_owned(),
+            source,
+        })
+    };
+    let input = read(&case.input)?;
+    let expected = read(&case.output)?;
+    let cap = 2 * expected.len() + 4096;
+    let run = match execute(command, input.clone(), cap, limits.timeout) {
+        Ok(run) => run,
+        Err(source)
+            if matches!(
+                source.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
+            ) =>
+        {
+            return Err(CheckError::Spawn {
+                command: command[0].to_string_lossy().into_owned(),
+                source,
+            })
+        }
+        Err(source) => {
+            return Ok(Report {
+                verdict: Verdict::Crash,
+                detail: Some(format!("could not be started: {source}")),
+            })
+        }
+    };
+    Ok(judge(&input, &expected, &run, cap, limits))
+}
+
+/// How a run ended.
+#[derive(Debug)]
+enum Ending {
+    /// The program exited (the status is `None` if it could not be collected).
+    Exited(Option<ExitStatus>),
+    /// Killed at the deadline.
+    TimedOut,
+    /// Killed for printing more than the cap.
+    Overflowed,
+}
+
+/// What a program did with one input.
+#[derive(Debug)]
+struct Run {
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    ending: Ending,
+}
+
+/// Messages from the helper threads of one run.
+enum Event {
+    Exited(Option<ExitStatus>),
+    StdoutClosed { overflow: bool },
+    StderrClosed,
+}
+
+/// How long to wait for the helper threads after killing a program: only processes that left
+/// its process group could keep its pipes open longer.
+const GRACE: Duration = Duration::from_secs(1);
+
+/// Standard error kept for the report.
+const STDERR_CAP: usize = 4096;
+
+/// Runs `command` with `input` on standard input until it exits and closes its output, prints
+/// more than `cap` bytes, or `timeout` passes.
+fn execute(command: &[OsString], input: Vec<u8>, cap: usize, timeout: Duration) -> io::Result<Run> {
+    let mut process = Command::new(&command[0]);
+    process
+        .args(&command[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut process, 0);
+    let deadline = Instant::now() + timeout;
+    let mut child = process.spawn()?;
+    let pid = child.id();
+    let (events, received) = mpsc::channel();
+
+    let stdin = child.stdin.take();
+    helper(move || {
+        if let Some(mut stdin) = stdin {
+            // A program may stop reading early; that is for the verdict to judge.
+            let _ = stdin.write_all(&input);
+        }
+    });
+    let stdout = Arc::new(Mutex::new(Vec::new()));
+    if let Some(pipe) = child.stdout.take() {
+        let (buffer, events) = (Arc::clone(&stdout), events.clone());
+        helper(move || {
+            let overflow = drain(pipe, &buffer, cap, true);
+            let _ = events.send(Event::StdoutClosed { overflow });
+        });
+    }
+    let stderr = Arc::new(Mutex::new(Vec::new()));
+    if let Some(pipe) = child.stderr.take() {
+        let (buffer, events) = (Arc::clone(&stderr), events.clone());
+        helper(move || {
+            drain(pipe, &buffer, STDERR_CAP, false);
+            let _ = events.send(Event::StderrClosed);
+        });
+    }
+    helper(move || {
+        let _ = events.send(Event::Exited(child.wait().ok()));
+    });
+
+    let (mut status, mut stdout_open, mut stderr_open) = (None, true, true);
+    let mut killed = None;
+    let mut wait_until = deadline;
+    while status.is_none() || stdout_open || stderr_open {
+        match received.recv_timeout(wait_until.saturating_duration_since(Instant::now())) {
+            Ok(Event::Exited(exit)) => status = Some(exit),
+            Ok(Event::StdoutClosed { overflow }) => {
+                stdout_open = false;
+                if overflow && killed.is_none() {
+                    kill_process_group(pid);
+                    killed = Some(Ending::Overflowed);
+                    wait_until = Instant::now() + GRACE;
+                }
+            }
+            Ok(Event::StderrClosed) => stderr_open = false,
+            Err(mpsc::RecvTimeoutError::Timeout) if killed.is_none() => {
+                kill_process_group(pid);
+                killed = Some(Ending::TimedOut);
+                wait_until = Instant::now() + GRACE;
+            }
+            Err(_) => break,
+        }
+    }
+    let take = |buffer: &Mutex<Vec<u8>>| {
+        std::mem::take(&mut *buffer.lock().unwrap_or_else(|e| e.into_inner()))
+    };
+    Ok(Run {
+        stdout: take(&stdout),
+        stderr: take(&stderr),
+        ending: killed.unwrap_or(Ending::Exited(status.flatten())),
+    })
+}
+
+/// Starts a detached helper thread: one that is stuck on a pipe held open by an escaped
+/// process must not hold up the checker.
+fn helper(work: impl FnOnce() + Send + 'static) {
+    let _ = thread::Builder::new().stack_size(64 * 1024).spawn(work);
+}
+
+/// Reads `pipe` to its end, keeping the first `cap` bytes in `buffer`. With `stop_at_cap`, stops
+/// at the first byte past the cap and returns true; otherwise reads on and discards the rest.
+fn drain(mut pipe: impl Read, buffer: &Mutex<Vec<u8>>, cap: usize, stop_at_cap: bool) -> bool {
+    let mut chunk = vec![0; 64 * 1024];
+    loop {
+        let read = match pipe.read(&mut chunk) {
+            Ok(0) => return false,
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return false,
+        };
+        let mut kept = buffer.lock().unwrap_or_else(|e| e.into_inner());
+        let room = cap.saturating_sub(kept.len());
+        kept.extend_from_slice(&chunk[..read.min(room)]);
+        if read > room && stop_at_cap {
+            return true;
+        }
+    }
+}
+
+/// Kills the program and everything it started in its process group.
+#[cfg(unix)]
+fn kill_process_group(pid: u32) {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    // SAFETY: kill(2) has no memory-safety preconditions. The child leads its own process group
+    // (see `execute`), whose id is its pid, so the negative pid names exactly that group.
+    unsafe {
+        libc::kill(-pid, libc::SIGKILL);
+    }
+}
+
+/// Kills the program and the processes it started.
+#[cfg(not(unix))]
+fn kill_process_group(pid: u32) {
+    let _ = Command::new("taskkill")
+        .args(["/F", "/T", "/PID", &pid.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+/// The verdict on a run, with what went wrong.
+fn judge(input: &[u8], expected: &[u8], run: &Run, cap: usize, limits: Limits) -> Report {
+    let difference = first_difference(expected, &run.stdout).map(|difference| {
+        let mut text = difference.to_string();
+        if let Some(cause) = cause(input, expected, difference.line) {
+            text.push_str("; ");
+            text.push_str(&cause);
+        }
+        text
+    });
+    let (verdict, mut notes) = match &run.ending {
+        Ending::TimedOut => (
+            Verdict::Timeout,
+            vec![format!(
+                "still running after {} s, killed",
+                limits.timeout.as_secs_f64()
+            )],
+        ),
+        Ending::Overflowed => (
+            Verdict::Fail,
+            vec![format!(
+                "printed more than {cap} bytes (expected {}), killed",
+                expected.len()
+            )],
+        ),
+        Ending::Exited(Some(status)) if status.success() => match difference {
+            None => {
+                return Report {
+                    verdict: Verdict::Pass,
+                    detail: None,
+                }
+            }
+            Some(_) => (Verdict::Fail, Vec::new()),
+        },
+        Ending::Exited(status) => {
+            let mut notes = vec![status.map_or("exit status unknown".into(), describe_exit)];
+            if let Some(line) = first_stderr_line(&run.stderr) {
+                notes.push(format!("stderr {line}"));
+            }
+            (Verdict::Crash, notes)
+        }
+    };
+    match difference {
+        Some(difference) => notes.push(difference),
+        None => notes.push("output as expected".into()),
+    }
+    Report {
+        verdict,
+        detail: Some(notes.join("; ")),
+    }
+}
+
+fn describe_exit(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("exit status {code}");
+    }
+    #[cfg(unix)]
+    if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&status) {
+        let name = match signal {
+            libc::SIGABRT => " (SIGABRT)",
+            libc::SIGBUS => " (SIGBUS)",
+            libc::SIGFPE => " (SIGFPE)",
+            libc::SIGILL => " (SIGILL)",
+            libc::SIGKILL => " (SIGKILL)",
+            libc::SIGPIPE => " (SIGPIPE)",
+            libc::SIGSEGV => " (SIGSEGV)",
+            libc::SIGTERM => " (SIGTERM)",
+            _ => "",
+        };
+        return format!("killed by signal {signal}{name}");
+    }
+    format!("abnormal exit ({status})")
+}
+
+fn first_stderr_line(stderr: &[u8]) -> Option<String> {
+    lines(stderr)
+        .map(|line| line.trim_ascii())
+        .find(|line| !line.is_empty())
+        .map(quote)
+}
+
+/// The longest text shown for one line, in characters.
+const SHOWN: usize = 60;
+
+/// A line as shown in the report: quoted and escaped, shortened if long.
+fn quote(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{:?}...", &text[..cut]),
+        None => format!("{text:?}"),
+    }
+}
+
+/// The first line where the actual output differs from the expected one.
+#[derive(Debug, PartialEq, Eq)]
+struct Difference<'a> {
+    /// 1-based line number.
+    line: usize,
+    /// The expected line with its `\n`, or `None` past the end.
+    expected: Option<&'a [u8]>,
+    /// The actual line with its `\n` if it had one, or `None` past the end.
+    actual: Option<&'a [u8]>,
+}
+
+fn first_difference<'a>(expected: &'a [u8], actual: &'a [u8]) -> Option<Difference<'a>> {
+    let mut expected_lines = expected.split_inclusive(|&b| b == b'\n');
+    let mut actual_lines = actual.split_inclusive(|&b| b == b'\n');
+    for line in 1.. {
+        match (expected_lines.next(), actual_lines.next()) {
+            (None, None) => return None,
+            (expected, actual) if expected == actual => {}
+            (expected, actual) => {
+                return Some(Difference {
+                    line,
+                    expected,
+                    actual,
+                })
+            }
+        }
+    }
+    unreachable!("the loop returns at the end of both outputs")
+}
+
+impl fmt::Display for Difference<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |line: Option<&[u8]>| match line {
+            None => "end of output".to_owned(),
+            Some(line) => match line.strip_suffix(b"\n") {
+                Some(text) => quote(text),
+                None => format!("{} (no newline at end)", quote(line)),
+            },
+        };
+        write!(
+            f,
+            "line {}: expected {}, got {}",
+            self.line,
+            show(self.expected),
+            show(self.actual)
+        )
+    }
+}
+
+/// The input line the expected transcript had just answered when it printed output line
+/// `line` (1-based), worked out from the transcript's structure: the banner; the first block
+/// after the setup (header and `ROWS` grid lines); then, for each move line, `INVALID`, or
+/// `VALID` and a block of `ROWS + 2` lines. `None` if the transcript does not have that shape.
+fn cause(input: &[u8], expected: &[u8], line: usize) -> Option<String> {
+    if line <= 1 {
+        return Some("before any input was read".into());
+    }
+    let input_lines: Vec<&[u8]> = lines(input).collect();
+    let rows: usize = std::str::from_utf8(input_lines.first()?)
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    let setup_lines = 4 + rows;
+    let block = rows + 2;
+    let output: Vec<&[u8]> = lines(expected).collect();
+    let mut moves = 0;
+    let mut start = 2 + block;
+    while line >= start && start <= output.len() {
+        let answer = match output[start - 1] {
+            b"VALID" => 1 + block,
+            b"INVALID" => 1,
+            _ => return None,
+        };
+        moves += 1;
+        start += answer;
+    }
+    if moves == 0 {
+        return Some(format!("after the setup (input lines 1-{setup_lines})"));
+    }
+    let number = setup_lines + moves;
+    let text = input_lines.get(number - 1)?;
+    Some(format!("after input line {number} {}", quote(text)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXPECTED: &[u8] =
+        b"FULL\nB: 2  W: 2\n. B\nW .\nTURN: B\nINVALID\nVALID\nB: 4  W: 0\nB B\nB B\nWINNER: B\n";
+    const INPUT: &[u8] = b"2\n2\nB\n>\n. B\nW .\n9 9\n1 1\n";
+
+    #[test]
+    fn finds_the_first_differing_line() {
+        assert_eq!(first_difference(EXPECTED, EXPECTED), None);
+        let actual = b"FULL\nB: 2  W: 2\n. B\nW .\nTURN: B\nVALID\n";
+        let difference = first_difference(EXPECTED, actual).unwrap();
+        assert_eq!(difference.line, 6);
+        assert_eq!(
+            difference.to_string(),
+            r#"line 6: expected "INVALID", got "VALID""#
+        );
+        let short = &EXPECTED[..EXPECTED.len() - 1];
+        assert_eq!(
+            first_difference(EXPECTED, short).unwrap().to_string(),
+            r#"line 11: expected "WINNER: B", got "WINNER: B" (no newline at end)"#
+        );
+        let long = [EXPECTED, b"extra\n"].concat();
+        assert_eq!(
+            first_difference(EXPECTED, &long).unwrap().to_string(),
+            r#"line 12: expected end of output, got "extra""#
+        );
+        assert_eq!(
+            first_difference(EXPECTED, b"FULL\r\n").unwrap().to_string(),
+            r#"line 1: expected "FULL", got "FULL\r""#
+        );
+    }
+
+    #[test]
+    fn names_the_input_line_behind_an_output_line() {
+        let cause = |line| cause(INPUT, EXPECTED, line);
+        assert_eq!(cause(1).unwrap(), "before any input was read");
+        for line in 2..=5 {
+            assert_eq!(cause(line).unwrap(), "after the setup (input lines 1-6)");
+        }
+        assert_eq!(cause(6).unwrap(), r#"after input line 7 "9 9""#);
+        for line in 7..=12 {
+            assert_eq!(cause(line).unwrap(), r#"after input line 8 "1 1""#);
+        }
+        assert_eq!(super::cause(b"x\n", EXPECTED, 7), None);
+    }
+
+    #[test]
+    fn shortens_long_lines() {
+        let long = "x".repeat(100);
+        assert_eq!(quote(long.as_bytes()), format!("{:?}...", &long[..SHOWN]));
+        assert_eq!(quote(b"a\tb"), r#""a\tb""#);
+    }
+
+    #[test]
+    fn sorts_numeric_names_by_value() {
+        let mut names = vec!["b", "10000", "0002", "9999", "a", "0010", "13", "0012"];
+        names.sort_by_key(|name| natural_key(name));
+        assert_eq!(
+            names,
+            vec!["0002", "0010", "0012", "13", "9999", "10000", "a", "b"]
+        );
+    }
+}

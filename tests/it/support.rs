@@ -1,0 +1,87 @@
+//! Helpers shared by the tests that run the `othello` binary or replay the fixtures.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+/// The fixture root: `fixtures/protocol/{full,simple}/NAME.{in,out,status,err}`.
+pub fn fixture_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/protocol")
+}
+
+/// The `othello` binary with a time limit, so that a hang fails the test instead of stalling.
+pub fn othello() -> Command {
+    let mut command = Command::cargo_bin("othello").expect("the othello binary is built");
+    command.timeout(Duration::from_secs(60));
+    command
+}
+
+/// One fixture: its input and what the program must do with it.
+#[derive(Debug)]
+pub struct Fixture {
+    /// `full/NAME` or `simple/NAME`, for messages.
+    pub name: String,
+    /// `--rules` value: the fixture's directory.
+    pub rules: &'static str,
+    pub input: Vec<u8>,
+    pub stdout: Vec<u8>,
+    /// Exit status: `NAME.status`, or 0 when there is none.
+    pub status: i32,
+    /// Standard error: `NAME.err`, or nothing when there is none.
+    pub stderr: Vec<u8>,
+}
+
+impl Fixture {
+    /// Reads the fixture whose input is `path` (`.../full/NAME.in`).
+    pub fn load(path: &Path) -> Fixture {
+        let rules = match path
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|d| d.to_str())
+        {
+            Some("full") => "full",
+            Some("simple") => "simple",
+            other => panic!(
+                "fixture {} is not in full/ or simple/: {other:?}",
+                path.display()
+            ),
+        };
+        let stem = path.file_stem().unwrap().to_str().unwrap();
+        let sibling = |ext: &str| path.with_extension(ext);
+        let read = |ext: &str| fs::read(sibling(ext)).ok();
+        let status = read("status").map_or(0, |text| {
+            String::from_utf8(text)
+                .unwrap()
+                .trim()
+                .parse()
+                .expect("a .status file holds an exit code")
+        });
+        Fixture {
+            name: format!("{rules}/{stem}"),
+            rules,
+            input: fs::read(path).unwrap(),
+            stdout: read("out").unwrap_or_else(|| panic!("{} has no .out", path.display())),
+            status,
+            stderr: read("err").unwrap_or_default(),
+        }
+    }
+
+    /// Every fixture, sorted by name.
+    pub fn all() -> Vec<Fixture> {
+        let mut inputs = Vec::new();
+        for dir in ["full", "simple"] {
+            for entry in fs::read_dir(fixture_root().join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|ext| ext == "in") {
+                    inputs.push(path);
+                }
+            }
+        }
+        inputs.sort();
+        inputs.iter().map(|path| Fixture::load(path)).collect()
+    }
+}
