@@ -6,6 +6,7 @@ mod input;
 mod perft;
 mod play;
 mod protocol;
+mod solve;
 
 use std::io;
 
@@ -39,6 +40,9 @@ pub struct Args {
 enum Command {
     /// Play a game at the terminal, against a person or the computer.
     Play(play::PlayArgs),
+    /// Solve positions exactly (or search them within limits): best move, score, principal
+    /// variation, nodes and speed.
+    Solve(solve::SolveArgs),
     /// Write protocol test cases (NNNN.in and NNNN.out) to a directory.
     Gen(gen::GenArgs),
     /// Run a program on every test case of a directory and compare its output.
@@ -84,6 +88,9 @@ pub enum Failure {
     /// The engine could not search (a position without a move).
     #[error("the computer cannot move: {0}")]
     Engine(othello::EngineError),
+    /// `othello solve` failed.
+    #[error(transparent)]
+    Solve(#[from] solve::SolveError),
     /// `othello gen` could not write its cases.
     #[error(transparent)]
     Gen(#[from] gen::GenError),
@@ -116,6 +123,7 @@ impl Failure {
             }
             Failure::Play(_) => 2,
             Failure::Engine(_) => 1,
+            Failure::Solve(error) => error.exit_status(),
             Failure::Gen(error) => error.exit_status(),
             Failure::Check(_) => 2,
             Failure::CasesFailed { .. } => 1,
@@ -127,6 +135,7 @@ impl Failure {
     pub fn message(&self) -> Option<String> {
         match self {
             Failure::Write(error) if error.kind() == io::ErrorKind::BrokenPipe => None,
+            Failure::Solve(error) if error.is_broken_pipe() => None,
             // The report's summary line has said it.
             Failure::CasesFailed { .. } => None,
             failure => Some(failure.to_string()),
@@ -139,6 +148,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     match args.command {
         None => protocol::run(args.rules.into()),
         Some(Command::Play(play_args)) => play::run(play_args),
+        Some(Command::Solve(solve_args)) => Ok(solve::run(&solve_args)?),
         Some(Command::Gen(args)) => gen::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(perft_args)) => perft::run(&perft_args),

@@ -237,7 +237,7 @@ fn iterate<K: Kernel>(
             && (depth >= n
                 || (depth > depth_before_solve(n) && (!limited || n <= EXACT_WITH_LIMITS_MAX)));
         if solve_now {
-            if let Some(score) = solve_root(searcher, me, opp, &mut root, guess, n) {
+            if let Some(score) = solve_root(searcher, me, opp, &mut root, guess) {
                 outcome = Outcome {
                     best: root[0].index,
                     score,
@@ -281,19 +281,18 @@ fn solve_root<K: Kernel>(
     opp: K::B,
     root: &mut [RootMove],
     guess: Option<i32>,
-    n: u32,
 ) -> Option<i32> {
     let cells = searcher.kernel().shape().cells;
     let (mut low, mut high) = match guess {
         Some(guess) => (guess - 3, guess + 3),
-        None => (-cells - 1, cells + 1),
+        _ => (-cells - 1, cells + 1),
     };
     let mut widen = 8;
-    let _ = n;
     loop {
         let score = root_search(searcher, me, opp, root, (low, high), &mut |s, a, b| {
             s.solve_child(a, b)
         })?;
+
         if score <= low && low > -cells - 1 {
             low = (score - widen).max(-cells - 1);
             high = score + 1;

@@ -13,15 +13,23 @@ use crate::bitboard::Bits;
 pub(crate) const INFINITY: i32 = 30_000;
 
 /// Empties from which the solver probes and stores the transposition table.
-const SOLVE_TABLE_MIN: u32 = 9;
-/// Empties from which the solver orders moves by the opponent's mobility (fastest first).
-const SOLVE_SORT_MIN: u32 = 6;
+const SOLVE_TABLE_MIN: u32 = 10;
+/// Empties from which the solver orders moves by the opponent's mobility (fastest first);
+/// below, the solver runs its small, table-free code.
+const SOLVE_SORT_MIN: u32 = 7;
 /// Empties from which the solver orders moves with a shallow midgame search.
 const SOLVE_SHALLOW_MIN: u32 = 16;
 /// Empties from which the solver tries a stability cut-off.
 const SOLVE_STABILITY_MIN: u32 = 6;
-/// Empties at or below which the solver runs its small, table-free code.
-const SOLVE_SMALL_MAX: u32 = 5;
+/// Empties from which the solver looks up every child in the table before searching any
+/// (enhanced transposition cut-off).
+const SOLVE_ETC_MIN: u32 = 14;
+/// Fastest-first weights: the opponent's replies (corners count twice), the opponent's
+/// potential mobility (empty cells next to the mover's discs), and playing in a region with an
+/// odd number of empties.
+const WEIGHT_MOBILITY: i32 = 256;
+const WEIGHT_POTENTIAL: i32 = 8;
+const WEIGHT_PARITY: i32 = 16;
 /// Depth from which the midgame search probes the table.
 const MIDGAME_TABLE_MIN: u32 = 1;
 
@@ -341,7 +349,7 @@ impl<'a, K: Kernel> Searcher<'a, K> {
         let shape = self.shape();
         let empties = shape.geo.board & !(me | opp);
         let n = empties.count();
-        if n <= SOLVE_SMALL_MAX {
+        if n < SOLVE_SORT_MIN {
             return self.solve_small(me, opp, alpha, beta, empties, passed);
         }
         if self.tick() {
@@ -380,31 +388,42 @@ impl<'a, K: Kernel> Searcher<'a, K> {
         let original_alpha = alpha;
         let mut list = self.take_list();
         if n >= SOLVE_SORT_MIN {
-            let shallow_depth = if n >= SOLVE_SHALLOW_MIN {
+            let shallow = if n >= SOLVE_SHALLOW_MIN {
                 shallow_depth(n)
             } else {
                 0
             };
+            let odd = shape.odd_regions(empties);
+            let etc = n >= SOLVE_ETC_MIN;
             for index in moves.members() {
+                let flipped = self.kernel.flips(me, opp, index);
+                let mv = K::B::single(index);
+                let (child_me, child_opp) = (opp & !flipped, me | mv | flipped);
+                if etc {
+                    // Enhanced transposition cut-off: a child already known to be bad enough
+                    // for the opponent settles this position.
+                    if let Some(hit) = self.table.probe(self.key(child_me, child_opp, true)) {
+                        if -hit.upper >= beta {
+                            self.give_back(list);
+                            return -hit.upper;
+                        }
+                    }
+                }
                 let key = if Some(index) == table_move {
-                    1 << 24
-                } else if shallow_depth > 0 {
-                    let flipped = self.kernel.flips(me, opp, index);
-                    let (child_me, child_opp) =
-                        (opp & !flipped, me | K::B::single(index) | flipped);
+                    1 << 28
+                } else if shallow > 0 {
                     self.ply += 1;
-                    let score = -self.midgame(
-                        child_me,
-                        child_opp,
-                        shallow_depth,
-                        -INFINITY,
-                        INFINITY,
-                        false,
-                    );
+                    let score =
+                        -self.midgame(child_me, child_opp, shallow, -INFINITY, INFINITY, false);
                     self.ply -= 1;
                     score
                 } else {
-                    self.quick_key(me, opp, index)
+                    let replies = self.kernel.moves(child_me, child_opp);
+                    let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
+                    let after = empties & !mv;
+                    let potential = (shape.geo.dilate(child_opp) & after).count() as i32;
+                    -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
+                        + WEIGHT_PARITY * odd.has(index) as i32
                 };
                 list.push(entry(key, index));
             }
@@ -475,8 +494,9 @@ impl<'a, K: Kernel> Searcher<'a, K> {
         None
     }
 
-    /// The solver for the last few empties: no table, moves tried on the empty cells directly,
-    /// those in regions with an odd number of empties first.
+    /// The solver for the last few empties: no table, moves tried on the empty cells directly
+    /// (skipping cells with no opponent disc next to them), those in regions with an odd number
+    /// of empties first.
     fn solve_small(
         &mut self,
         me: K::B,
@@ -490,16 +510,25 @@ impl<'a, K: Kernel> Searcher<'a, K> {
             return 0;
         }
         let shape = self.shape();
-        if empties.count() == 1 {
-            return self.solve_one(me, opp, empties.lowest());
+        let n = empties.count();
+        if n <= 1 {
+            return if n == 1 {
+                self.solve_one(me, opp, empties.lowest())
+            } else {
+                shape.final_score(me, opp)
+            };
         }
-        if empties.is_empty() {
-            return shape.final_score(me, opp);
-        }
-        let odd = shape.odd_regions(empties);
+        let odd = if n > 2 {
+            shape.odd_regions(empties)
+        } else {
+            empties
+        };
         let mut best = -INFINITY;
         for part in [odd, empties & !odd] {
             for index in part.members() {
+                if (shape.neighbours[index as usize] & opp).is_empty() {
+                    continue;
+                }
                 let flipped = self.kernel.flips(me, opp, index);
                 if flipped.is_empty() {
                     continue;
@@ -538,14 +567,19 @@ impl<'a, K: Kernel> Searcher<'a, K> {
     fn solve_one(&mut self, me: K::B, opp: K::B, index: u32) -> i32 {
         let shape = self.shape();
         let mv = K::B::single(index);
-        let flipped = self.kernel.flips(me, opp, index);
-        if !flipped.is_empty() {
-            return shape.final_score(me | mv | flipped, opp & !flipped);
+        let around = shape.neighbours[index as usize];
+        if !(around & opp).is_empty() {
+            let flipped = self.kernel.flips(me, opp, index);
+            if !flipped.is_empty() {
+                return shape.final_score(me | mv | flipped, opp & !flipped);
+            }
         }
-        let flipped = self.kernel.flips(opp, me, index);
-        if !flipped.is_empty() {
-            self.nodes += 1;
-            return shape.final_score(me & !flipped, opp | mv | flipped);
+        if !(around & me).is_empty() {
+            let flipped = self.kernel.flips(opp, me, index);
+            if !flipped.is_empty() {
+                self.nodes += 1;
+                return shape.final_score(me & !flipped, opp | mv | flipped);
+            }
         }
         shape.final_score(me, opp)
     }
@@ -554,9 +588,9 @@ impl<'a, K: Kernel> Searcher<'a, K> {
 /// The depth of the midgame search that orders moves in the solver at `n` empties.
 fn shallow_depth(n: u32) -> u32 {
     match n {
-        0..=17 => 1,
-        18..=21 => 2,
-        22..=25 => 3,
+        0..=13 => 1,
+        14..=17 => 2,
+        18..=21 => 3,
         _ => 4,
     }
 }

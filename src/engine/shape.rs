@@ -107,6 +107,8 @@ pub(crate) struct Shape<B> {
     pub edges: B,
     /// The board cut in four quarters, for parity.
     pub quadrants: [B; 4],
+    /// The 8 neighbours of each cell.
+    pub neighbours: Vec<B>,
     pub rule_set: RuleSet,
 }
 
@@ -166,7 +168,6 @@ impl<B: Bits> Shape<B> {
         let quadrants = [(false, false), (false, true), (true, false), (true, true)]
             .map(|(low, right)| set_where(&|r, c| (r >= half_r) == low && (c >= half_c) == right));
         Shape {
-            geo,
             cells: (rows * cols),
             sign: match win {
                 WinRule::MostDiscs => 1,
@@ -178,6 +179,10 @@ impl<B: Bits> Shape<B> {
             corner_zones,
             edges: set_where(&|r, c| r == 0 || c == 0 || r == rows - 1 || c == cols - 1),
             quadrants,
+            geo,
+            neighbours: (0..rows * cols)
+                .map(|i| geo.dilate(B::single(i as u32)) & !B::single(i as u32))
+                .collect(),
             rule_set,
         }
     }
@@ -297,6 +302,6 @@ impl<B: SearchBits, R: Rules> Kernel for Generic<B, R> {
 
     #[inline(always)]
     fn flips(&self, me: B, opp: B, index: u32) -> B {
-        R::flips(&self.shape.geo, me, opp, B::single(index))
+        R::flips_at_empty(&self.shape.geo, me, opp, B::single(index))
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! Each slot is two atomic words, `check = key ^ data` and `data`, so a slot torn by two
 //! threads writing at once fails its check and reads as a miss (the "xor trick"). Slots come in
-//! buckets of two; a store replaces the slot holding the same position, else the shallower one,
-//! preferring slots left over from an earlier search.
+//! buckets of two; a store replaces the slot holding the same position, else the shallower one.
+//! The engine clears the table before every search.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -35,19 +35,18 @@ struct Slot {
 pub(crate) struct Table {
     slots: Box<[Slot]>,
     bucket_mask: u64,
-    generation: AtomicU64,
 }
 
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 /// Set in every stored word, so that an all-zero slot is empty.
 const OCCUPIED: u64 = 1 << 63;
 
-fn pack(lower: i32, upper: i32, depth: u32, best: Option<u32>, generation: u64) -> u64 {
+fn pack(lower: i32, upper: i32, depth: u32, best: Option<u32>) -> u64 {
     let lower = lower.clamp(NO_LOWER, NO_UPPER) as i16 as u16 as u64;
     let upper = upper.clamp(NO_LOWER, NO_UPPER) as i16 as u16 as u64;
     let depth = depth.min(255) as u64;
     let best = best.map_or(0, |index| index as u64 + 1);
-    lower | upper << 16 | depth << 32 | best << 40 | (generation & 0xff) << 49 | OCCUPIED
+    lower | upper << 16 | depth << 32 | best << 40 | OCCUPIED
 }
 
 fn unpack(data: u64) -> Hit {
@@ -60,10 +59,6 @@ fn unpack(data: u64) -> Hit {
     }
 }
 
-fn generation_of(data: u64) -> u64 {
-    (data >> 49) & 0xff
-}
-
 impl Table {
     /// A table of about `megabytes` MiB (at least one bucket; the slot count is a power of two).
     pub(crate) fn new(megabytes: usize) -> Table {
@@ -73,7 +68,6 @@ impl Table {
         Table {
             slots: (0..slots).map(|_| Slot::default()).collect(),
             bucket_mask: (slots as u64 / 2) - 1,
-            generation: AtomicU64::new(0),
         }
     }
 
@@ -105,22 +99,19 @@ impl Table {
     /// Stores bounds for `key`.
     #[inline]
     pub(crate) fn store(&self, key: u64, lower: i32, upper: i32, depth: u32, best: Option<u32>) {
-        let generation = self.generation.load(Ordering::Relaxed) & 0xff;
-        let data = pack(lower, upper, depth, best, generation);
+        let data = pack(lower, upper, depth, best);
         let bucket = self.bucket(key);
         let mut victim = &bucket[0];
-        let mut victim_rank = u64::MAX;
+        let mut victim_depth = u64::MAX;
         for slot in bucket {
             let old = slot.data.load(Ordering::Relaxed);
             if slot.check.load(Ordering::Relaxed) ^ old == key {
                 victim = slot;
                 break;
             }
-            // Older generations go first, then shallower entries.
-            let current = (generation_of(old) == generation) as u64;
-            let rank = current << 8 | (old >> 32) & 0xff;
-            if rank < victim_rank {
-                victim_rank = rank;
+            let depth = (old >> 32) & 0xff;
+            if depth < victim_depth {
+                victim_depth = depth;
                 victim = slot;
             }
         }

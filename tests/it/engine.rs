@@ -187,7 +187,7 @@ fn ffo_game(line: &str) -> (Game, Vec<Square>, i32) {
 }
 
 fn solve_ffo(id: &str) {
-    let data = include_str!("../../../shared/data/ffo-40-59.txt");
+    let data = include_str!("../../fixtures/ffo/ffo-40-59.txt");
     let line = data
         .lines()
         .find(|line| line.split_whitespace().next() == Some(id))
@@ -285,4 +285,114 @@ fn a_finished_game_is_an_error() {
         engine.search(&game, &Limits::default()),
         Err(EngineError::GameOver)
     );
+}
+
+mod command {
+    //! `othello solve` as a user meets it.
+
+    use predicates::prelude::*;
+
+    use crate::support::othello;
+
+    const FOUR_BY_FOUR: &str = "4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n";
+
+    #[test]
+    fn solves_a_protocol_setup_from_standard_input() {
+        othello()
+            .arg("solve")
+            .write_stdin(FOUR_BY_FOUR)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(
+                "position 1 (line 1): 4x4 FULL, most discs wins, black to move, 12 empties",
+            ))
+            .stdout(predicate::str::contains("  score      -8 (exact)\n"))
+            .stdout(predicate::str::contains("  pv         "));
+    }
+
+    /// FFO #40 after the first ten moves of its principal variation (a2 b1 c1 b6 c7 a7 b7 b8
+    /// d7 f8): 10 empties, so that the debug binary solves it at once.
+    const FFO_40_AFTER_10: &str =
+        "4010 OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-O-XOOOXXOOOX--X-X---X-- O 10 C6 -38";
+
+    #[test]
+    fn checks_ffo_lines_against_their_listed_result() {
+        othello()
+            .args(["solve", "--empties-to-winner"])
+            .write_stdin(format!("# FFO\n{FFO_40_AFTER_10}\n"))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(
+                "#4010 (line 2): 8x8 FULL, most discs wins, white to move, 10 empties\n",
+            ))
+            .stdout(predicate::str::contains("  best move  c6\n"))
+            .stdout(predicate::str::contains("  score      -38 (exact)\n"))
+            .stdout(predicate::str::contains("  listed     c6 -38: match\n"));
+        // A wrong listed result is reported, and the exit status says so.
+        othello()
+            .args(["solve", "--empties-to-winner", "--bench", "-"])
+            .write_stdin(FFO_40_AFTER_10.replace("-38", "-36"))
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains("DIFFERENT"))
+            .stderr("othello: 1 of 1 results differ from the listed ones\n");
+        // Without --empties-to-winner the score counts discs only, and the note says why it
+        // may differ.
+        othello()
+            .arg("solve")
+            .write_stdin(FFO_40_AFTER_10)
+            .assert()
+            .stdout(predicate::str::contains("use --empties-to-winner"));
+    }
+
+    #[test]
+    fn depth_limit_gives_an_evaluation() {
+        othello()
+            .args(["solve", "--depth", "2", "--rules", "simple"])
+            .write_stdin("6\n6\nW\n<\n. . . . . .\n. . . . . .\n. . W B . .\n. . B W . .\n. . . . . .\n. . . . . .\n")
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("6x6 SIMPLE, fewest discs wins, white to move"))
+            .stdout(predicate::str::contains("(evaluation at depth 2)"));
+    }
+
+    #[test]
+    fn bad_input_is_one_line_naming_the_place() {
+        othello()
+            .arg("solve")
+            .write_stdin("4\n4\nB\n>\n. . . .\n. X . .\n")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr("othello: standard input: line 6: expected B, W or . at row 2, column 2 of the board, found \"X\"\n");
+        othello()
+            .arg("solve")
+            .write_stdin("# nothing\n\n")
+            .assert()
+            .code(2)
+            .stderr("othello: standard input: no position found (expected protocol setups or FFO lines)\n");
+        othello()
+            .args(["solve", "/nonexistent/positions.txt"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::starts_with(
+                "othello: cannot read /nonexistent/positions.txt: ",
+            ));
+        othello()
+            .args(["solve", "--time", "0"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("positive number of seconds"));
+    }
+
+    #[test]
+    fn a_finished_game_is_reported_not_searched() {
+        othello()
+            .arg("solve")
+            .write_stdin("4\n4\nB\n>\nB B B B\nB B B B\nB B B B\nB B B W\n")
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("game over"))
+            .stdout(predicate::str::contains("nobody can move: final score +14"));
+    }
 }
