@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::eval::{evaluate, SCALE};
-use super::search::{Budget, Searcher, INFINITY};
+use super::search::{Budget, Isa, Portable, Searcher, INFINITY};
 use super::shape::{Generic, Kernel, Scoring, Shape};
 use super::tt::Table;
 use super::{EngineConfig, Limits, SearchReport};
@@ -110,8 +110,23 @@ enum Role {
     Helper(usize),
 }
 
+/// Runs the search with the copy of the recursive searches compiled for this processor.
 fn run_on<K: Kernel>(
     kernel: &K,
+    request: &Request,
+    table: &Table,
+    on_progress: &mut dyn FnMut(&SearchReport),
+) -> SearchReport {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(isa) = super::search::X86_64V3::detect() {
+        return run_with(kernel, isa, request, table, on_progress);
+    }
+    run_with(kernel, Portable, request, table, on_progress)
+}
+
+fn run_with<K: Kernel, I: Isa>(
+    kernel: &K,
+    isa: I,
     request: &Request,
     table: &Table,
     on_progress: &mut dyn FnMut(&SearchReport),
@@ -134,7 +149,7 @@ fn run_on<K: Kernel>(
                         deadline,
                         max_nodes: None,
                     };
-                    let mut searcher = Searcher::new(kernel, table, budget, salt);
+                    let mut searcher = Searcher::new(kernel, table, budget, salt, isa);
                     iterate(
                         &mut searcher,
                         position,
@@ -151,7 +166,7 @@ fn run_on<K: Kernel>(
             deadline,
             max_nodes: request.limits.nodes,
         };
-        let mut searcher = Searcher::new(kernel, table, budget, salt);
+        let mut searcher = Searcher::new(kernel, table, budget, salt, isa);
         let outcome = iterate(
             &mut searcher,
             position,
@@ -192,8 +207,8 @@ fn to_discs(score: i32) -> i32 {
 
 /// Iterative deepening, then the exact solve when the limits allow it. Always returns a move:
 /// before the first iteration completes, the best-looking one.
-fn iterate<K: Kernel>(
-    searcher: &mut Searcher<K>,
+fn iterate<K: Kernel, I: Isa>(
+    searcher: &mut Searcher<K, I>,
     position: Position<K::B>,
     request: &Request,
     role: Role,
@@ -275,8 +290,8 @@ fn iterate<K: Kernel>(
 }
 
 /// The exact root search, with an aspiration window around `guess`.
-fn solve_root<K: Kernel>(
-    searcher: &mut Searcher<K>,
+fn solve_root<K: Kernel, I: Isa>(
+    searcher: &mut Searcher<K, I>,
     me: K::B,
     opp: K::B,
     root: &mut [RootMove],
@@ -307,18 +322,18 @@ fn solve_root<K: Kernel>(
 }
 
 /// A child search: the searcher, the child's (me, opp), and the child's window.
-type ChildSearch<'s, K> =
-    dyn FnMut(&mut Searcher<K>, (<K as Kernel>::B, <K as Kernel>::B), (i32, i32)) -> i32 + 's;
+type ChildSearch<'s, K, I> =
+    dyn FnMut(&mut Searcher<K, I>, (<K as Kernel>::B, <K as Kernel>::B), (i32, i32)) -> i32 + 's;
 
 /// Principal-variation search over the root moves, best first; moves the best one to the
 /// front and returns its score, or `None` if the budget ran out.
-fn root_search<K: Kernel>(
-    searcher: &mut Searcher<K>,
+fn root_search<K: Kernel, I: Isa>(
+    searcher: &mut Searcher<K, I>,
     me: K::B,
     opp: K::B,
     root: &mut [RootMove],
     (mut alpha, beta): (i32, i32),
-    child: &mut ChildSearch<K>,
+    child: &mut ChildSearch<K, I>,
 ) -> Option<i32> {
     let kernel = searcher.kernel();
     let mut best = -INFINITY - 1;
@@ -358,8 +373,8 @@ fn root_search<K: Kernel>(
 
 /// The line of play from the root through `first`: the table's moves, and for the last few
 /// empties of an exact line, the moves found by solving.
-fn principal_variation<K: Kernel>(
-    searcher: &mut Searcher<K>,
+fn principal_variation<K: Kernel, I: Isa>(
+    searcher: &mut Searcher<K, I>,
     me: K::B,
     opp: K::B,
     first: u32,

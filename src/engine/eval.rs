@@ -21,6 +21,7 @@ const STABLE: i32 = 100;
 const PARITY: i32 = 100;
 
 /// The evaluation of the position `(me, opp)` for the mover.
+#[inline(always)]
 pub(crate) fn evaluate<K: Kernel>(kernel: &K, me: K::B, opp: K::B) -> i32 {
     let shape: &Shape<K::B> = kernel.shape();
     let empties = shape.geo.board & !(me | opp);

@@ -208,6 +208,7 @@ impl<B: Bits> Shape<B> {
     }
 
     /// The discs of `discs` (one colour) that can never be flipped again, or a subset of them.
+    #[inline(always)]
     pub(crate) fn stable(&self, discs: B, empties: B) -> B {
         match self.rule_set {
             // Only moves next to a disc flip it.
