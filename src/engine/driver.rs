@@ -2,7 +2,8 @@
 //! deepening, the exact solve and the root searches, on one thread or several sharing the
 //! transposition table.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::eval::{evaluate, SCALE};
@@ -101,15 +102,6 @@ struct Outcome {
     pv: Vec<u32>,
 }
 
-/// How a thread takes part.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    /// Reports, and its results are the answer.
-    Main,
-    /// Fills the shared table, searching the root moves in another order.
-    Helper(usize),
-}
-
 /// Runs the search with the copy of the recursive searches compiled for this processor.
 fn run_on<K: Kernel>(
     kernel: &K,
@@ -135,56 +127,47 @@ fn run_with<K: Kernel, I: Isa>(
     let position = Position::<K::B>::from_board(request.board, request.turn);
     let salt = super::shape::mix64(request.config.seed ^ 0x0123_4567_89ab_cdef);
     let deadline = request.limits.time.map(|time| start + time);
-    let helpers_stop = AtomicBool::new(false);
-    let threads = request.config.threads.max(1);
-    let mut main_nodes = 0;
-    let mut helper_nodes = 0;
-    let outcome = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads)
-            .map(|id| {
-                let helpers_stop = &helpers_stop;
-                scope.spawn(move || {
-                    let budget = Budget {
-                        stops: [request.stop, helpers_stop],
-                        deadline,
-                        max_nodes: None,
-                    };
-                    let mut searcher = Searcher::new(kernel, table, budget, salt, isa);
-                    iterate(
-                        &mut searcher,
-                        position,
-                        request,
-                        Role::Helper(id),
-                        &mut |_, _| {},
-                    );
-                    searcher.nodes
-                })
-            })
-            .collect();
-        let budget = Budget {
-            stops: [request.stop, request.stop],
-            deadline,
-            max_nodes: request.limits.nodes,
-        };
-        let mut searcher = Searcher::new(kernel, table, budget, salt, isa);
-        let outcome = iterate(
-            &mut searcher,
-            position,
-            request,
-            Role::Main,
-            &mut |outcome, nodes| {
-                on_progress(&report(kernel, outcome, nodes, start.elapsed()));
-            },
-        );
-        helpers_stop.store(true, Ordering::Relaxed);
-        main_nodes = searcher.nodes;
-        helper_nodes = handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or(0))
-            .sum::<u64>();
-        outcome
-    });
-    report(kernel, &outcome, main_nodes + helper_nodes, start.elapsed())
+    let team = Team {
+        kernel,
+        table,
+        isa,
+        salt,
+        helpers: request.config.threads.max(1) - 1,
+        stop: request.stop,
+        deadline,
+        helper_nodes: AtomicU64::new(0),
+    };
+    let budget = Budget {
+        stops: [request.stop, request.stop],
+        deadline,
+        max_nodes: request.limits.nodes,
+    };
+    let mut searcher = Searcher::new(kernel, table, budget, salt, isa);
+    let outcome = iterate(
+        &mut searcher,
+        &team,
+        position,
+        request,
+        &mut |outcome, nodes| {
+            on_progress(&report(kernel, outcome, nodes, start.elapsed()));
+        },
+    );
+    let nodes = searcher.nodes + team.helper_nodes.load(Ordering::Relaxed);
+    report(kernel, &outcome, nodes, start.elapsed())
+}
+
+/// What the threads of one search share: everything a helper needs to make its own searcher.
+struct Team<'a, K, I> {
+    kernel: &'a K,
+    table: &'a Table,
+    isa: I,
+    salt: u64,
+    /// Threads besides the calling one.
+    helpers: usize,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    /// Positions visited by the helpers.
+    helper_nodes: AtomicU64,
 }
 
 fn report<K: Kernel>(kernel: &K, outcome: &Outcome, nodes: u64, elapsed: Duration) -> SearchReport {
@@ -209,9 +192,9 @@ fn to_discs(score: i32) -> i32 {
 /// before the first iteration completes, the best-looking one.
 fn iterate<K: Kernel, I: Isa>(
     searcher: &mut Searcher<K, I>,
+    team: &Team<K, I>,
     position: Position<K::B>,
     request: &Request,
-    role: Role,
     on_progress: &mut dyn FnMut(&Outcome, u64),
 ) -> Outcome {
     let kernel = searcher.kernel();
@@ -232,10 +215,6 @@ fn iterate<K: Kernel, I: Isa>(
         })
         .collect();
     root.sort_by_key(|m| std::cmp::Reverse(m.score));
-    if let Role::Helper(id) = role {
-        let len = root.len();
-        root.rotate_left(id % len);
-    }
     let mut outcome = Outcome {
         best: root[0].index,
         score: to_discs(root[0].score),
@@ -252,7 +231,7 @@ fn iterate<K: Kernel, I: Isa>(
             && (depth >= n
                 || (depth > depth_before_solve(n) && (!limited || n <= EXACT_WITH_LIMITS_MAX)));
         if solve_now {
-            if let Some(score) = solve_root(searcher, me, opp, &mut root, guess) {
+            if let Some(score) = solve_root(searcher, team, me, opp, &mut root, guess) {
                 outcome = Outcome {
                     best: root[0].index,
                     score,
@@ -268,9 +247,8 @@ fn iterate<K: Kernel, I: Isa>(
             break;
         }
         let window = (-INFINITY, INFINITY);
-        match root_search(searcher, me, opp, &mut root, window, &mut |s, a, b| {
-            s.midgame_child(a, b, depth)
-        }) {
+        let child = |s: &mut Searcher<K, I>, a, b| s.midgame_child(a, b, depth);
+        match root_search(searcher, team, me, opp, &mut root, window, false, &child) {
             Some(score) => {
                 guess = Some(to_discs(score));
                 outcome = Outcome {
@@ -292,6 +270,7 @@ fn iterate<K: Kernel, I: Isa>(
 /// The exact root search, with an aspiration window around `guess`.
 fn solve_root<K: Kernel, I: Isa>(
     searcher: &mut Searcher<K, I>,
+    team: &Team<K, I>,
     me: K::B,
     opp: K::B,
     root: &mut [RootMove],
@@ -304,9 +283,11 @@ fn solve_root<K: Kernel, I: Isa>(
     };
     let mut widen = 8;
     loop {
-        let score = root_search(searcher, me, opp, root, (low, high), &mut |s, a, b| {
-            s.solve_child(a, b)
-        })?;
+        // Within a narrowed window the other moves can be tested at once, without waiting
+        // for the first move's score.
+        let eager = low > -cells - 1;
+        let child = |s: &mut Searcher<K, I>, a, b| s.solve_child(a, b);
+        let score = root_search(searcher, team, me, opp, root, (low, high), eager, &child)?;
 
         if score <= low && low > -cells - 1 {
             low = (score - widen).max(-cells - 1);
@@ -322,53 +303,154 @@ fn solve_root<K: Kernel, I: Isa>(
 }
 
 /// A child search: the searcher, the child's (me, opp), and the child's window.
-type ChildSearch<'s, K, I> =
-    dyn FnMut(&mut Searcher<K, I>, (<K as Kernel>::B, <K as Kernel>::B), (i32, i32)) -> i32 + 's;
+type ChildSearch<'s, K, I> = dyn Fn(&mut Searcher<K, I>, (<K as Kernel>::B, <K as Kernel>::B), (i32, i32)) -> i32
+    + Sync
+    + 's;
+
+/// The root moves as threads share them.
+struct RootShare {
+    /// The next move to take.
+    next: AtomicUsize,
+    /// The best exact score so far (or the window's lower end).
+    alpha: AtomicI32,
+    /// Set when a move reached beta: no more moves are taken.
+    cut: AtomicBool,
+    /// Set when a thread ran out of budget: the others stop.
+    abort: AtomicBool,
+    /// Each searched move: its place in the list, its score, and whether the score is exact.
+    results: Mutex<Vec<(usize, i32, bool)>>,
+}
 
 /// Principal-variation search over the root moves, best first; moves the best one to the
 /// front and returns its score, or `None` if the budget ran out.
+///
+/// With helper threads the moves after the first are shared: each thread takes the next
+/// unsearched move and tests it with a null window at the best score known so far, searching
+/// it again with the full window when it does better. Unless `eager`, the helpers start only
+/// once the first move's score is known (as in "young brothers wait"). The answer does not
+/// depend on the number of threads when it is exact: the best score is always found by a
+/// search with a window below it, and among equal scores an exact one is preferred; with one
+/// thread the search is the sequential one.
+#[allow(clippy::too_many_arguments)]
 fn root_search<K: Kernel, I: Isa>(
     searcher: &mut Searcher<K, I>,
+    team: &Team<K, I>,
     me: K::B,
     opp: K::B,
     root: &mut [RootMove],
-    (mut alpha, beta): (i32, i32),
-    child: &mut ChildSearch<K, I>,
+    (alpha, beta): (i32, i32),
+    eager: bool,
+    child: &ChildSearch<K, I>,
 ) -> Option<i32> {
     let kernel = searcher.kernel();
-    let mut best = -INFINITY - 1;
-    let mut best_at = 0;
-    for (i, root_move) in root.iter_mut().enumerate() {
-        let index = root_move.index;
+    let after = |index: u32| {
         let flipped = kernel.flips(me, opp, index);
-        let next = (opp & !flipped, me | K::B::single(index) | flipped);
-        let mut score;
-        if i == 0 {
-            score = -child(searcher, next, (-beta, -alpha));
-        } else {
-            score = -child(searcher, next, (-alpha - 1, -alpha));
-            if score > alpha && score < beta && !searcher.aborted {
+        (opp & !flipped, me | K::B::single(index) | flipped)
+    };
+    let indices: Vec<u32> = root.iter().map(|m| m.index).collect();
+    let share = RootShare {
+        next: AtomicUsize::new(1),
+        alpha: AtomicI32::new(alpha),
+        cut: AtomicBool::new(false),
+        abort: AtomicBool::new(false),
+        results: Mutex::new(Vec::with_capacity(root.len())),
+    };
+    let first = |searcher: &mut Searcher<K, I>| {
+        let score = -child(searcher, after(indices[0]), (-beta, -alpha));
+        if !searcher.aborted {
+            share.record(0, score, alpha, beta);
+        }
+    };
+    let take_moves = |searcher: &mut Searcher<K, I>| {
+        while !share.cut.load(Ordering::Acquire) {
+            let i = share.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&index) = indices.get(i) else {
+                break;
+            };
+            let a = share.alpha.load(Ordering::Acquire);
+            let next = after(index);
+            let mut score = -child(searcher, next, (-a - 1, -a));
+            if score > a && score < beta && !searcher.aborted {
                 score = -child(searcher, next, (-beta, -score));
             }
+            if searcher.aborted {
+                break;
+            }
+            share.record(i, score, a, beta);
         }
         if searcher.aborted {
-            return None;
+            share.abort.store(true, Ordering::Relaxed);
         }
-        root_move.score = score;
-        if score > best {
-            best = score;
+    };
+    std::thread::scope(|scope| {
+        if !eager {
+            first(searcher);
+        }
+        let helpers = if searcher.aborted || share.cut.load(Ordering::Acquire) {
+            0
+        } else {
+            team.helpers.min(indices.len() - 1)
+        };
+        for _ in 0..helpers {
+            scope.spawn(|| {
+                let budget = Budget {
+                    stops: [team.stop, &share.abort],
+                    deadline: team.deadline,
+                    max_nodes: None,
+                };
+                let mut helper =
+                    Searcher::new(team.kernel, team.table, budget, team.salt, team.isa);
+                take_moves(&mut helper);
+                team.helper_nodes.fetch_add(helper.nodes, Ordering::Relaxed);
+            });
+        }
+        if eager {
+            first(searcher);
+        }
+        if !searcher.aborted {
+            take_moves(searcher);
+        }
+        if searcher.aborted {
+            share.abort.store(true, Ordering::Relaxed);
+        }
+    });
+    if share.abort.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut results = share
+        .results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    results.sort_unstable_by_key(|&(i, _, _)| i);
+    let mut best = (-INFINITY - 1, false);
+    let mut best_at = 0;
+    for (i, score, exact) in results {
+        root[i].score = score;
+        if score > best.0 || (score == best.0 && exact && !best.1) {
+            best = (score, exact);
             best_at = i;
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
         }
     }
     root[..=best_at].rotate_right(1);
     root[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
-    Some(best)
+    Some(best.0)
+}
+
+impl RootShare {
+    /// Notes the score of move `i`, searched with the window `(alpha, beta)`.
+    fn record(&self, i: usize, score: i32, alpha: i32, beta: i32) {
+        let exact = score > alpha && score < beta;
+        if exact {
+            self.alpha.fetch_max(score, Ordering::AcqRel);
+        }
+        if score >= beta {
+            self.cut.store(true, Ordering::Release);
+        }
+        self.results
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((i, score, exact));
+    }
 }
 
 /// The line of play from the root through `first`: the table's moves, and for the last few
