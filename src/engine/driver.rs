@@ -248,7 +248,7 @@ fn iterate<K: Kernel, I: Isa>(
         }
         let window = (-INFINITY, INFINITY);
         let child = |s: &mut Searcher<K, I>, a, b| s.midgame_child(a, b, depth);
-        match root_search(searcher, team, me, opp, &mut root, window, false, &child) {
+        match root_search(searcher, team, (me, opp), &mut root, window, &child, &child) {
             Some(score) => {
                 guess = Some(to_discs(score));
                 outcome = Outcome {
@@ -283,11 +283,9 @@ fn solve_root<K: Kernel, I: Isa>(
     };
     let mut widen = 8;
     loop {
-        // Within a narrowed window the other moves can be tested at once, without waiting
-        // for the first move's score.
-        let eager = low > -cells - 1;
-        let child = |s: &mut Searcher<K, I>, a, b| s.solve_child(a, b);
-        let score = root_search(searcher, team, me, opp, root, (low, high), eager, &child)?;
+        let first = |s: &mut Searcher<K, I>, p, w| solve_split(s, team, p, w);
+        let child = |s: &mut Searcher<K, I>, p, w| s.solve_child(p, w);
+        let score = root_search(searcher, team, (me, opp), root, (low, high), &first, &child)?;
 
         if score <= low && low > -cells - 1 {
             low = (score - widen).max(-cells - 1);
@@ -307,8 +305,8 @@ type ChildSearch<'s, K, I> = dyn Fn(&mut Searcher<K, I>, (<K as Kernel>::B, <K a
     + Sync
     + 's;
 
-/// The root moves as threads share them.
-struct RootShare {
+/// The moves of one position as threads share them.
+struct Share {
     /// The next move to take.
     next: AtomicUsize,
     /// The best exact score so far (or the window's lower end).
@@ -321,50 +319,51 @@ struct RootShare {
     results: Mutex<Vec<(usize, i32, bool)>>,
 }
 
-/// Principal-variation search over the root moves, best first; moves the best one to the
-/// front and returns its score, or `None` if the budget ran out.
+/// One searched move: its place in the list, its score, and whether the score is exact.
+type MoveResult = (usize, i32, bool);
+
+/// Principal-variation search over `moves` of `(me, opp)`, best first, shared with the helper
+/// threads: the first move is searched by `first` with the full window; once its score is
+/// known ("young brothers wait"), each thread takes the next unsearched move and tests it with
+/// `child` and a null window at the best score so far, searching it again with the full window
+/// when it does better. Returns every searched move's result in list order, or `None` (and
+/// the searcher marked aborted) if the budget ran out. With no helpers this is the sequential
+/// search.
 ///
-/// With helper threads the moves after the first are shared: each thread takes the next
-/// unsearched move and tests it with a null window at the best score known so far, searching
-/// it again with the full window when it does better. Unless `eager`, the helpers start only
-/// once the first move's score is known (as in "young brothers wait"). The answer does not
-/// depend on the number of threads when it is exact: the best score is always found by a
-/// search with a window below it, and among equal scores an exact one is preferred; with one
-/// thread the search is the sequential one.
+/// The best score does not depend on the number of threads: the best move is always searched
+/// with a window below its score (so its score is exact), and [`best_of`] prefers exact scores
+/// among equal ones.
 #[allow(clippy::too_many_arguments)]
-fn root_search<K: Kernel, I: Isa>(
+fn share_moves<K: Kernel, I: Isa>(
     searcher: &mut Searcher<K, I>,
     team: &Team<K, I>,
-    me: K::B,
-    opp: K::B,
-    root: &mut [RootMove],
+    (me, opp): (K::B, K::B),
+    moves: &[u32],
     (alpha, beta): (i32, i32),
-    eager: bool,
+    first: &ChildSearch<K, I>,
     child: &ChildSearch<K, I>,
-) -> Option<i32> {
+) -> Option<Vec<MoveResult>> {
     let kernel = searcher.kernel();
     let after = |index: u32| {
         let flipped = kernel.flips(me, opp, index);
         (opp & !flipped, me | K::B::single(index) | flipped)
     };
-    let indices: Vec<u32> = root.iter().map(|m| m.index).collect();
-    let share = RootShare {
+    let share = Share {
         next: AtomicUsize::new(1),
         alpha: AtomicI32::new(alpha),
         cut: AtomicBool::new(false),
         abort: AtomicBool::new(false),
-        results: Mutex::new(Vec::with_capacity(root.len())),
+        results: Mutex::new(Vec::with_capacity(moves.len())),
     };
-    let first = |searcher: &mut Searcher<K, I>| {
-        let score = -child(searcher, after(indices[0]), (-beta, -alpha));
-        if !searcher.aborted {
-            share.record(0, score, alpha, beta);
-        }
-    };
+    let score = -first(searcher, after(moves[0]), (-beta, -alpha));
+    if searcher.aborted {
+        return None;
+    }
+    share.record(0, score, alpha, beta);
     let take_moves = |searcher: &mut Searcher<K, I>| {
         while !share.cut.load(Ordering::Acquire) {
             let i = share.next.fetch_add(1, Ordering::Relaxed);
-            let Some(&index) = indices.get(i) else {
+            let Some(&index) = moves.get(i) else {
                 break;
             };
             let a = share.alpha.load(Ordering::Acquire);
@@ -374,23 +373,18 @@ fn root_search<K: Kernel, I: Isa>(
                 score = -child(searcher, next, (-beta, -score));
             }
             if searcher.aborted {
+                share.abort.store(true, Ordering::Relaxed);
                 break;
             }
             share.record(i, score, a, beta);
         }
-        if searcher.aborted {
-            share.abort.store(true, Ordering::Relaxed);
-        }
+    };
+    let helpers = if share.cut.load(Ordering::Acquire) {
+        0
+    } else {
+        team.helpers.min(moves.len() - 1)
     };
     std::thread::scope(|scope| {
-        if !eager {
-            first(searcher);
-        }
-        let helpers = if searcher.aborted || share.cut.load(Ordering::Acquire) {
-            0
-        } else {
-            team.helpers.min(indices.len() - 1)
-        };
         for _ in 0..helpers {
             scope.spawn(|| {
                 let budget = Budget {
@@ -404,17 +398,10 @@ fn root_search<K: Kernel, I: Isa>(
                 team.helper_nodes.fetch_add(helper.nodes, Ordering::Relaxed);
             });
         }
-        if eager {
-            first(searcher);
-        }
-        if !searcher.aborted {
-            take_moves(searcher);
-        }
-        if searcher.aborted {
-            share.abort.store(true, Ordering::Relaxed);
-        }
+        take_moves(searcher);
     });
     if share.abort.load(Ordering::Relaxed) {
+        searcher.aborted = true;
         return None;
     }
     let mut results = share
@@ -422,21 +409,93 @@ fn root_search<K: Kernel, I: Isa>(
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
     results.sort_unstable_by_key(|&(i, _, _)| i);
+    Some(results)
+}
+
+/// The best score among `results` and its place: the highest score, exact ones first among
+/// equals, the earliest among equals otherwise.
+fn best_of(results: &[MoveResult]) -> (i32, usize) {
     let mut best = (-INFINITY - 1, false);
     let mut best_at = 0;
-    for (i, score, exact) in results {
-        root[i].score = score;
+    for &(i, score, exact) in results {
         if score > best.0 || (score == best.0 && exact && !best.1) {
             best = (score, exact);
             best_at = i;
         }
     }
-    root[..=best_at].rotate_right(1);
-    root[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
-    Some(best.0)
+    (best.0, best_at)
 }
 
-impl RootShare {
+/// Principal-variation search over the root moves, best first ([`share_moves`]); moves the
+/// best one to the front and returns its score, or `None` if the budget ran out.
+fn root_search<K: Kernel, I: Isa>(
+    searcher: &mut Searcher<K, I>,
+    team: &Team<K, I>,
+    position: (K::B, K::B),
+    root: &mut [RootMove],
+    window: (i32, i32),
+    first: &ChildSearch<K, I>,
+    child: &ChildSearch<K, I>,
+) -> Option<i32> {
+    let moves: Vec<u32> = root.iter().map(|m| m.index).collect();
+    let results = share_moves(searcher, team, position, &moves, window, first, child)?;
+    for &(i, score, _) in &results {
+        root[i].score = score;
+    }
+    let (best, best_at) = best_of(&results);
+    root[..=best_at].rotate_right(1);
+    root[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
+    Some(best)
+}
+
+/// Empties from which the threads share the moves of the nodes on the principal variation.
+const SPLIT_MIN: u32 = 16;
+
+/// The exact score of `(me, opp)` where it is the first move's position at every level above
+/// (the principal variation): from [`SPLIT_MIN`] empties up, its moves are shared between the
+/// threads, the first again through this function, so that the helpers have work while the
+/// first move is searched; below, or with one thread, the plain solver.
+fn solve_split<K: Kernel, I: Isa>(
+    searcher: &mut Searcher<K, I>,
+    team: &Team<K, I>,
+    (me, opp): (K::B, K::B),
+    (mut alpha, mut beta): (i32, i32),
+) -> i32 {
+    let kernel = searcher.kernel();
+    let n = (kernel.shape().geo.board & !(me | opp)).count();
+    if team.helpers == 0 || n < SPLIT_MIN || kernel.moves(me, opp).count() < 2 {
+        return searcher.solve_child((me, opp), (alpha, beta));
+    }
+    if let Some((lower, upper)) = searcher.probe_exact(me, opp) {
+        if lower >= beta || lower == upper {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+    }
+    let moves = searcher.solve_order(me, opp);
+    let first = |s: &mut Searcher<K, I>, p, w| solve_split(s, team, p, w);
+    let child = |s: &mut Searcher<K, I>, p, w| s.solve_child(p, w);
+    let Some(results) = share_moves(
+        searcher,
+        team,
+        (me, opp),
+        &moves,
+        (alpha, beta),
+        &first,
+        &child,
+    ) else {
+        return 0;
+    };
+    let (best, best_at) = best_of(&results);
+    searcher.store_exact((me, opp), best, (alpha, beta), moves[best_at]);
+    best
+}
+
+impl Share {
     /// Notes the score of move `i`, searched with the window `(alpha, beta)`.
     fn record(&self, i: usize, score: i32, alpha: i32, beta: i32) {
         let exact = score > alpha && score < beta;

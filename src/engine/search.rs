@@ -228,6 +228,54 @@ impl<'a, K: Kernel, I: Isa> Searcher<'a, K, I> {
         best
     }
 
+    /// The moves of a position to solve, best first: the table's move, then by a shallow
+    /// midgame search, as the solver orders them.
+    pub(crate) fn solve_order(&mut self, me: K::B, opp: K::B) -> Vec<u32> {
+        let n = (self.shape().geo.board & !(me | opp)).count();
+        let table_move = self
+            .table_move(me, opp, true)
+            .or_else(|| self.table_move(me, opp, false));
+        let mut list: Vec<(i32, u32)> = Vec::new();
+        for index in self.kernel.moves(me, opp).members() {
+            let key = if Some(index) == table_move {
+                INFINITY + 1
+            } else {
+                let flipped = self.kernel.flips(me, opp, index);
+                let child = (opp & !flipped, me | K::B::single(index) | flipped);
+                -I::midgame(self, child, shallow_depth(n), (-INFINITY, INFINITY))
+            };
+            list.push((key, index));
+        }
+        list.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        list.into_iter().map(|(_, index)| index).collect()
+    }
+
+    /// The table's exact bounds for a position, if any.
+    pub(crate) fn probe_exact(&self, me: K::B, opp: K::B) -> Option<(i32, i32)> {
+        self.table
+            .probe(self.key(me, opp, true))
+            .map(|hit| (hit.lower, hit.upper))
+    }
+
+    /// Stores the exact score `best` of a position searched with the window `(alpha, beta)`.
+    pub(crate) fn store_exact(
+        &self,
+        (me, opp): (K::B, K::B),
+        best: i32,
+        (alpha, beta): (i32, i32),
+        best_move: u32,
+    ) {
+        let n = (self.shape().geo.board & !(me | opp)).count();
+        self.store(
+            self.key(me, opp, true),
+            best,
+            alpha,
+            beta,
+            n,
+            Some(best_move),
+        );
+    }
+
     #[inline(always)]
     fn shape(&self) -> &'a Shape<K::B> {
         self.kernel.shape()
