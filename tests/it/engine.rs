@@ -186,18 +186,23 @@ fn ffo_game(line: &str) -> (Game, Vec<Square>, i32) {
     (game, best, fields[5].parse().unwrap())
 }
 
-fn solve_ffo(id: &str) {
+fn solve_ffo(id: &str, threads: usize) {
     let data = include_str!("../../fixtures/ffo/ffo-40-59.txt");
     let line = data
         .lines()
         .find(|line| line.split_whitespace().next() == Some(id))
         .unwrap();
     let (game, best, score) = ffo_game(line);
-    let mut engine = Engine::new(EngineConfig::default());
+    let mut engine = Engine::new(EngineConfig {
+        threads,
+        ..EngineConfig::default()
+    });
     engine.set_scoring(Scoring::EmptiesToWinner);
     let report = engine.search(&game, &Limits::default()).unwrap();
     assert!(report.exact);
     assert_eq!(report.score, score, "FFO #{id}");
+    assert_eq!(report.pv.first(), Some(&report.best_move));
+    assert!(report.pv.len() > 10, "FFO #{id}: {:?}", report.pv);
     assert!(
         best.contains(&report.best_move),
         "FFO #{id}: {}",
@@ -207,12 +212,19 @@ fn solve_ffo(id: &str) {
 
 #[test]
 fn ffo_40() {
-    solve_ffo("40");
+    solve_ffo("40", 1);
 }
 
 #[test]
 fn ffo_41() {
-    solve_ffo("41");
+    solve_ffo("41", 1);
+}
+
+/// The threads share the root moves and the principal variation's nodes: still exact.
+#[test]
+fn ffo_40_and_41_on_several_threads() {
+    solve_ffo("40", 2);
+    solve_ffo("41", 3);
 }
 
 #[test]
