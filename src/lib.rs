@@ -34,7 +34,7 @@
 //! [`Setup`] (unchecked starting conditions, read by [`SetupParser`]) and [`Game`]; the bit sets
 //! of [`bitboard`]; the console protocol in [`protocol`]; test cases for it in [`gen`]; squares
 //! as people type them in [`notation`]; a game played by people, with undo, in [`session`];
-//! game-tree counting in [`perft`]; the search engine ([`Engine`]) in [`engine`], and computer
+//! game-tree counting in [`perft`]; FFO endgame-suite lines in [`ffo`]; the search engine ([`Engine`]) in [`engine`], and computer
 //! players of graded strength in [`computer`].
 
 #![warn(missing_docs)]
@@ -44,6 +44,7 @@ mod board;
 mod color;
 pub mod computer;
 pub mod engine;
+pub mod ffo;
 mod game;
 pub mod gen;
 pub mod notation;
