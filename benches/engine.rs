@@ -11,21 +11,9 @@ use othello::{Dimensions, Engine, EngineConfig, Game, Limits, RuleSet, Scoring, 
 
 /// FFO #40 (20 empties) after the first `plies` moves of its principal variation.
 fn ffo_40_after(plies: usize) -> Game {
-    let board = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
-    let mut text = String::from("8\n8\nB\n>\n");
-    for row in board.as_bytes().chunks(8) {
-        let cells: Vec<&str> = row
-            .iter()
-            .map(|&c| match c {
-                b'X' => "B",
-                b'O' => "W",
-                _ => ".",
-            })
-            .collect();
-        text.push_str(&cells.join(" "));
-        text.push('\n');
-    }
-    let mut game = Game::new(Setup::from_protocol(&text).unwrap(), RuleSet::Full);
+    let data = include_str!("../fixtures/ffo/ffo-40-59.txt");
+    let line = data.lines().find(|line| line.starts_with("40 ")).unwrap();
+    let mut game = othello::ffo::parse_line(line).unwrap().unwrap().game();
     // a2 b1 c1 b6: the start of the principal variation.
     for &(row, col) in [(1, 0), (0, 1), (0, 2), (5, 1)].iter().take(plies) {
         game.play(Square::new(row, col)).unwrap();

@@ -15,11 +15,27 @@
 //! # Ok::<(), othello::MoveError>(())
 //! ```
 //!
+//! The engine finds best moves, and solves endgames exactly, on every supported board:
+//!
+//! ```
+//! use othello::{Dimensions, Engine, EngineConfig, Game, Limits, RuleSet, Setup};
+//!
+//! // 4x4 from the standard start: perfect play ends with white 8 discs ahead.
+//! let game = Game::new(Setup::standard(Dimensions::new(4, 4)?), RuleSet::Full);
+//! let mut engine = Engine::new(EngineConfig::default());
+//! let report = engine.search(&game, &Limits::exact())?;
+//! assert!(report.exact);
+//! assert_eq!(report.score, -8); // black to move, and black loses by 8
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! Vocabulary: [`Color`] and [`ByColor`]; [`Dimensions`] and [`Square`]; [`Board`]; the rule
 //! sets [`Full`] and [`Simple`] behind the [`Rules`] trait, picked at run time by [`RuleSet`];
 //! [`Setup`] (unchecked starting conditions, read by [`SetupParser`]) and [`Game`]; the bit sets
 //! of [`bitboard`]; the console protocol in [`protocol`]; test cases for it in [`gen`]; squares
-//! as people type them in [`notation`]; a game played by people, with undo, in [`session`].
+//! as people type them in [`notation`]; a game played by people, with undo, in [`session`];
+//! game-tree counting in [`perft`]; FFO endgame-suite lines in [`ffo`]; the search engine ([`Engine`]) in [`engine`], and computer
+//! players of graded strength in [`computer`].
 
 #![warn(missing_docs)]
 
@@ -28,6 +44,7 @@ mod board;
 mod color;
 pub mod computer;
 pub mod engine;
+pub mod ffo;
 mod game;
 pub mod gen;
 pub mod notation;

@@ -15,9 +15,10 @@ use std::time::Duration;
 use clap::Args;
 use thiserror::Error;
 
+use othello::ffo::{self, FfoError, Listed};
 use othello::{
-    Board, Color, Dimensions, Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring,
-    SearchReport, Setup, SetupError, SetupParser, Square, WinRule,
+    Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring, SearchReport, SetupError,
+    SetupParser, Square, WinRule,
 };
 
 use super::RulesArg;
@@ -109,14 +110,14 @@ pub enum SolveError {
         source: SetupError,
     },
     /// An FFO line is malformed.
-    #[error("{path}: line {line}: {message}")]
+    #[error("{path}: line {line}: {source}")]
     Ffo {
         /// The input's name.
         path: String,
         /// 1-based line number.
         line: usize,
         /// What is wrong.
-        message: String,
+        source: FfoError,
     },
     /// The input holds no position.
     #[error("{path}: no position found (expected protocol setups or FFO lines)")]
@@ -150,13 +151,6 @@ impl SolveError {
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, SolveError::Write(error) if error.kind() == io::ErrorKind::BrokenPipe)
     }
-}
-
-/// The best moves and score an input line lists.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Listed {
-    best: Vec<Square>,
-    score: i32,
 }
 
 /// One position to solve.
@@ -523,18 +517,21 @@ fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry
             continue;
         }
         let number = entries.len() + 1;
-        if let Some(result) = parse_ffo_line(trimmed) {
-            let (id, game, listed) = result.map_err(|message| SolveError::Ffo {
+        if let Some(result) = ffo::parse_line(trimmed) {
+            let position = result.map_err(|source| SolveError::Ffo {
                 path: name.to_owned(),
                 line: i + 1,
-                message,
+                source,
             })?;
-            let label = id.map_or_else(|| format!("position {number}"), |id| format!("#{id}"));
+            let label = position
+                .id
+                .as_ref()
+                .map_or_else(|| format!("position {number}"), |id| format!("#{id}"));
             entries.push(Entry {
                 label,
                 line: i + 1,
-                game,
-                listed,
+                game: position.game(),
+                listed: position.listed,
             });
             i += 1;
             continue;
@@ -565,94 +562,6 @@ fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry
         });
     }
     Ok(entries)
-}
-
-/// An FFO position line: `None` if the line is not one (no 64-cell board among its first two
-/// fields), else the id, the game and the listed result, or what is wrong with it.
-#[allow(clippy::type_complexity)]
-fn parse_ffo_line(line: &str) -> Option<Result<(Option<String>, Game, Option<Listed>), String>> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    let is_board =
-        |field: &str| field.len() == 64 && field.bytes().all(|b| b"XxOo-.*".contains(&b));
-    let board_at = fields.iter().take(2).position(|field| is_board(field))?;
-    Some(parse_ffo_fields(&fields, board_at))
-}
-
-#[allow(clippy::type_complexity)]
-fn parse_ffo_fields(
-    fields: &[&str],
-    board_at: usize,
-) -> Result<(Option<String>, Game, Option<Listed>), String> {
-    let id = (board_at == 1).then(|| fields[0].trim_start_matches('#').to_owned());
-    let dims = Dimensions::STANDARD;
-    let mut board = Board::empty(dims);
-    for (i, cell) in fields[board_at].bytes().enumerate() {
-        let disc = match cell {
-            b'X' | b'x' | b'*' => Some(Color::Black),
-            b'O' | b'o' => Some(Color::White),
-            _ => None,
-        };
-        let square = Square::new(i as u8 / 8, i as u8 % 8);
-        board.set(square, disc).map_err(|error| error.to_string())?;
-    }
-    let side = fields
-        .get(board_at + 1)
-        .ok_or("expected the side to move (X or O) after the board, found the end of the line")?;
-    let first = match side.to_ascii_uppercase().as_str() {
-        "X" | "B" => Color::Black,
-        "O" | "W" => Color::White,
-        _ => return Err(format!("expected the side to move, X or O, found {side:?}")),
-    };
-    let rest = &fields[board_at + 2..];
-    if let Some(empties) = rest.first() {
-        let empties: u32 = empties
-            .parse()
-            .map_err(|_| format!("expected the number of empties, found {empties:?}"))?;
-        if empties != board.empties() {
-            return Err(format!(
-                "the line says {empties} empties but the board has {}",
-                board.empties()
-            ));
-        }
-    }
-    let listed = match (rest.get(1), rest.get(2)) {
-        (Some(moves), Some(score)) => {
-            let best = moves
-                .split(',')
-                .map(parse_square)
-                .collect::<Result<Vec<_>, _>>()?;
-            let score = score
-                .parse()
-                .map_err(|_| format!("expected the listed score, found {score:?}"))?;
-            Some(Listed { best, score })
-        }
-        (Some(_), None) => {
-            return Err("expected the listed score after the best moves".to_owned());
-        }
-        _ => None,
-    };
-    let setup = Setup {
-        board,
-        first,
-        win: WinRule::MostDiscs,
-    };
-    Ok((id, Game::new(setup, RuleSet::Full), listed))
-}
-
-/// `A2` or `a2`.
-fn parse_square(text: &str) -> Result<Square, String> {
-    let bytes = text.as_bytes();
-    let bad = || format!("expected a square such as a2, found {text:?}");
-    if bytes.len() != 2 {
-        return Err(bad());
-    }
-    let col = bytes[0].to_ascii_lowercase().wrapping_sub(b'a');
-    let row = bytes[1].wrapping_sub(b'1');
-    if col < 8 && row < 8 {
-        Ok(Square::new(row, col))
-    } else {
-        Err(bad())
-    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 
 use othello::{
     Color, Dimensions, Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring, Setup,
-    Square, WinRule,
+    WinRule,
 };
 
 /// A small deterministic generator (SplitMix64) for picking random moves.
@@ -158,41 +158,16 @@ fn four_by_four_from_the_start_is_a_white_win_by_eight() {
     assert_eq!(final_margin(&end, Color::Black), -8);
 }
 
-/// Reads an FFO line of `shared/data/ffo-40-59.txt` into a game.
-fn ffo_game(line: &str) -> (Game, Vec<Square>, i32) {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    let mut text = String::from("8\n8\n");
-    text.push_str(if fields[2] == "X" { "B\n>\n" } else { "W\n>\n" });
-    for row in fields[1].as_bytes().chunks(8) {
-        let cells: Vec<&str> = row
-            .iter()
-            .map(|&c| match c {
-                b'X' => "B",
-                b'O' => "W",
-                _ => ".",
-            })
-            .collect();
-        text.push_str(&cells.join(" "));
-        text.push('\n');
-    }
-    let game = Game::new(Setup::from_protocol(&text).unwrap(), RuleSet::Full);
-    let best = fields[4]
-        .split(',')
-        .map(|name| {
-            let b = name.as_bytes();
-            Square::new(b[1] - b'1', b[0].to_ascii_lowercase() - b'a')
-        })
-        .collect();
-    (game, best, fields[5].parse().unwrap())
-}
-
 fn solve_ffo(id: &str, threads: usize) {
     let data = include_str!("../../fixtures/ffo/ffo-40-59.txt");
     let line = data
         .lines()
         .find(|line| line.split_whitespace().next() == Some(id))
         .unwrap();
-    let (game, best, score) = ffo_game(line);
+    let position = othello::ffo::parse_line(line).unwrap().unwrap();
+    let game = position.game();
+    let listed = position.listed.unwrap();
+    let (best, score) = (listed.best, listed.score);
     let mut engine = Engine::new(EngineConfig {
         threads,
         ..EngineConfig::default()

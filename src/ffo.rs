@@ -1,0 +1,235 @@
+//! Positions written as lines of the FFO endgame test suite (as in
+//! `fixtures/ffo/ffo-40-59.txt`): `[id] board side [empties best_moves score ...]`.
+//!
+//! The board is 64 characters, squares a1, b1, ..., h1, a2, ..., h8 (row 1 first), `X` (or `*`)
+//! black, `O` white, `-` (or `.`) empty; the side to move is `X` or `O` (`B` and `W` are taken
+//! too). The optional fields give the number of empties (checked against the board), the best
+//! moves (comma-separated, such as `G3,C7`) and the exact score of the side to move, counted
+//! the FFO way (empty squares go to the winner).
+
+use thiserror::Error;
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::game::Game;
+use crate::notation::{parse_square, NotationError};
+use crate::rules::RuleSet;
+use crate::setup::{Setup, WinRule};
+use crate::square::{Dimensions, Square};
+
+/// A position read from an FFO line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FfoPosition {
+    /// The id in front of the board (`40` for `40 O--OOOOX...`), without a leading `#`.
+    pub id: Option<String>,
+    /// The position: 8x8, the side to move first, most discs wins.
+    pub setup: Setup,
+    /// The best moves and score the line lists, if it lists them.
+    pub listed: Option<Listed>,
+}
+
+impl FfoPosition {
+    /// The position as a game under the FULL rules (the only rules FFO positions are for).
+    #[must_use]
+    pub fn game(&self) -> Game {
+        Game::new(self.setup, RuleSet::Full)
+    }
+}
+
+/// The result an FFO line lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// Every optimal move.
+    pub best: Vec<Square>,
+    /// The exact final disc difference for the side to move, empties to the winner.
+    pub score: i32,
+}
+
+/// What is wrong with a line that has an FFO board.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum FfoError {
+    /// Nothing follows the board.
+    #[error("expected the side to move (X or O) after the board, found the end of the line")]
+    MissingSide,
+    /// The side to move is not `X` or `O`.
+    #[error("expected the side to move, X or O, found {0:?}")]
+    Side(String),
+    /// The empties field is not a number.
+    #[error("expected the number of empties, found {0:?}")]
+    EmptiesField(String),
+    /// The empties field disagrees with the board.
+    #[error("the line says {listed} empties but the board has {actual}")]
+    EmptiesCount {
+        /// What the line says.
+        listed: String,
+        /// What the board has.
+        actual: u32,
+    },
+    /// A best move is not a square.
+    #[error("expected a square such as a2, found {found:?}")]
+    Square {
+        /// The text.
+        found: String,
+        /// Why it is not a square of the 8x8 board.
+        source: NotationError,
+    },
+    /// Best moves without a score.
+    #[error("expected the listed score after the best moves")]
+    MissingScore,
+    /// The score is not an integer.
+    #[error("expected the listed score, found {0:?}")]
+    Score(String),
+}
+
+/// Whether `field` is a 64-character FFO board.
+fn is_board(field: &str) -> bool {
+    field.len() == 64 && field.bytes().all(|b| b"XxOo-.*".contains(&b))
+}
+
+/// Reads an FFO line: `None` if it is not one (neither of its first two fields is a 64-cell
+/// board), else the position or what is wrong with it.
+#[must_use]
+pub fn parse_line(line: &str) -> Option<Result<FfoPosition, FfoError>> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let board_at = fields.iter().take(2).position(|field| is_board(field))?;
+    Some(parse_fields(&fields, board_at))
+}
+
+fn parse_fields(fields: &[&str], board_at: usize) -> Result<FfoPosition, FfoError> {
+    let id = (board_at == 1).then(|| fields[0].trim_start_matches('#').to_owned());
+    let mut board = Board::empty(Dimensions::STANDARD);
+    for (index, cell) in fields[board_at].bytes().enumerate() {
+        let disc = match cell {
+            b'X' | b'x' | b'*' => Some(Color::Black),
+            b'O' | b'o' => Some(Color::White),
+            _ => None,
+        };
+        board.put(Square::new(index as u8 / 8, index as u8 % 8), disc);
+    }
+    let side = fields.get(board_at + 1).ok_or(FfoError::MissingSide)?;
+    let first = match side.to_ascii_uppercase().as_str() {
+        "X" | "B" => Color::Black,
+        "O" | "W" => Color::White,
+        _ => return Err(FfoError::Side((*side).to_owned())),
+    };
+    let rest = &fields[board_at + 2..];
+    if let Some(&empties) = rest.first() {
+        let count: u32 = empties
+            .parse()
+            .map_err(|_| FfoError::EmptiesField(empties.to_owned()))?;
+        if count != board.empties() {
+            return Err(FfoError::EmptiesCount {
+                listed: empties.to_owned(),
+                actual: board.empties(),
+            });
+        }
+    }
+    let listed = match (rest.get(1), rest.get(2)) {
+        (Some(moves), Some(score)) => Some(Listed {
+            best: moves
+                .split(',')
+                .map(|name| {
+                    parse_square(name, Dimensions::STANDARD).map_err(|source| FfoError::Square {
+                        found: name.to_owned(),
+                        source,
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            score: score
+                .parse()
+                .map_err(|_| FfoError::Score((*score).to_owned()))?,
+        }),
+        (Some(_), None) => return Err(FfoError::MissingScore),
+        _ => None,
+    };
+    Ok(FfoPosition {
+        id,
+        setup: Setup {
+            board,
+            first,
+            win: WinRule::MostDiscs,
+        },
+        listed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FFO_40: &str = "40 O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X 20 A2 +38 A2:+38,C7:+36";
+
+    #[test]
+    fn reads_an_ffo_line() {
+        let position = parse_line(FFO_40).unwrap().unwrap();
+        assert_eq!(position.id.as_deref(), Some("40"));
+        assert_eq!(position.setup.first, Color::Black);
+        assert_eq!(position.setup.board.empties(), 20);
+        assert_eq!(
+            position.setup.board.at(Square::new(0, 0)),
+            Some(Color::White)
+        );
+        assert_eq!(
+            position.setup.board.at(Square::new(0, 7)),
+            Some(Color::Black)
+        );
+        assert_eq!(
+            position.listed,
+            Some(Listed {
+                best: vec![Square::new(1, 0)],
+                score: 38
+            })
+        );
+        assert_eq!(position.game().turn(), Some(Color::Black));
+    }
+
+    #[test]
+    fn a_bare_board_and_side_is_enough() {
+        let board = "-".repeat(27) + "OX------XO" + &"-".repeat(27);
+        let position = parse_line(&format!("{board} O")).unwrap().unwrap();
+        assert_eq!(position.id, None);
+        assert_eq!(position.setup.first, Color::White);
+        assert_eq!(position.listed, None);
+    }
+
+    #[test]
+    fn other_lines_are_not_ffo_lines() {
+        assert!(parse_line("8").is_none());
+        assert!(parse_line(". . . . . . . .").is_none());
+        assert!(parse_line("").is_none());
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let board = "-".repeat(64);
+        let error = |line: String| parse_line(&line).unwrap().unwrap_err().to_string();
+        assert_eq!(
+            error(board.clone()),
+            "expected the side to move (X or O) after the board, found the end of the line"
+        );
+        assert_eq!(
+            error(format!("{board} Q")),
+            "expected the side to move, X or O, found \"Q\""
+        );
+        assert_eq!(
+            error(format!("{board} X 3")),
+            "the line says 3 empties but the board has 64"
+        );
+        assert_eq!(
+            error(format!("{board} X many")),
+            "expected the number of empties, found \"many\""
+        );
+        assert_eq!(
+            error(format!("{board} X 64 Z9 +2")),
+            "expected a square such as a2, found \"Z9\""
+        );
+        assert_eq!(
+            error(format!("{board} X 64 A1")),
+            "expected the listed score after the best moves"
+        );
+        assert_eq!(
+            error(format!("{board} X 64 A1 lots")),
+            "expected the listed score, found \"lots\""
+        );
+    }
+}
