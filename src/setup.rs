@@ -98,9 +98,18 @@ impl Setup {
     /// # Errors
     /// [`SetupError`] naming the first line that is wrong, or the line where the text ended.
     pub fn from_protocol(text: &str) -> Result<Setup, SetupError> {
+        Setup::from_protocol_bytes(text.as_bytes())
+    }
+
+    /// [`Setup::from_protocol`] for raw bytes, such as a file's contents: a line that is not
+    /// UTF-8 is reported with its line number.
+    ///
+    /// # Errors
+    /// [`SetupError`] naming the first line that is wrong, or the line where the input ended.
+    pub fn from_protocol_bytes(input: &[u8]) -> Result<Setup, SetupError> {
         let mut parser = SetupParser::new();
-        for line in text.lines() {
-            if let Some(setup) = parser.push_line(line.as_bytes())? {
+        for line in crate::protocol::lines(input) {
+            if let Some(setup) = parser.push_line(line)? {
                 return Ok(setup);
             }
         }

@@ -1,8 +1,67 @@
 //! Line input that flushes pending output before it may wait for the user.
 
+use std::fs;
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::Path;
 
-use othello::MAX_LINE_LEN;
+use thiserror::Error;
+
+use othello::{Setup, SetupError, MAX_LINE_LEN};
+
+/// An input named on the command line could not be read.
+#[derive(Debug, Error)]
+#[error("cannot read {name}: {source}")]
+pub struct ReadError {
+    /// The file's name, or `standard input`.
+    pub name: String,
+    /// What went wrong.
+    pub source: io::Error,
+}
+
+/// The whole of the file at `path`, and its name for messages.
+pub fn read_file(path: &Path) -> Result<(String, Vec<u8>), ReadError> {
+    let name = path.display().to_string();
+    match fs::read(path) {
+        Ok(bytes) => Ok((name, bytes)),
+        Err(source) => Err(ReadError { name, source }),
+    }
+}
+
+/// The whole of a named input: the file at `path`, or standard input (called `stdin_name` in
+/// messages) when `path` is `-`.
+pub fn read_named(path: &Path, stdin_name: &str) -> Result<(String, Vec<u8>), ReadError> {
+    if path != Path::new("-") {
+        return read_file(path);
+    }
+    let name = stdin_name.to_owned();
+    let mut bytes = Vec::new();
+    match io::stdin().lock().read_to_end(&mut bytes) {
+        Ok(_) => Ok((name, bytes)),
+        Err(source) => Err(ReadError { name, source }),
+    }
+}
+
+/// A start position named on the command line (`--from`) that could not be used.
+#[derive(Debug, Error)]
+pub enum SetupFileError {
+    /// It could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// It is not the protocol's header and grid.
+    #[error("{name}: {source}")]
+    Setup {
+        /// The file's name, or `standard input`.
+        name: String,
+        /// What is wrong, and on which line.
+        source: SetupError,
+    },
+}
+
+/// Reads a start position, the protocol's header and grid, from `(name, bytes)` as returned by
+/// [`read_file`] or [`read_named`].
+pub fn parse_setup((name, bytes): (String, Vec<u8>)) -> Result<Setup, SetupFileError> {
+    Setup::from_protocol_bytes(&bytes).map_err(|source| SetupFileError::Setup { name, source })
+}
 
 /// Reads lines of at most [`MAX_LINE_LEN`] + 1 bytes (anything longer is cut there, so the
 /// library still sees that it was too long), without their `\n`.

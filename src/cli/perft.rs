@@ -1,7 +1,6 @@
 //! `othello perft`: counts the leaves of the game tree to a given depth, and how fast.
 
-use std::fs;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -9,8 +8,9 @@ use clap::Args;
 use thiserror::Error;
 
 use othello::perft::{self, Division};
-use othello::{Dimensions, ParseDimensionsError, Setup, SetupError, SetupParser};
+use othello::{Dimensions, ParseDimensionsError, Setup};
 
+use super::input::{parse_setup, read_named, SetupFileError};
 use super::{Failure, RulesArg};
 
 /// Arguments of `othello perft`.
@@ -52,22 +52,9 @@ pub enum PerftError {
     /// `--size` names no supported board.
     #[error("--size: {0}")]
     Size(#[from] ParseDimensionsError),
-    /// The start position file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file named by `--from`.
-        path: String,
-        /// What went wrong.
-        source: io::Error,
-    },
-    /// The start position file is not a valid header and grid.
-    #[error("{path}: {source}")]
-    Setup {
-        /// The file named by `--from`.
-        path: String,
-        /// The first thing wrong in it.
-        source: SetupError,
-    },
+    /// The `--from` file could not be read or is not a valid header and grid.
+    #[error(transparent)]
+    From(#[from] SetupFileError),
     /// The worker threads could not be started.
     #[error("cannot start {threads} threads: {source}")]
     Threads {
@@ -104,29 +91,9 @@ fn start_position(args: &PerftArgs) -> Result<Setup, PerftError> {
         let dims: Dimensions = args.size.parse()?;
         return Ok(Setup::standard(dims));
     };
-    let shown = path.display().to_string();
-    let text = if shown == "-" {
-        let mut bytes = Vec::new();
-        io::stdin().lock().read_to_end(&mut bytes).map(|_| bytes)
-    } else {
-        fs::read(path)
-    }
-    .map_err(|source| PerftError::Read {
-        path: shown.clone(),
-        source,
-    })?;
-    let setup_error = |source| PerftError::Setup {
-        path: shown.clone(),
-        source,
-    };
-    let mut parser = SetupParser::new();
-    for line in text.split_inclusive(|&byte| byte == b'\n') {
-        let line = line.strip_suffix(b"\n").unwrap_or(line);
-        if let Some(setup) = parser.push_line(line).map_err(setup_error)? {
-            return Ok(setup);
-        }
-    }
-    Err(setup_error(parser.end_of_input()))
+    Ok(read_named(path, "-")
+        .map_err(SetupFileError::from)
+        .and_then(parse_setup)?)
 }
 
 fn report(

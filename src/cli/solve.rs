@@ -7,7 +7,7 @@
 //! starting with `#` are skipped.
 
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -21,6 +21,7 @@ use othello::{
     SetupParser, Square, WinRule,
 };
 
+use super::input::{read_named, ReadError};
 use super::RulesArg;
 
 /// FFO #40-#59, the positions `--bench` solves (#40-#49).
@@ -94,13 +95,8 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 #[derive(Debug, Error)]
 pub enum SolveError {
     /// The input file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Open {
-        /// The file named.
-        path: String,
-        /// Why.
-        source: io::Error,
-    },
+    #[error(transparent)]
+    Open(#[from] ReadError),
     /// A protocol setup in the input is malformed.
     #[error("{path}: {source}")]
     Setup {
@@ -143,7 +139,7 @@ impl SolveError {
     pub fn exit_status(&self) -> u8 {
         match self {
             SolveError::Setup { .. } | SolveError::Ffo { .. } | SolveError::Empty { .. } => 2,
-            SolveError::Open { .. } | SolveError::Write(_) | SolveError::Mismatch { .. } => 1,
+            SolveError::Open(_) | SolveError::Write(_) | SolveError::Mismatch { .. } => 1,
         }
     }
 
@@ -226,27 +222,10 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
 }
 
 fn read_input(path: Option<&PathBuf>) -> Result<(String, Vec<u8>), SolveError> {
-    let mut bytes = Vec::new();
-    match path {
-        Some(path) if path != Path::new("-") => {
-            let name = path.display().to_string();
-            bytes = std::fs::read(path).map_err(|source| SolveError::Open {
-                path: name.clone(),
-                source,
-            })?;
-            Ok((name, bytes))
-        }
-        _ => {
-            io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .map_err(|source| SolveError::Open {
-                    path: "standard input".to_owned(),
-                    source,
-                })?;
-            Ok(("standard input".to_owned(), bytes))
-        }
-    }
+    Ok(read_named(
+        path.map_or(Path::new("-"), PathBuf::as_path),
+        "standard input",
+    )?)
 }
 
 fn bench_positions() -> Vec<Entry> {

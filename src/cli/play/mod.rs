@@ -10,15 +10,15 @@ mod thinking;
 mod view;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::ValueEnum;
 use thiserror::Error;
 
-use othello::{ByColor, Color, Dimensions, Game, Setup, SetupError, WinRule};
+use othello::{ByColor, Color, Dimensions, Game, Setup, WinRule};
 
-use super::input::LineReader;
+use super::input::{parse_setup, read_file, LineReader, SetupFileError};
 use super::{Failure, RulesArg};
 use players::{Controller, Name, Player};
 use results::ResultsFile;
@@ -130,22 +130,9 @@ enum ColorChoiceArg {
 /// Why `othello play` could not start.
 #[derive(Debug, Error)]
 pub enum PlayError {
-    /// The `--from` file could not be read.
-    #[error("cannot read {path}: {error}", path = .path.display())]
-    ReadFrom {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        error: io::Error,
-    },
-    /// The `--from` file is not a setup.
-    #[error("{path}: {error}", path = .path.display())]
-    Setup {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong, and on which line.
-        error: SetupError,
-    },
+    /// The `--from` file could not be read or is not a setup.
+    #[error(transparent)]
+    From(#[from] SetupFileError),
     /// The results file could not be opened for appending.
     #[error("cannot open results file {path}: {error}", path = .path.display())]
     OpenResults {
@@ -218,15 +205,10 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     result.and(flushed)
 }
 
-fn read_setup(path: &PathBuf) -> Result<Setup, PlayError> {
-    let text = std::fs::read_to_string(path).map_err(|error| PlayError::ReadFrom {
-        path: path.clone(),
-        error,
-    })?;
-    Setup::from_protocol(&text).map_err(|error| PlayError::Setup {
-        path: path.clone(),
-        error,
-    })
+fn read_setup(path: &Path) -> Result<Setup, PlayError> {
+    Ok(read_file(path)
+        .map_err(SetupFileError::from)
+        .and_then(parse_setup)?)
 }
 
 /// A seed that differs from run to run.
