@@ -8,9 +8,10 @@
 //!
 //! Every input is well-formed per the protocol: the header, the start position, then move lines
 //! `ROW COL` until the game is over. The game is played to its end by uniformly chosen legal
-//! moves; before each move, with probability [`Options::invalid_rate`] per line, an invalid
-//! attempt is sent instead (an occupied cell, an empty cell that captures nothing, or a number
-//! outside the board such as `0`, one past the last row or column, or `99`).
+//! moves; before each move, with probability [`Options::invalid_rate`] per line (at most
+//! [`MAX_INVALID_RUN`] times in a row), an invalid attempt is sent instead (an occupied cell, an
+//! empty cell that captures nothing, or a number outside the board such as `0`, one past the
+//! last row or column, or `99`).
 //!
 //! ```
 //! use othello::gen::{Generator, Options};
@@ -180,7 +181,8 @@ pub struct Options {
     /// Only square boards.
     pub square_only: bool,
     /// The chance that a move line sent is an invalid attempt, from 0 (none) up to but not
-    /// including 1; on average each legal move is preceded by `rate / (1 - rate)` invalid ones.
+    /// including 1; on average each legal move is preceded by `rate / (1 - rate)` invalid ones,
+    /// and never by more than [`MAX_INVALID_RUN`].
     pub invalid_rate: f64,
     /// Which start positions to use.
     pub start: Start,
@@ -501,12 +503,18 @@ fn full_board(dims: Dimensions, rng: &mut impl Rng) -> Board {
     board
 }
 
+/// The most invalid attempts before one move, so that a rate close to 1 still ends (a run this
+/// long at the default rate of 0.1 has a chance of 10^-100).
+pub const MAX_INVALID_RUN: usize = 100;
+
 /// The input text: the setup, then move lines until the game is over, with invalid attempts.
 fn play_out(setup: Setup, rules: RuleSet, invalid_rate: f64, rng: &mut impl Rng) -> String {
     let mut input = setup.to_protocol();
     let mut game = Game::new(setup, rules);
     while game.turn().is_some() {
-        while invalid_rate > 0.0 && rng.random_bool(invalid_rate) {
+        let mut run = 0;
+        while run < MAX_INVALID_RUN && invalid_rate > 0.0 && rng.random_bool(invalid_rate) {
+            run += 1;
             let (row, col) = invalid_attempt(&game, rng);
             let _ = writeln!(input, "{row} {col}");
         }

@@ -13,19 +13,18 @@ use std::fmt;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use thiserror::Error;
 
 use othello::protocol::{banner, lines};
 use othello::RuleSet;
 
-use super::{Failure, RulesArg};
+use super::{progress, Failure, RulesArg};
 
 /// Runs COMMAND once per DIR/NAME.in, with the file on standard input, and compares its standard
 /// output with DIR/NAME.out byte for byte.
@@ -122,6 +121,28 @@ pub enum CheckError {
         /// What went wrong.
         source: io::Error,
     },
+    /// The checker could not start its own threads (or signal handler).
+    #[error("cannot start the checker's threads: {0}")]
+    Threads(io::Error),
+}
+
+impl CheckError {
+    /// 2 for bad usage (no cases, a missing file, a program that does not exist or may not be
+    /// run), 1 for a failure of the machine while checking (no threads or processes to be had).
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            CheckError::Spawn { source, .. }
+                if !matches!(
+                    source.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
+                ) =>
+            {
+                1
+            }
+            CheckError::Threads(_) => 1,
+            _ => 2,
+        }
+    }
 }
 
 /// One case: `NAME.in` and `NAME.out`.
@@ -222,23 +243,24 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     let limits = Limits {
         timeout: Duration::from_secs_f64(args.timeout),
     };
-    let bar = ProgressBar::new(cases.len() as u64);
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} cases  {elapsed} elapsed, ETA {eta}")
-    {
-        bar.set_style(style);
-    }
+    stop_children_on_interrupt()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.min(cases.len()))
+        .thread_name(|index| format!("case runner {index}"))
+        .build()
+        .map_err(|error| CheckError::Threads(io::Error::other(error)))?;
+    let bar = progress::bar(cases.len() as u64, "cases");
 
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
     let mut printer = Printer::new(cases.len());
     let mut error = None;
-    thread::scope(|scope| {
-        for _ in 0..jobs.min(cases.len()) {
+    pool.in_place_scope(|scope| {
+        for _ in 0..pool.current_num_threads() {
             let sender = sender.clone();
             let (cases, command, next, stop) = (&cases, &args.command, &next, &stop);
-            scope.spawn(move || {
+            scope.spawn(move |_| {
                 while !stop.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
@@ -273,7 +295,7 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
         return Err(error);
     }
     let failed = cases.len() - printer.passed;
-    println!("{} passed, {failed} failed", printer.passed);
+    writeln!(io::stdout(), "{} passed, {failed} failed", printer.passed).map_err(Failure::Write)?;
     if failed > 0 {
         return Err(Failure::CasesFailed {
             failed,
@@ -281,6 +303,27 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
         });
     }
     Ok(())
+}
+
+/// The process groups of the programs running now, by the id of their leader.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// On SIGINT, SIGTERM or SIGHUP, kills every program still running (each leads a process group
+/// of its own, which the terminal's Ctrl-C does not reach) and exits with status 130.
+fn stop_children_on_interrupt() -> Result<(), CheckError> {
+    ctrlc::set_handler(|| {
+        // Held until the exit, so no program can be started after the kills.
+        let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        for &pid in running.iter() {
+            kill_process_group(pid);
+        }
+        eprintln!(
+            "\nothello: interrupted; stopped {} running cases",
+            running.len()
+        );
+        std::process::exit(130);
+    })
+    .map_err(|error| CheckError::Threads(io::Error::other(error)))
 }
 
 /// Prints reports in case order as they arrive in any order.
@@ -371,23 +414,13 @@ fn check_case(
     let cap = 2 * expected.len() + 4096;
     let run = match execute(command, input.clone(), cap, limits.timeout) {
         Ok(run) => run,
-        Err(source)
-            if matches!(
-                source.kind(),
-                io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
-            ) =>
-        {
+        Err(ExecuteError::Program(source)) => {
             return Err(CheckError::Spawn {
                 command: command[0].to_string_lossy().into_owned(),
                 source,
             })
         }
-        Err(source) => {
-            return Ok(Report {
-                verdict: Verdict::Crash,
-                detail: Some(format!("could not be started: {source}")),
-            })
-        }
+        Err(ExecuteError::Threads(source)) => return Err(CheckError::Threads(source)),
     };
     Ok(judge(&input, &expected, &run, cap, limits))
 }
@@ -425,9 +458,23 @@ const GRACE: Duration = Duration::from_secs(1);
 /// Standard error kept for the report.
 const STDERR_CAP: usize = 4096;
 
+/// Why a program could not be run.
+#[derive(Debug)]
+enum ExecuteError {
+    /// The program could not be started.
+    Program(io::Error),
+    /// The checker could not start the threads that feed and watch it.
+    Threads(io::Error),
+}
+
 /// Runs `command` with `input` on standard input until it exits and closes its output, prints
 /// more than `cap` bytes, or `timeout` passes.
-fn execute(command: &[OsString], input: Vec<u8>, cap: usize, timeout: Duration) -> io::Result<Run> {
+fn execute(
+    command: &[OsString],
+    input: Vec<u8>,
+    cap: usize,
+    timeout: Duration,
+) -> Result<Run, ExecuteError> {
     let mut process = Command::new(&command[0]);
     process
         .args(&command[1..])
@@ -437,8 +484,33 @@ fn execute(command: &[OsString], input: Vec<u8>, cap: usize, timeout: Duration) 
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut process, 0);
     let deadline = Instant::now() + timeout;
-    let mut child = process.spawn()?;
-    let pid = child.id();
+    let (child, pid) = {
+        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        let child = process.spawn().map_err(ExecuteError::Program)?;
+        let pid = child.id();
+        running.push(pid);
+        (child, pid)
+    };
+    let result = supervise(child, pid, input, cap, deadline);
+    if result.is_err() {
+        kill_process_group(pid);
+    }
+    RUNNING
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|&running| running != pid);
+    result.map_err(ExecuteError::Threads)
+}
+
+/// Feeds, drains and waits for a started program (see [`execute`]); fails only when a helper
+/// thread cannot be started.
+fn supervise(
+    mut child: Child,
+    pid: u32,
+    input: Vec<u8>,
+    cap: usize,
+    deadline: Instant,
+) -> io::Result<Run> {
     let (events, received) = mpsc::channel();
 
     let stdin = child.stdin.take();
@@ -447,14 +519,14 @@ fn execute(command: &[OsString], input: Vec<u8>, cap: usize, timeout: Duration) 
             // A program may stop reading early; that is for the verdict to judge.
             let _ = stdin.write_all(&input);
         }
-    });
+    })?;
     let stdout = Arc::new(Mutex::new(Vec::new()));
     if let Some(pipe) = child.stdout.take() {
         let (buffer, events) = (Arc::clone(&stdout), events.clone());
         helper(move || {
             let overflow = drain(pipe, &buffer, cap, true);
             let _ = events.send(Event::StdoutClosed { overflow });
-        });
+        })?;
     }
     let stderr = Arc::new(Mutex::new(Vec::new()));
     if let Some(pipe) = child.stderr.take() {
@@ -462,11 +534,11 @@ fn execute(command: &[OsString], input: Vec<u8>, cap: usize, timeout: Duration) 
         helper(move || {
             drain(pipe, &buffer, STDERR_CAP, false);
             let _ = events.send(Event::StderrClosed);
-        });
+        })?;
     }
     helper(move || {
         let _ = events.send(Event::Exited(child.wait().ok()));
-    });
+    })?;
 
     let (mut status, mut stdout_open, mut stderr_open) = (None, true, true);
     let mut killed = None;
@@ -503,8 +575,11 @@ fn execute(command: &[OsString], input: Vec<u8>, cap: usize, timeout: Duration) 
 
 /// Starts a detached helper thread: one that is stuck on a pipe held open by an escaped
 /// process must not hold up the checker.
-fn helper(work: impl FnOnce() + Send + 'static) {
-    let _ = thread::Builder::new().stack_size(64 * 1024).spawn(work);
+fn helper(work: impl FnOnce() + Send + 'static) -> io::Result<()> {
+    thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(work)
+        .map(drop)
 }
 
 /// Reads `pipe` to its end, keeping the first `cap` bytes in `buffer`. With `stop_at_cap`, stops

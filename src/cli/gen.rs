@@ -1,12 +1,11 @@
 //! `othello gen`: writes protocol test cases, `NNNN.in` and `NNNN.out`, to a directory.
 
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::thread;
 
 use clap::ValueEnum;
+use rayon::prelude::*;
 use thiserror::Error;
 
 use othello::gen::{Generator, Options, Sizes, Start};
@@ -112,7 +111,17 @@ pub enum GenError {
         /// The name of one such file.
         file: String,
     },
-    /// A file or directory could not be read, written or removed.
+    /// The directory could not be created or listed.
+    #[error("cannot {action} {}: {source}", .dir.display())]
+    Directory {
+        /// What was being done: "create directory", "read directory".
+        action: &'static str,
+        /// The directory given.
+        dir: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// A file could not be written or removed.
     #[error("cannot {action} {}: {source}", .path.display())]
     Io {
         /// What was being done: "create directory", "write", ...
@@ -128,7 +137,9 @@ impl GenError {
     /// 2 for a directory that cannot be used, 1 for a failure while writing.
     pub fn exit_status(&self) -> u8 {
         match self {
-            GenError::NotADirectory { .. } | GenError::ForeignFile { .. } => 2,
+            GenError::NotADirectory { .. }
+            | GenError::ForeignFile { .. }
+            | GenError::Directory { .. } => 2,
             GenError::Io { .. } => 1,
         }
     }
@@ -138,6 +149,17 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) 
     move |source| GenError::Io {
         action,
         path: path.to_owned(),
+        source,
+    }
+}
+
+fn directory_error<'a>(
+    action: &'static str,
+    dir: &'a Path,
+) -> impl FnOnce(io::Error) -> GenError + 'a {
+    move |source| GenError::Directory {
+        action,
+        dir: dir.to_owned(),
         source,
     }
 }
@@ -156,43 +178,24 @@ pub fn run(args: GenArgs) -> Result<(), Failure> {
         .expect("--invalid-rate is checked when the arguments are parsed");
     prepare_directory(&args.out)?;
     write_cases(&generator, args.count, &args.out)?;
-    println!(
+    writeln!(
+        io::stdout(),
         "wrote {} cases ({rules} rules, seed {}) to {}",
         args.count,
         args.seed,
         args.out.display()
-    );
-    Ok(())
+    )
+    .map_err(Failure::Write)
 }
 
-/// Makes and writes cases `0..count` on every core: each worker takes the next index, so the
-/// files are the same whatever the number of workers.
+/// Makes and writes cases `0..count` on every core (rayon's pool). Each case depends only on
+/// its index, so the files are the same whatever the number of workers or their order.
 fn write_cases(generator: &Generator, count: u64, dir: &Path) -> Result<(), GenError> {
     let width = case_name_width(count);
-    let next = AtomicU64::new(0);
-    let workers = thread::available_parallelism().map_or(1, |n| n.get());
-    let workers = workers.min(usize::try_from(count).unwrap_or(usize::MAX));
-    thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= count {
-                        return Ok(());
-                    }
-                    let case = generator.case(index);
-                    let stem = format!("{index:0width$}");
-                    if let Err(error) = write_case(dir, &stem, &case.input, &case.output) {
-                        // Stop the other workers too.
-                        next.store(count, Ordering::Relaxed);
-                        return Err(error);
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .try_for_each(|handle| handle.join().expect("a case writer panicked"))
+    (0..count).into_par_iter().try_for_each(|index| {
+        let case = generator.case(index);
+        let stem = format!("{index:0width$}");
+        write_case(dir, &stem, &case.input, &case.output)
     })
 }
 
@@ -229,17 +232,17 @@ fn prepare_directory(dir: &Path) -> Result<(), GenError> {
         }
         Ok(_) => {}
         Err(error) if error.kind() == io::ErrorKind::NotFound => {
-            return fs::create_dir_all(dir).map_err(io_error("create directory", dir));
+            return fs::create_dir_all(dir).map_err(directory_error("create directory", dir));
         }
-        Err(error) => return Err(io_error("use directory", dir)(error)),
+        Err(error) => return Err(directory_error("use directory", dir)(error)),
     }
     let mut old = Vec::new();
-    for entry in fs::read_dir(dir).map_err(io_error("read directory", dir))? {
-        let entry = entry.map_err(io_error("read directory", dir))?;
+    for entry in fs::read_dir(dir).map_err(directory_error("read directory", dir))? {
+        let entry = entry.map_err(directory_error("read directory", dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let is_file = entry
             .file_type()
-            .map_err(io_error("read directory", dir))?
+            .map_err(directory_error("read directory", dir))?
             .is_file();
         if !(is_file && is_generated(&name)) {
             return Err(GenError::ForeignFile {

@@ -1,43 +1,120 @@
-//! Line input that flushes pending output before it may wait for the user.
+//! Reading input: named files (bounded, line by line) and the line reader of the protocol and
+//! play loops, which flushes pending output before it may wait for the user.
 
-use std::fs;
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use thiserror::Error;
 
-use othello::{Setup, SetupError, MAX_LINE_LEN};
+use othello::{Setup, SetupError, SetupParser, MAX_LINE_LEN};
 
-/// An input named on the command line could not be read.
+/// The most a file named on the command line may hold: far more than any position list, and
+/// read in a moment, so that an endless input (`/dev/zero`, `yes`) is refused at once.
+pub const MAX_INPUT_BYTES: usize = 64 << 20;
+
+/// An input named on the command line that could not be read, or is not text of a sensible
+/// shape.
 #[derive(Debug, Error)]
-#[error("cannot read {name}: {source}")]
-pub struct ReadError {
-    /// The file's name, or `standard input`.
-    pub name: String,
-    /// What went wrong.
-    pub source: io::Error,
+pub enum ReadError {
+    /// Opening or reading failed.
+    #[error("cannot read {name}: {source}")]
+    Io {
+        /// The file's name, or `standard input`.
+        name: String,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// A line is longer than [`MAX_LINE_LEN`]; reading stops there.
+    #[error("{name}: line {line} is longer than {MAX_LINE_LEN} bytes")]
+    LineTooLong {
+        /// The file's name, or `standard input`.
+        name: String,
+        /// 1-based line number.
+        line: usize,
+    },
+    /// The input is larger than [`MAX_INPUT_BYTES`]; reading stops there.
+    #[error("{name}: larger than {} MiB", MAX_INPUT_BYTES >> 20)]
+    TooLarge {
+        /// The file's name, or `standard input`.
+        name: String,
+    },
 }
 
-/// The whole of the file at `path`, and its name for messages.
-pub fn read_file(path: &Path) -> Result<(String, Vec<u8>), ReadError> {
-    let name = path.display().to_string();
-    match fs::read(path) {
-        Ok(bytes) => Ok((name, bytes)),
-        Err(source) => Err(ReadError { name, source }),
-    }
+/// An input named on the command line, read one line at a time with the line and size limits.
+pub struct NamedInput {
+    name: String,
+    reader: LineReader<Box<dyn Read>>,
+    lines: usize,
+    bytes: usize,
 }
 
-/// The whole of a named input: the file at `path`, or standard input (called `stdin_name` in
-/// messages) when `path` is `-`.
-pub fn read_named(path: &Path, stdin_name: &str) -> Result<(String, Vec<u8>), ReadError> {
-    if path != Path::new("-") {
-        return read_file(path);
+impl NamedInput {
+    /// Opens the file at `path`, or standard input (called `stdin_name` in messages) when `path`
+    /// is `-` and `stdin_name` is given.
+    pub fn open(path: &Path, stdin_name: Option<&str>) -> Result<NamedInput, ReadError> {
+        let (name, inner): (String, Box<dyn Read>) = match stdin_name {
+            Some(stdin_name) if path == Path::new("-") => {
+                (stdin_name.to_owned(), Box::new(io::stdin()))
+            }
+            _ => {
+                let name = path.display().to_string();
+                match File::open(path) {
+                    Ok(file) => (name, Box::new(file)),
+                    Err(source) => return Err(ReadError::Io { name, source }),
+                }
+            }
+        };
+        let mut reader = LineReader::new(inner);
+        reader.stop_at_limit = true;
+        Ok(NamedInput {
+            name,
+            reader,
+            lines: 0,
+            bytes: 0,
+        })
     }
-    let name = stdin_name.to_owned();
-    let mut bytes = Vec::new();
-    match io::stdin().lock().read_to_end(&mut bytes) {
-        Ok(_) => Ok((name, bytes)),
-        Err(source) => Err(ReadError { name, source }),
+
+    /// The input's name for messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The next line without its `\n`, or `None` at the end.
+    pub fn next_line(&mut self) -> Result<Option<&[u8]>, ReadError> {
+        let name = &self.name;
+        let line = match self.reader.next_line(&mut io::sink()) {
+            Ok(line) => line,
+            Err(LineError::Read(source) | LineError::Write(source)) => {
+                return Err(ReadError::Io {
+                    name: name.clone(),
+                    source,
+                })
+            }
+        };
+        let Some(line) = line else { return Ok(None) };
+        self.lines += 1;
+        self.bytes += line.len() + 1;
+        if line.len() > MAX_LINE_LEN {
+            return Err(ReadError::LineTooLong {
+                name: name.clone(),
+                line: self.lines,
+            });
+        }
+        if self.bytes > MAX_INPUT_BYTES {
+            return Err(ReadError::TooLarge { name: name.clone() });
+        }
+        Ok(Some(line))
+    }
+
+    /// The rest of the input, each line followed by `\n`.
+    pub fn read_to_end(mut self) -> Result<(String, Vec<u8>), ReadError> {
+        let mut bytes = Vec::new();
+        while let Some(line) = self.next_line()? {
+            bytes.extend_from_slice(line);
+            bytes.push(b'\n');
+        }
+        Ok((self.name, bytes))
     }
 }
 
@@ -57,10 +134,25 @@ pub enum SetupFileError {
     },
 }
 
-/// Reads a start position, the protocol's header and grid, from `(name, bytes)` as returned by
-/// [`read_file`] or [`read_named`].
-pub fn parse_setup((name, bytes): (String, Vec<u8>)) -> Result<Setup, SetupFileError> {
-    Setup::from_protocol_bytes(&bytes).map_err(|source| SetupFileError::Setup { name, source })
+/// Reads a start position, the protocol's header and grid, from the file at `path` (or standard
+/// input, see [`NamedInput::open`]); only the lines it needs are read.
+pub fn read_setup(path: &Path, stdin_name: Option<&str>) -> Result<Setup, SetupFileError> {
+    let mut input = NamedInput::open(path, stdin_name)?;
+    let mut parser = SetupParser::new();
+    let setup_error = |name: &str, source| SetupFileError::Setup {
+        name: name.to_owned(),
+        source,
+    };
+    loop {
+        let Some(line) = input.next_line()? else {
+            return Err(setup_error(input.name(), parser.end_of_input()));
+        };
+        match parser.push_line(line) {
+            Ok(Some(setup)) => return Ok(setup),
+            Ok(None) => {}
+            Err(source) => return Err(setup_error(input.name(), source)),
+        }
+    }
 }
 
 /// Reads lines of at most [`MAX_LINE_LEN`] + 1 bytes (anything longer is cut there, so the
@@ -68,6 +160,9 @@ pub fn parse_setup((name, bytes): (String, Vec<u8>)) -> Result<Setup, SetupFileE
 pub struct LineReader<R> {
     inner: BufReader<R>,
     line: Vec<u8>,
+    /// Return a line as soon as it is known to be too long, without reading the rest of it (for
+    /// inputs that are refused at the first such line).
+    stop_at_limit: bool,
 }
 
 impl<R: Read> LineReader<R> {
@@ -76,6 +171,7 @@ impl<R: Read> LineReader<R> {
         LineReader {
             inner: BufReader::with_capacity(64 * 1024, inner),
             line: Vec::with_capacity(64),
+            stop_at_limit: false,
         }
     }
 
@@ -105,7 +201,7 @@ impl<R: Read> LineReader<R> {
             let room = (MAX_LINE_LEN + 1).saturating_sub(self.line.len());
             self.line.extend_from_slice(&chunk[..chunk.len().min(room)]);
             self.inner.consume(used);
-            if complete {
+            if complete || (self.stop_at_limit && self.line.len() > MAX_LINE_LEN) {
                 return Ok(Some(&self.line[..]));
             }
         }

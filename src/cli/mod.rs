@@ -5,6 +5,7 @@ mod gen;
 mod input;
 mod perft;
 mod play;
+mod progress;
 mod protocol;
 mod solve;
 
@@ -82,6 +83,9 @@ pub enum Failure {
     /// Standard output could not be written.
     #[error("cannot write standard output: {0}")]
     Write(io::Error),
+    /// Standard output was closed before the program started.
+    #[error("standard output is closed")]
+    StdoutClosed,
     /// `othello play` could not start.
     #[error(transparent)]
     Play(#[from] play::PlayError),
@@ -118,14 +122,15 @@ impl Failure {
     pub fn exit_status(&self) -> u8 {
         match self {
             Failure::Input(EndError::Setup(_)) | Failure::Perft(_) => 2,
-            Failure::Input(EndError::GameNotOver { .. }) | Failure::Read(_) | Failure::Write(_) => {
-                1
-            }
+            Failure::Input(EndError::GameNotOver { .. })
+            | Failure::Read(_)
+            | Failure::Write(_)
+            | Failure::StdoutClosed => 1,
             Failure::Play(_) => 2,
             Failure::Engine(_) => 1,
             Failure::Solve(error) => error.exit_status(),
             Failure::Gen(error) => error.exit_status(),
-            Failure::Check(_) => 2,
+            Failure::Check(error) => error.exit_status(),
             Failure::CasesFailed { .. } => 1,
         }
     }
@@ -145,6 +150,7 @@ impl Failure {
 
 /// Runs the command the arguments name.
 pub fn run(args: Args) -> Result<(), Failure> {
+    check_stdout_open()?;
     match args.command {
         None => protocol::run(args.rules.into()),
         Some(Command::Play(play_args)) => play::run(play_args),
@@ -153,6 +159,41 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(perft_args)) => perft::run(&perft_args),
     }
+}
+
+/// Fails when standard output is closed (`othello >&-`), rather than writing into nothing.
+///
+/// The Rust runtime reopens a closed standard descriptor on `/dev/null` for reading and writing
+/// before `main`, so that writes to it succeed unseen. A shell's `>/dev/null` opens it for
+/// writing only; so standard output on `/dev/null` open for both is taken to be closed.
+fn check_stdout_open() -> Result<(), Failure> {
+    #[cfg(unix)]
+    if stdout_was_closed() {
+        return Err(Failure::StdoutClosed);
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn stdout_was_closed() -> bool {
+    use std::os::unix::fs::MetadataExt;
+
+    // SAFETY: fcntl(F_GETFL) only reads the descriptor's flags; it has no memory-safety
+    // preconditions.
+    let flags = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFL) };
+    if flags == -1 {
+        return true;
+    }
+    if flags & libc::O_ACCMODE != libc::O_RDWR {
+        return false;
+    }
+    let Ok(null) = std::fs::metadata("/dev/null") else {
+        return false;
+    };
+    let Ok(stdout) = std::fs::metadata("/dev/stdout") else {
+        return false;
+    };
+    stdout.rdev() == null.rdev() && stdout.dev() == null.dev() && stdout.ino() == null.ino()
 }
 
 #[cfg(test)]

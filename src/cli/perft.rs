@@ -10,7 +10,7 @@ use thiserror::Error;
 use othello::perft::{self, Division};
 use othello::{Dimensions, ParseDimensionsError, Setup};
 
-use super::input::{parse_setup, read_named, SetupFileError};
+use super::input::{read_setup, SetupFileError};
 use super::{Failure, RulesArg};
 
 /// Arguments of `othello perft`.
@@ -91,9 +91,7 @@ fn start_position(args: &PerftArgs) -> Result<Setup, PerftError> {
         let dims: Dimensions = args.size.parse()?;
         return Ok(Setup::standard(dims));
     };
-    Ok(read_named(path, "-")
-        .map_err(SetupFileError::from)
-        .and_then(parse_setup)?)
+    Ok(read_setup(path, Some("standard input"))?)
 }
 
 fn report(

@@ -7,9 +7,9 @@
 //! starting with `#` are skipped.
 
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::Args;
@@ -21,8 +21,8 @@ use othello::{
     SetupParser, Square, WinRule,
 };
 
-use super::input::{read_named, ReadError};
-use super::RulesArg;
+use super::input::{NamedInput, ReadError};
+use super::{progress, RulesArg};
 
 /// FFO #40-#59, the positions `--bench` solves (#40-#49).
 const FFO: &str = include_str!("../../fixtures/ffo/ffo-40-59.txt");
@@ -59,9 +59,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
 
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    hash: u32,
+    /// Transposition table size in MiB, at most half of the machine's memory [default: from 1
+    /// to 256, by the empties of the largest position].
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..))]
+    hash: Option<u32>,
 
     /// Score finished games the FFO way: empty squares go to the winner (the listed FFO
     /// scores use this). Without it only discs count, as in the protocol.
@@ -121,9 +122,23 @@ pub enum SolveError {
         /// The input's name.
         path: String,
     },
+    /// `--hash` asks for more memory than the machine can spare.
+    #[error("--hash {requested}: more than half of this machine's memory; use at most {limit}")]
+    HashTooLarge {
+        /// MiB asked for.
+        requested: u32,
+        /// Half the machine's memory, in MiB.
+        limit: u64,
+    },
+    /// The transposition table's memory could not be had.
+    #[error("{0}; use a smaller --hash")]
+    Memory(EngineError),
     /// Standard output could not be written.
     #[error("cannot write standard output: {0}")]
     Write(io::Error),
+    /// Interrupted (Ctrl-C) after printing the results so far.
+    #[error("interrupted")]
+    Interrupted,
     /// Some results differ from those listed in the input.
     #[error("{mismatches} of {listed} results differ from the listed ones")]
     Mismatch {
@@ -138,8 +153,14 @@ impl SolveError {
     /// 2 for bad input, 1 for a failure while running or a mismatch.
     pub fn exit_status(&self) -> u8 {
         match self {
-            SolveError::Setup { .. } | SolveError::Ffo { .. } | SolveError::Empty { .. } => 2,
-            SolveError::Open(_) | SolveError::Write(_) | SolveError::Mismatch { .. } => 1,
+            SolveError::Open(_)
+            | SolveError::Setup { .. }
+            | SolveError::Ffo { .. }
+            | SolveError::Empty { .. }
+            | SolveError::HashTooLarge { .. }
+            | SolveError::Memory(_) => 2,
+            SolveError::Write(_) | SolveError::Mismatch { .. } => 1,
+            SolveError::Interrupted => 130,
         }
     }
 
@@ -179,26 +200,40 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
     } else {
         Scoring::DiscsOnly
     };
-    let mut engine = Engine::new(EngineConfig {
-        hash_mb: args.hash as usize,
-        threads: args.threads as usize,
-        seed: 0,
-    });
-    engine.set_scoring(scoring);
     let limits = Limits {
         depth: args.depth,
         nodes: None,
         time: args.time,
     };
+    let largest = entries
+        .iter()
+        .map(|entry| entry.game.board().empties())
+        .max()
+        .unwrap_or(0);
+    let hash_mb = match args.hash {
+        Some(requested) => checked_hash(requested)?,
+        None => default_hash_mb(largest),
+    };
+    let mut engine = Engine::try_new(EngineConfig {
+        hash_mb,
+        threads: args.threads as usize,
+        seed: 0,
+    })
+    .map_err(SolveError::Memory)?;
+    engine.set_scoring(scoring);
+    warn_beyond_reach(&entries, &limits);
+    let interrupted = interrupt_flag();
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let progress = io::stderr().is_terminal();
     let mut totals = Totals::default();
     if args.bench {
         writeln!(out, "{}", TABLE_HEADER).map_err(SolveError::Write)?;
     }
     for entry in &entries {
-        let result = solve_one(&mut engine, entry, &limits, progress);
+        if interrupted.load(Ordering::Relaxed) {
+            break;
+        }
+        let result = solve_one(&mut engine, entry, &limits, interrupted);
         totals.add(entry, &result);
         let text = if args.bench {
             table_row(entry, &result)
@@ -212,6 +247,9 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
     out.write_all(summary.as_bytes())
         .map_err(SolveError::Write)?;
     out.flush().map_err(SolveError::Write)?;
+    if interrupted.load(Ordering::Relaxed) {
+        return Err(SolveError::Interrupted);
+    }
     if totals.mismatches > 0 {
         return Err(SolveError::Mismatch {
             mismatches: totals.mismatches,
@@ -222,10 +260,8 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
 }
 
 fn read_input(path: Option<&PathBuf>) -> Result<(String, Vec<u8>), SolveError> {
-    Ok(read_named(
-        path.map_or(Path::new("-"), PathBuf::as_path),
-        "standard input",
-    )?)
+    let path = path.map_or(Path::new("-"), PathBuf::as_path);
+    Ok(NamedInput::open(path, Some("standard input"))?.read_to_end()?)
 }
 
 fn bench_positions() -> Vec<Entry> {
@@ -249,29 +285,93 @@ enum Outcome {
     Failed(EngineError),
 }
 
-fn solve_one(engine: &mut Engine, entry: &Entry, limits: &Limits, progress: bool) -> Outcome {
+/// The table size when `--hash` is not given: 1 MiB up to 10 empties, doubling with each empty
+/// up to 256 MiB from 18 empties, so that small solves start at once (allocating and clearing
+/// the table is most of their time) and large ones get the table they need.
+fn default_hash_mb(empties: u32) -> usize {
+    1 << empties.saturating_sub(10).min(8)
+}
+
+/// `--hash` if the machine has twice that much memory.
+fn checked_hash(requested: u32) -> Result<usize, SolveError> {
+    match physical_memory_mb() {
+        Some(memory) if u64::from(requested) > memory / 2 => Err(SolveError::HashTooLarge {
+            requested,
+            limit: memory / 2,
+        }),
+        _ => Ok(requested as usize),
+    }
+}
+
+/// The machine's memory in MiB, where the system says.
+fn physical_memory_mb() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf has no memory-safety preconditions.
+        let (pages, page_size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        let pages = u64::try_from(pages).ok()?;
+        let page_size = u64::try_from(page_size).ok()?;
+        Some(pages.saturating_mul(page_size) >> 20)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// Empties beyond which an exact solve cannot be expected to end (the 6x6 start, 32 empties,
+/// takes minutes; each further empty multiplies the work by about 2 to 3).
+const EXACT_REACH: u32 = 32;
+
+/// Says on standard error, before anything runs, which positions are far beyond an exact solve
+/// when no limit is given.
+fn warn_beyond_reach(entries: &[Entry], limits: &Limits) {
+    if limits.depth.is_some() || limits.time.is_some() {
+        return;
+    }
+    for entry in entries {
+        let empties = entry.game.board().empties();
+        if empties > EXACT_REACH && !entry.game.is_over() {
+            eprintln!(
+                "othello: {} (line {}) has {empties} empties: an exact solve that far from the \
+                 end will not finish; limit it with --time SECS or --depth N (Ctrl-C stops \
+                 it and prints the best move so far)",
+                entry.label, entry.line
+            );
+        }
+    }
+}
+
+/// A flag raised by the first Ctrl-C (or SIGTERM), which stops the search under way so that its
+/// best result so far is printed; a second one ends the program at once.
+fn interrupt_flag() -> &'static AtomicBool {
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    // Without a handler (one is already set), Ctrl-C ends the program as usual.
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
+    &INTERRUPTED
+}
+
+fn solve_one(engine: &mut Engine, entry: &Entry, limits: &Limits, stop: &AtomicBool) -> Outcome {
     if entry.game.is_over() {
         return Outcome::Over(final_margin(entry));
     }
-    let stop = AtomicBool::new(false);
+    let spinner = progress::spinner(format!("{}: searching", entry.label));
     let mut show = |report: &SearchReport| {
-        if progress {
-            let kind = if report.exact { "exact" } else { "eval" };
-            eprint!(
-                "\r\x1b[K{}: depth {} {} {:+} ({kind}), {} nodes, {:.1} s",
-                entry.label,
-                report.depth,
-                report.best_move,
-                report.score,
-                report.nodes,
-                report.elapsed.as_secs_f64()
-            );
-        }
+        let kind = if report.exact { "exact" } else { "eval" };
+        spinner.set_message(format!(
+            "{}: depth {} {} {:+} ({kind}), {} nodes",
+            entry.label, report.depth, report.best_move, report.score, report.nodes,
+        ));
     };
-    let result = engine.search_with(&entry.game, limits, &stop, &mut show);
-    if progress {
-        eprint!("\r\x1b[K");
-    }
+    let result = engine.search_with(&entry.game, limits, stop, &mut show);
+    spinner.finish_and_clear();
     match result {
         Ok(report) => Outcome::Searched(report),
         Err(error) => Outcome::Failed(error),

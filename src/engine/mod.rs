@@ -127,6 +127,12 @@ pub enum EngineError {
     /// A depth limit of zero plies.
     #[error("the depth limit must be at least 1 ply")]
     ZeroDepth,
+    /// The transposition table's memory could not be had.
+    #[error("cannot allocate a transposition table of {megabytes} MiB")]
+    TableMemory {
+        /// The size asked for.
+        megabytes: usize,
+    },
 }
 
 /// A search engine with its transposition table.
@@ -138,18 +144,36 @@ pub struct Engine {
 
 impl Engine {
     /// An engine with a table of `config.hash_mb` MiB.
+    ///
+    /// # Panics
+    /// If the table's memory cannot be had, as a `Vec` of that size would; see
+    /// [`Engine::try_new`].
     #[must_use]
     pub fn new(config: EngineConfig) -> Engine {
+        match Engine::try_new(config) {
+            Ok(engine) => engine,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// An engine with a table of `config.hash_mb` MiB (from 1 MiB to 1 TiB).
+    ///
+    /// # Errors
+    /// [`EngineError::TableMemory`] if the memory cannot be had.
+    pub fn try_new(config: EngineConfig) -> Result<Engine, EngineError> {
         let config = EngineConfig {
             hash_mb: config.hash_mb.clamp(1, 1 << 20),
             threads: config.threads.clamp(1, 256),
             seed: config.seed,
         };
-        Engine {
-            table: tt::Table::new(config.hash_mb),
+        let table = tt::Table::try_new(config.hash_mb).ok_or(EngineError::TableMemory {
+            megabytes: config.hash_mb,
+        })?;
+        Ok(Engine {
+            table,
             config,
             scoring: Scoring::default(),
-        }
+        })
     }
 
     /// The configuration in use (after clamping).

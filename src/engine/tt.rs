@@ -60,15 +60,28 @@ fn unpack(data: u64) -> Hit {
 }
 
 impl Table {
-    /// A table of about `megabytes` MiB (at least one bucket; the slot count is a power of two).
-    pub(crate) fn new(megabytes: usize) -> Table {
-        let wanted = (megabytes.max(1) << 20) / SLOT_BYTES;
-        let slots = wanted.next_power_of_two().max(2);
+    /// A table of about `megabytes` MiB (at least one bucket; the slot count is a power of two),
+    /// or `None` if that much memory cannot be had.
+    pub(crate) fn try_new(megabytes: usize) -> Option<Table> {
+        let wanted = megabytes.max(1).checked_mul(1 << 20)? / SLOT_BYTES;
+        let slots = wanted.checked_next_power_of_two()?.max(2);
         let slots = if slots > wanted { slots / 2 } else { slots }.max(2);
-        Table {
-            slots: (0..slots).map(|_| Slot::default()).collect(),
+        let mut memory = Vec::new();
+        memory.try_reserve_exact(slots).ok()?;
+        memory.resize_with(slots, Slot::default);
+        Some(Table {
+            slots: memory.into_boxed_slice(),
             bucket_mask: (slots as u64 / 2) - 1,
-        }
+        })
+    }
+
+    /// A table of about `megabytes` MiB; see [`Table::try_new`].
+    ///
+    /// # Panics
+    /// If the memory cannot be had.
+    #[cfg(test)]
+    pub(crate) fn new(megabytes: usize) -> Table {
+        Table::try_new(megabytes).expect("memory for the table")
     }
 
     /// Forgets every entry.

@@ -359,13 +359,6 @@ mod command {
             .code(2)
             .stderr("othello: standard input: no position found (expected protocol setups or FFO lines)\n");
         othello()
-            .args(["solve", "/nonexistent/positions.txt"])
-            .assert()
-            .code(1)
-            .stderr(predicate::str::starts_with(
-                "othello: cannot read /nonexistent/positions.txt: ",
-            ));
-        othello()
             .args(["solve", "--time", "0"])
             .assert()
             .code(2)

@@ -18,5 +18,6 @@ mod rules;
 mod properties;
 
 mod grader;
+mod hardening;
 mod movegen_props;
 mod perft;

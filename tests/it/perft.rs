@@ -276,14 +276,14 @@ mod command {
             .write_stdin("4\n4\nB\n>\nW B . .\n")
             .assert()
             .code(2)
-            .stderr("othello: -: line 6: input ended where row 2 of the board was expected\n");
+            .stderr("othello: standard input: line 6: input ended where row 2 of the board was expected\n");
         othello()
             .args(["perft", "3", "--from", "-"])
             .write_stdin(b"4\n4\nB\n>\n\xff\xfe\n".to_vec())
             .assert()
             .code(2)
             .stderr(
-                predicate::str::starts_with("othello: -: line 5: ")
+                predicate::str::starts_with("othello: standard input: line 5: ")
                     .and(predicate::function(one_line)),
             );
     }

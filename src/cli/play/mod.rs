@@ -10,7 +10,7 @@ mod thinking;
 mod view;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::ValueEnum;
@@ -18,7 +18,7 @@ use thiserror::Error;
 
 use othello::{ByColor, Color, Dimensions, Game, Setup, WinRule};
 
-use super::input::{parse_setup, read_file, LineReader, SetupFileError};
+use super::input::{read_setup, LineReader, SetupFileError};
 use super::{Failure, RulesArg};
 use players::{Controller, Name, Player};
 use results::ResultsFile;
@@ -146,7 +146,7 @@ pub enum PlayError {
 /// Plays games on standard input and output until the player quits or the input ends.
 pub fn run(args: PlayArgs) -> Result<(), Failure> {
     let setup = match &args.from {
-        Some(path) => read_setup(path)?,
+        Some(path) => read_setup(path, None).map_err(PlayError::From)?,
         None => Setup {
             first: args.first.into(),
             win: args.win.into(),
@@ -203,12 +203,6 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     let result = table.run(input, &mut output);
     let flushed = output.flush().map_err(Failure::Write);
     result.and(flushed)
-}
-
-fn read_setup(path: &Path) -> Result<Setup, PlayError> {
-    Ok(read_file(path)
-        .map_err(SetupFileError::from)
-        .and_then(parse_setup)?)
 }
 
 /// A seed that differs from run to run.

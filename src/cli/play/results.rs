@@ -1,7 +1,7 @@
 //! The results file: one line per finished game, only ever appended to.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use othello::{ByColor, Color, Game, Outcome};
@@ -21,11 +21,28 @@ pub struct ResultsFile {
 impl ResultsFile {
     /// Opens `path` for appending, creating it if needed; existing lines are kept.
     pub fn open(path: &Path) -> io::Result<ResultsFile> {
-        let file = OpenOptions::new().append(true).create(true).open(path)?;
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)?;
         Ok(ResultsFile {
             path: path.to_owned(),
             file,
         })
+    }
+
+    /// Whether the file is non-empty and its last byte is not a line break (someone else wrote
+    /// an unfinished line), so that the next record must start on a new line.
+    fn ends_mid_line(&mut self) -> io::Result<bool> {
+        let length = self.file.seek(SeekFrom::End(0))?;
+        if length == 0 {
+            return Ok(false);
+        }
+        self.file.seek(SeekFrom::End(-1))?;
+        let mut last = [0];
+        self.file.read_exact(&mut last)?;
+        Ok(last[0] != b'\n')
     }
 
     /// Where the results go.
@@ -33,9 +50,13 @@ impl ResultsFile {
         &self.path
     }
 
-    /// Appends `line` and a line break in one write.
+    /// Appends `line` and a line break in one write (after a line break first if the file ends
+    /// in an unfinished line).
     pub fn append(&mut self, line: &str) -> io::Result<()> {
-        let mut record = String::with_capacity(line.len() + 1);
+        let mut record = String::with_capacity(line.len() + 2);
+        if self.ends_mid_line()? {
+            record.push('\n');
+        }
         record.push_str(line);
         record.push('\n');
         self.file.write_all(record.as_bytes())?;
@@ -63,9 +84,22 @@ pub fn line(timestamp: &str, game: &Game, players: &ByColor<Player>) -> String {
     )
 }
 
-/// `Alice (black)`.
+/// `Alice (black)`; in the name, `|` (the field separator) and `\` are escaped with a `\`,
+/// and control characters as `\n`, `\u{7f}`..., so that every record is one line of four
+/// fields.
 fn named(player: &Player) -> String {
-    format!("{} ({})", player.name, player.color.name())
+    let mut name = String::with_capacity(player.name.len());
+    for c in player.name.chars() {
+        match c {
+            '|' | '\\' => {
+                name.push('\\');
+                name.push(c);
+            }
+            c if c.is_control() => name.extend(c.escape_default()),
+            c => name.push(c),
+        }
+    }
+    format!("{name} ({})", player.color.name())
 }
 
 /// The current local date and time with its offset from UTC, e.g. `2025-06-01 14:03:22 +02:00`.

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs every fuzz target (or the ones named) for SECONDS each, one after the other, with corpora
+# seeded from the repository's fixtures. Needs cargo-fuzz (`cargo install cargo-fuzz`) and a C++
+# compiler; RUSTC_BOOTSTRAP=1 lets the stable toolchain build with the sanitizer flags.
+#
+#   fuzz/run.sh 600                 # every target, 10 minutes each
+#   fuzz/run.sh 60 protocol setup   # two targets, a minute each
+#
+# Corpora grow in fuzz/corpus/TARGET, crashes land in fuzz/artifacts/TARGET (both untracked);
+# each target's last status line is printed at the end.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
+shift
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=(protocol setup play_input ffo engine)
+fi
+export RUSTC_BOOTSTRAP=1
+
+seed() {
+    local target=$1 dir=corpus/$1
+    mkdir -p "$dir"
+    case $target in
+        protocol)
+            for file in ../fixtures/protocol/full/*.in ../fixtures/protocol/simple/*.in; do
+                local rules=$'\x00'
+                [[ $file == */simple/* ]] && rules=$'\x01'
+                { printf '%s' "$rules"; cat "$file"; } > "$dir/$(basename "$(dirname "$file")")-$(basename "$file")"
+            done ;;
+        setup)
+            cp ../fixtures/protocol/full/*.in "$dir/" ;;
+        ffo)
+            local n=0
+            while IFS= read -r line; do
+                n=$((n + 1))
+                printf '%s\n' "$line" > "$dir/line-$n"
+            done < ../fixtures/ffo/ffo-40-59.txt ;;
+        play_input)
+            local n=0
+            for text in d3 D3 3d c10 10c "3 4" hint undo new pass moves help quit q '?' p16 a1 zz 0; do
+                n=$((n + 1))
+                printf '\x77%s' "$text" > "$dir/typed-$n"
+            done ;;
+        engine) ;;
+    esac
+}
+
+for target in "${targets[@]}"; do
+    seed "$target"
+    echo "== $target: $seconds s"
+    cargo fuzz run "$target" "corpus/$target" -- -max_total_time="$seconds" -print_final_stats=1 \
+        2>&1 | tee "corpus/$target.log" | grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|==[0-9]+==|SUMMARY|Done)' || true
+done
