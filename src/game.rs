@@ -170,6 +170,19 @@ impl Game {
         ByColor::new_with(|color| self.board.count(color))
     }
 
+    /// How far ahead `player` is by the win rule, in discs: their discs minus the opponent's
+    /// under "most discs wins", the opponent's minus theirs under "fewest discs wins" (so
+    /// positive means winning either way). Of a finished game, its final margin.
+    #[must_use]
+    pub fn margin(&self, player: Color) -> i32 {
+        let score = self.score();
+        let difference = score[player] as i32 - score[player.opponent()] as i32;
+        match self.win {
+            WinRule::MostDiscs => difference,
+            WinRule::FewestDiscs => -difference,
+        }
+    }
+
     /// The result, once the game is over.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {

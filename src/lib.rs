@@ -47,6 +47,7 @@ pub mod engine;
 pub mod ffo;
 mod game;
 pub mod gen;
+pub mod grade;
 pub mod notation;
 pub mod perft;
 mod position;
@@ -61,11 +62,9 @@ pub use color::{ByColor, Color, ParseColorError};
 pub use engine::{Engine, EngineConfig, EngineError, Limits, Scoring, SearchReport};
 pub use game::{Game, MoveError, Outcome, Played};
 pub use position::{Position, Width};
+pub use protocol::{SetupError, SetupErrorKind, SetupField, SetupParser};
 pub use rules::{Full, ParseRuleSetError, RuleSet, Rules, Simple};
-pub use setup::{
-    Found, ParseWinRuleError, Setup, SetupError, SetupErrorKind, SetupField, SetupParser, WinRule,
-    MAX_LINE_LEN,
-};
+pub use setup::{ParseWinRuleError, Setup, WinRule};
 pub use square::{
     DimensionError, Dimensions, OutOfBoundsError, ParseDimensionsError, Square, MAX_CELLS,
     MAX_SIDE, MIN_SIDE,

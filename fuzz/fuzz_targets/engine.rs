@@ -11,12 +11,7 @@ use othello::{
 /// The final margin for the player to move with perfect play, by trying every line.
 fn brute_force(game: &Game) -> i32 {
     let Some(mover) = game.turn() else {
-        let score = game.score();
-        let margin = score[Color::Black] as i32 - score[Color::White] as i32;
-        return match game.win_rule() {
-            WinRule::MostDiscs => margin,
-            WinRule::FewestDiscs => -margin,
-        };
+        return game.margin(Color::Black);
     };
     let mut best = i32::MIN;
     for square in game.legal_moves() {

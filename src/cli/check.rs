@@ -9,7 +9,6 @@
 //! hangs, floods its output or leaves children behind is killed and reported, never waited on.
 
 use std::ffi::OsString;
-use std::fmt;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -21,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use othello::grade::{explain_line, first_difference, quote, RunEnd, Verdict};
 use othello::protocol::{banner, lines};
 use othello::RuleSet;
 
@@ -361,30 +361,6 @@ impl Printer {
     }
 }
 
-/// The verdict on one case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verdict {
-    /// Exit status 0 and exactly the expected output.
-    Pass,
-    /// Exit status 0 (or killed for printing too much) and different output.
-    Fail,
-    /// Still running at the deadline; killed.
-    Timeout,
-    /// A non-zero exit status or a signal.
-    Crash,
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(match self {
-            Verdict::Pass => "PASS",
-            Verdict::Fail => "FAIL",
-            Verdict::Timeout => "TIMEOUT",
-            Verdict::Crash => "CRASH",
-        })
-    }
-}
-
 /// A verdict and, unless it passed, what went wrong.
 #[derive(Clone, Debug)]
 struct Report {
@@ -629,42 +605,42 @@ fn kill_process_group(pid: u32) {
 fn judge(input: &[u8], expected: &[u8], run: &Run, cap: usize, limits: Limits) -> Report {
     let difference = first_difference(expected, &run.stdout).map(|difference| {
         let mut text = difference.to_string();
-        if let Some(cause) = cause(input, expected, difference.line) {
+        if let Some(cause) = explain_line(input, expected, difference.line) {
             text.push_str("; ");
             text.push_str(&cause);
         }
         text
     });
-    let (verdict, mut notes) = match &run.ending {
-        Ending::TimedOut => (
-            Verdict::Timeout,
-            vec![format!(
-                "still running after {} s, killed",
-                limits.timeout.as_secs_f64()
-            )],
-        ),
-        Ending::Overflowed => (
-            Verdict::Fail,
-            vec![format!(
-                "printed more than {cap} bytes (expected {}), killed",
-                expected.len()
-            )],
-        ),
-        Ending::Exited(Some(status)) if status.success() => match difference {
-            None => {
-                return Report {
-                    verdict: Verdict::Pass,
-                    detail: None,
-                }
-            }
-            Some(_) => (Verdict::Fail, Vec::new()),
+    let end = match &run.ending {
+        Ending::TimedOut => RunEnd::TimedOut,
+        Ending::Overflowed => RunEnd::TooMuchOutput,
+        Ending::Exited(status) => RunEnd::Exited {
+            success: status.is_some_and(|status| status.success()),
         },
+    };
+    let verdict = Verdict::of(end, difference.is_none());
+    let mut notes = match &run.ending {
+        _ if verdict == Verdict::Pass => {
+            return Report {
+                verdict,
+                detail: None,
+            }
+        }
+        Ending::TimedOut => vec![format!(
+            "still running after {} s, killed",
+            limits.timeout.as_secs_f64()
+        )],
+        Ending::Overflowed => vec![format!(
+            "printed more than {cap} bytes (expected {}), killed",
+            expected.len()
+        )],
+        Ending::Exited(_) if verdict == Verdict::Fail => Vec::new(),
         Ending::Exited(status) => {
             let mut notes = vec![status.map_or("exit status unknown".into(), describe_exit)];
             if let Some(line) = first_stderr_line(&run.stderr) {
                 notes.push(format!("stderr {line}"));
             }
-            (Verdict::Crash, notes)
+            notes
         }
     };
     match difference {
@@ -706,157 +682,9 @@ fn first_stderr_line(stderr: &[u8]) -> Option<String> {
         .map(quote)
 }
 
-/// The longest text shown for one line, in characters.
-const SHOWN: usize = 60;
-
-/// A line as shown in the report: quoted and escaped, shortened if long.
-fn quote(line: &[u8]) -> String {
-    let text = String::from_utf8_lossy(line);
-    match text.char_indices().nth(SHOWN) {
-        Some((cut, _)) => format!("{:?}...", &text[..cut]),
-        None => format!("{text:?}"),
-    }
-}
-
-/// The first line where the actual output differs from the expected one.
-#[derive(Debug, PartialEq, Eq)]
-struct Difference<'a> {
-    /// 1-based line number.
-    line: usize,
-    /// The expected line with its `\n`, or `None` past the end.
-    expected: Option<&'a [u8]>,
-    /// The actual line with its `\n` if it had one, or `None` past the end.
-    actual: Option<&'a [u8]>,
-}
-
-fn first_difference<'a>(expected: &'a [u8], actual: &'a [u8]) -> Option<Difference<'a>> {
-    let mut expected_lines = expected.split_inclusive(|&b| b == b'\n');
-    let mut actual_lines = actual.split_inclusive(|&b| b == b'\n');
-    for line in 1.. {
-        match (expected_lines.next(), actual_lines.next()) {
-            (None, None) => return None,
-            (expected, actual) if expected == actual => {}
-            (expected, actual) => {
-                return Some(Difference {
-                    line,
-                    expected,
-                    actual,
-                })
-            }
-        }
-    }
-    unreachable!("the loop returns at the end of both outputs")
-}
-
-impl fmt::Display for Difference<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let show = |line: Option<&[u8]>| match line {
-            None => "end of output".to_owned(),
-            Some(line) => match line.strip_suffix(b"\n") {
-                Some(text) => quote(text),
-                None => format!("{} (no newline at end)", quote(line)),
-            },
-        };
-        write!(
-            f,
-            "line {}: expected {}, got {}",
-            self.line,
-            show(self.expected),
-            show(self.actual)
-        )
-    }
-}
-
-/// The input line the expected transcript had just answered when it printed output line
-/// `line` (1-based), worked out from the transcript's structure: the banner; the first block
-/// after the setup (header and `ROWS` grid lines); then, for each move line, `INVALID`, or
-/// `VALID` and a block of `ROWS + 2` lines. `None` if the transcript does not have that shape.
-fn cause(input: &[u8], expected: &[u8], line: usize) -> Option<String> {
-    if line <= 1 {
-        return Some("before any input was read".into());
-    }
-    let input_lines: Vec<&[u8]> = lines(input).collect();
-    let rows: usize = std::str::from_utf8(input_lines.first()?)
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    let setup_lines = 4 + rows;
-    let block = rows + 2;
-    let output: Vec<&[u8]> = lines(expected).collect();
-    let mut moves = 0;
-    let mut start = 2 + block;
-    while line >= start && start <= output.len() {
-        let answer = match output[start - 1] {
-            b"VALID" => 1 + block,
-            b"INVALID" => 1,
-            _ => return None,
-        };
-        moves += 1;
-        start += answer;
-    }
-    if moves == 0 {
-        return Some(format!("after the setup (input lines 1-{setup_lines})"));
-    }
-    let number = setup_lines + moves;
-    let text = input_lines.get(number - 1)?;
-    Some(format!("after input line {number} {}", quote(text)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const EXPECTED: &[u8] =
-        b"FULL\nB: 2  W: 2\n. B\nW .\nTURN: B\nINVALID\nVALID\nB: 4  W: 0\nB B\nB B\nWINNER: B\n";
-    const INPUT: &[u8] = b"2\n2\nB\n>\n. B\nW .\n9 9\n1 1\n";
-
-    #[test]
-    fn finds_the_first_differing_line() {
-        assert_eq!(first_difference(EXPECTED, EXPECTED), None);
-        let actual = b"FULL\nB: 2  W: 2\n. B\nW .\nTURN: B\nVALID\n";
-        let difference = first_difference(EXPECTED, actual).unwrap();
-        assert_eq!(difference.line, 6);
-        assert_eq!(
-            difference.to_string(),
-            r#"line 6: expected "INVALID", got "VALID""#
-        );
-        let short = &EXPECTED[..EXPECTED.len() - 1];
-        assert_eq!(
-            first_difference(EXPECTED, short).unwrap().to_string(),
-            r#"line 11: expected "WINNER: B", got "WINNER: B" (no newline at end)"#
-        );
-        let long = [EXPECTED, b"extra\n"].concat();
-        assert_eq!(
-            first_difference(EXPECTED, &long).unwrap().to_string(),
-            r#"line 12: expected end of output, got "extra""#
-        );
-        assert_eq!(
-            first_difference(EXPECTED, b"FULL\r\n").unwrap().to_string(),
-            r#"line 1: expected "FULL", got "FULL\r""#
-        );
-    }
-
-    #[test]
-    fn names_the_input_line_behind_an_output_line() {
-        let cause = |line| cause(INPUT, EXPECTED, line);
-        assert_eq!(cause(1).unwrap(), "before any input was read");
-        for line in 2..=5 {
-            assert_eq!(cause(line).unwrap(), "after the setup (input lines 1-6)");
-        }
-        assert_eq!(cause(6).unwrap(), r#"after input line 7 "9 9""#);
-        for line in 7..=12 {
-            assert_eq!(cause(line).unwrap(), r#"after input line 8 "1 1""#);
-        }
-        assert_eq!(super::cause(b"x\n", EXPECTED, 7), None);
-    }
-
-    #[test]
-    fn shortens_long_lines() {
-        let long = "x".repeat(100);
-        assert_eq!(quote(long.as_bytes()), format!("{:?}...", &long[..SHOWN]));
-        assert_eq!(quote(b"a\tb"), r#""a\tb""#);
-    }
 
     #[test]
     fn sorts_numeric_names_by_value() {

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use othello::{Setup, SetupError, SetupParser, MAX_LINE_LEN};
+use othello::protocol::MAX_LINE_LEN;
+use othello::{Setup, SetupError, SetupParser};
 
 /// The most a file named on the command line may hold: far more than any position list, and
 /// read in a moment, so that an endless input (`/dev/zero`, `yes`) is refused at once.

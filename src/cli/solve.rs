@@ -360,7 +360,7 @@ fn interrupt_flag() -> &'static AtomicBool {
 
 fn solve_one(engine: &mut Engine, entry: &Entry, limits: &Limits, stop: &AtomicBool) -> Outcome {
     if entry.game.is_over() {
-        return Outcome::Over(final_margin(entry));
+        return Outcome::Over(entry.game.margin(entry.game.first_player()));
     }
     let spinner = progress::spinner(format!("{}: searching", entry.label));
     let mut show = |report: &SearchReport| {
@@ -375,18 +375,6 @@ fn solve_one(engine: &mut Engine, entry: &Entry, limits: &Limits, stop: &AtomicB
     match result {
         Ok(report) => Outcome::Searched(report),
         Err(error) => Outcome::Failed(error),
-    }
-}
-
-/// The final margin of a finished game for the player named to move.
-fn final_margin(entry: &Entry) -> i32 {
-    let game = &entry.game;
-    let score = game.score();
-    let mover = game.first_player();
-    let margin = score[mover] as i32 - score[mover.opponent()] as i32;
-    match game.win_rule() {
-        WinRule::MostDiscs => margin,
-        WinRule::FewestDiscs => -margin,
     }
 }
 

@@ -24,16 +24,6 @@ impl SplitMix {
     }
 }
 
-/// The final margin for the player to move of a finished game, discs only.
-fn final_margin(game: &Game, mover: Color) -> i32 {
-    let score = game.score();
-    let margin = score[mover] as i32 - score[mover.opponent()] as i32;
-    match game.win_rule() {
-        WinRule::MostDiscs => margin,
-        WinRule::FewestDiscs => -margin,
-    }
-}
-
 /// Plain minimax over the library's `Game`: the exact score for the player to move.
 fn brute_force(game: &Game) -> i32 {
     let mover = game.turn().expect("a game in progress");
@@ -42,7 +32,7 @@ fn brute_force(game: &Game) -> i32 {
         let mut child = game.clone();
         child.play(square).unwrap();
         let score = match child.turn() {
-            None => final_margin(&child, mover),
+            None => child.margin(mover),
             Some(next) if next == mover => brute_force(&child),
             Some(_) => -brute_force(&child),
         };
@@ -118,7 +108,7 @@ fn solver_matches_brute_force_on_every_size_rule_set_and_win_rule() {
                     child.play(report.best_move).unwrap();
                     let mover = game.turn().unwrap();
                     let achieved = match child.turn() {
-                        None => final_margin(&child, mover),
+                        None => child.margin(mover),
                         Some(next) if next == mover => brute_force(&child),
                         Some(_) => -brute_force(&child),
                     };
@@ -155,7 +145,7 @@ fn four_by_four_from_the_start_is_a_white_win_by_eight() {
         end.play(square).unwrap();
     }
     assert!(end.is_over(), "the principal variation reaches the end");
-    assert_eq!(final_margin(&end, Color::Black), -8);
+    assert_eq!(end.margin(Color::Black), -8);
 }
 
 fn solve_ffo(id: &str, threads: usize) {

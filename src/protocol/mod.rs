@@ -1,7 +1,7 @@
 //! The FULL/SIMPLE console protocol as a pure state machine: lines in, transcript text out.
 //!
 //! A [`Driver`] takes input lines one at a time and appends the exact output each one causes:
-//! the banner, then (once the header and grid are read) a [`Session`] that plays move lines.
+//! the banner, then (once the header and grid are read) the turn loop that plays move lines.
 //! Nothing here reads or writes a stream, so the same code drives the `othello` binary, the
 //! test-case generator and the tests; [`run`] plays a whole input held in memory.
 
@@ -12,8 +12,15 @@ use thiserror::Error;
 use crate::color::Color;
 use crate::game::Game;
 use crate::rules::RuleSet;
-use crate::setup::{SetupError, SetupParser, MAX_LINE_LEN};
 use crate::square::Square;
+
+mod header;
+
+pub use header::{Found, SetupError, SetupErrorKind, SetupField, SetupParser};
+
+/// The longest input line, in bytes without the line ending, that the protocol reads as
+/// anything but an error (a setup error in the header, `INVALID` as a move).
+pub const MAX_LINE_LEN: usize = 4096;
 
 /// The first line of every transcript: `FULL\n` or `SIMPLE\n`.
 #[must_use]
@@ -53,9 +60,9 @@ pub fn parse_move_line(line: &[u8]) -> Option<Square> {
     Square::from_one_based(number(row)?, number(col)?)
 }
 
-/// Whether the session wants another move line.
+/// Whether the turn loop wants another move line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
+enum Status {
     /// The player named in the last `TURN:` line must move.
     AwaitingMove(Color),
     /// The final block has been written; further lines are ignored.
@@ -64,28 +71,21 @@ pub enum Status {
 
 /// The protocol's turn loop over a [`Game`].
 #[derive(Clone, Debug)]
-pub struct Session {
+struct TurnLoop {
     game: Game,
 }
 
-impl Session {
+impl TurnLoop {
     /// Starts the turn loop and appends the first block (a state block, or the final block if
     /// nobody can move).
-    pub fn start(game: Game, out: &mut String) -> Session {
-        let session = Session { game };
-        session.write_block(out);
-        session
-    }
-
-    /// The game being played.
-    #[must_use]
-    pub fn game(&self) -> &Game {
-        &self.game
+    fn start(game: Game, out: &mut String) -> TurnLoop {
+        let turns = TurnLoop { game };
+        turns.write_block(out);
+        turns
     }
 
     /// Whether a move line is wanted.
-    #[must_use]
-    pub fn status(&self) -> Status {
+    fn status(&self) -> Status {
         match self.game.turn() {
             Some(player) => Status::AwaitingMove(player),
             None => Status::Over,
@@ -94,7 +94,7 @@ impl Session {
 
     /// Handles one move line: appends `VALID` and the next block, or `INVALID`. Lines after the
     /// end are ignored and append nothing.
-    pub fn handle_line(&mut self, line: &[u8], out: &mut String) -> Status {
+    fn handle_line(&mut self, line: &[u8], out: &mut String) -> Status {
         if self.game.is_over() {
             return Status::Over;
         }
@@ -170,7 +170,7 @@ pub struct Driver {
 #[derive(Clone, Debug)]
 enum Phase {
     Setup(SetupParser),
-    Playing(Box<Session>),
+    Playing(Box<TurnLoop>),
 }
 
 impl Driver {
@@ -189,7 +189,7 @@ impl Driver {
     pub fn progress(&self) -> Progress {
         match &self.phase {
             Phase::Setup(_) => Progress::Setup,
-            Phase::Playing(session) => match session.status() {
+            Phase::Playing(turns) => match turns.status() {
                 Status::AwaitingMove(player) => Progress::AwaitingMove(player),
                 Status::Over => Progress::Over,
             },
@@ -201,7 +201,7 @@ impl Driver {
     pub fn game(&self) -> Option<&Game> {
         match &self.phase {
             Phase::Setup(_) => None,
-            Phase::Playing(session) => Some(session.game()),
+            Phase::Playing(turns) => Some(&turns.game),
         }
     }
 
@@ -214,12 +214,14 @@ impl Driver {
         match &mut self.phase {
             Phase::Setup(parser) => {
                 if let Some(setup) = parser.push_line(line)? {
-                    self.phase =
-                        Phase::Playing(Box::new(Session::start(Game::new(setup, self.rules), out)));
+                    self.phase = Phase::Playing(Box::new(TurnLoop::start(
+                        Game::new(setup, self.rules),
+                        out,
+                    )));
                 }
             }
-            Phase::Playing(session) => {
-                session.handle_line(line, out);
+            Phase::Playing(turns) => {
+                turns.handle_line(line, out);
             }
         }
         Ok(self.progress())
@@ -265,9 +267,69 @@ pub fn run(rules: RuleSet, input: &[u8]) -> (String, Result<(), EndError>) {
     (out, end)
 }
 
+/// What made the protocol print a line of its transcript.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// Nothing: the banner comes before any input is read.
+    Start,
+    /// The last line of the setup, input line `lines` (the header and grid).
+    Setup {
+        /// The number of setup lines.
+        lines: usize,
+    },
+    /// The move line at this 1-based input line.
+    Move {
+        /// 1-based input line.
+        line: usize,
+    },
+}
+
+/// For each line of the transcript [`run`] prints for `input`, the input line behind it: the
+/// one the protocol had just read when it printed that line.
+#[must_use]
+pub fn trace(rules: RuleSet, input: &[u8]) -> Vec<Cause> {
+    let mut out = String::new();
+    let mut driver = Driver::new(rules, &mut out);
+    let mut causes = vec![Cause::Start; out.matches('\n').count()];
+    for line in lines(input) {
+        let setup = matches!(driver.phase, Phase::Setup(_));
+        let before = out.len();
+        let progress = driver.push_line(line, &mut out);
+        let cause = if setup {
+            Cause::Setup {
+                lines: driver.lines,
+            }
+        } else {
+            Cause::Move { line: driver.lines }
+        };
+        causes.extend(std::iter::repeat_n(
+            cause,
+            out[before..].matches('\n').count(),
+        ));
+        if !matches!(progress, Ok(Progress::Setup | Progress::AwaitingMove(_))) {
+            break;
+        }
+    }
+    causes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn traces_each_output_line_to_its_input_line() {
+        let input = b"4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n9 9\n1 2\n";
+        let (transcript, _) = run(RuleSet::Full, input);
+        let causes = trace(RuleSet::Full, input);
+        assert_eq!(causes.len(), transcript.lines().count());
+        let setup = Cause::Setup { lines: 8 };
+        let mut expected = vec![Cause::Start];
+        expected.extend([setup; 6]);
+        expected.push(Cause::Move { line: 9 });
+        expected.extend([Cause::Move { line: 10 }; 7]);
+        assert_eq!(causes, expected);
+    }
 
     #[test]
     fn move_lines() {

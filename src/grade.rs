@@ -1,0 +1,224 @@
+//! Grading a protocol program: how its output compares with the expected transcript, which
+//! input line an output line answers, and the verdict on a run. `othello check` runs the
+//! programs; everything it decides about what they printed is here.
+
+use std::fmt;
+
+use crate::protocol::{self, Cause};
+use crate::rules::RuleSet;
+
+/// The longest text shown for one line, in characters.
+pub const SHOWN: usize = 60;
+
+/// A line as shown in a report: quoted and escaped, shortened to [`SHOWN`] characters.
+#[must_use]
+pub fn quote(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{:?}...", &text[..cut]),
+        None => format!("{text:?}"),
+    }
+}
+
+/// The first line where the actual output differs from the expected one.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Difference<'a> {
+    /// 1-based line number.
+    pub line: usize,
+    /// The expected line with its `\n`, or `None` past the end.
+    pub expected: Option<&'a [u8]>,
+    /// The actual line with its `\n` if it had one, or `None` past the end.
+    pub actual: Option<&'a [u8]>,
+}
+
+/// The first line where `actual` differs from `expected`, comparing `\n`-terminated pieces (so
+/// a missing final line break or a `\r` is a difference); `None` if they are equal.
+#[must_use]
+pub fn first_difference<'a>(expected: &'a [u8], actual: &'a [u8]) -> Option<Difference<'a>> {
+    let mut expected_lines = expected.split_inclusive(|&b| b == b'\n');
+    let mut actual_lines = actual.split_inclusive(|&b| b == b'\n');
+    for line in 1.. {
+        match (expected_lines.next(), actual_lines.next()) {
+            (None, None) => return None,
+            (expected, actual) if expected == actual => {}
+            (expected, actual) => {
+                return Some(Difference {
+                    line,
+                    expected,
+                    actual,
+                })
+            }
+        }
+    }
+    unreachable!("the loop returns at the end of both outputs")
+}
+
+impl fmt::Display for Difference<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |line: Option<&[u8]>| match line {
+            None => "end of output".to_owned(),
+            Some(line) => match line.strip_suffix(b"\n") {
+                Some(text) => quote(text),
+                None => format!("{} (no newline at end)", quote(line)),
+            },
+        };
+        write!(
+            f,
+            "line {}: expected {}, got {}",
+            self.line,
+            show(self.expected),
+            show(self.actual)
+        )
+    }
+}
+
+/// The input line the expected transcript had just answered when it printed output line `line`
+/// (1-based), in words: "before any input was read", "after the setup (input lines 1-8)" or
+/// "after input line 12 \"3 4\"". The rule set is read from the transcript's banner; a line
+/// past its end is put down to the last line read. `None` if the transcript has no banner.
+#[must_use]
+pub fn explain_line(input: &[u8], expected: &[u8], line: usize) -> Option<String> {
+    let banner = protocol::lines(expected).next()?;
+    let rules = [RuleSet::Full, RuleSet::Simple]
+        .into_iter()
+        .find(|&rules| protocol::banner(rules).trim_end().as_bytes() == banner)?;
+    let causes = protocol::trace(rules, input);
+    let cause = causes.get(line.checked_sub(1)?).or(causes.last())?;
+    Some(match *cause {
+        Cause::Start => "before any input was read".to_owned(),
+        Cause::Setup { lines } => format!("after the setup (input lines 1-{lines})"),
+        Cause::Move { line } => {
+            let text = protocol::lines(input).nth(line - 1)?;
+            format!("after input line {line} {}", quote(text))
+        }
+    })
+}
+
+/// How a run of a program ended, as far as the verdict goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// It exited by itself, with status 0 (`success`) or not (a status or a signal).
+    Exited {
+        /// Exit status 0.
+        success: bool,
+    },
+    /// It was still running at the deadline and was killed.
+    TimedOut,
+    /// It printed more than the cap and was killed.
+    TooMuchOutput,
+}
+
+/// The verdict on one case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Exit status 0 and exactly the expected output.
+    Pass,
+    /// Exit status 0 (or killed for printing too much) and different output.
+    Fail,
+    /// Still running at the deadline; killed.
+    Timeout,
+    /// A non-zero exit status or a signal.
+    Crash,
+}
+
+impl Verdict {
+    /// The verdict on a run that ended as `end` with output `identical` to the expected or not:
+    /// a kill by the checker comes first (TIMEOUT, or FAIL for too much output), then a failed
+    /// exit (CRASH), then the output.
+    #[must_use]
+    pub fn of(end: RunEnd, identical: bool) -> Verdict {
+        match end {
+            RunEnd::TimedOut => Verdict::Timeout,
+            RunEnd::TooMuchOutput => Verdict::Fail,
+            RunEnd::Exited { success: false } => Verdict::Crash,
+            RunEnd::Exited { success: true } if identical => Verdict::Pass,
+            RunEnd::Exited { success: true } => Verdict::Fail,
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(match self {
+            Verdict::Pass => "PASS",
+            Verdict::Fail => "FAIL",
+            Verdict::Timeout => "TIMEOUT",
+            Verdict::Crash => "CRASH",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INPUT: &[u8] = b"4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n9 9\n1 2\n";
+
+    fn expected() -> String {
+        protocol::run(RuleSet::Full, INPUT).0
+    }
+
+    #[test]
+    fn finds_the_first_differing_line() {
+        let expected = expected();
+        let expected = expected.as_bytes();
+        assert_eq!(first_difference(expected, expected), None);
+        let actual = [&expected[..expected.len() - 1]].concat();
+        let lines = expected.split(|&b| b == b'\n').count() - 1;
+        assert_eq!(
+            first_difference(expected, &actual).unwrap().to_string(),
+            format!("line {lines}: expected \"TURN: W\", got \"TURN: W\" (no newline at end)")
+        );
+        let long = [expected, b"extra\n"].concat();
+        assert_eq!(
+            first_difference(expected, &long).unwrap().to_string(),
+            format!("line {}: expected end of output, got \"extra\"", lines + 1)
+        );
+        assert_eq!(
+            first_difference(expected, b"FULL\r\n").unwrap().to_string(),
+            r#"line 1: expected "FULL", got "FULL\r""#
+        );
+        let swapped = String::from_utf8(expected.to_vec())
+            .unwrap()
+            .replacen("INVALID", "VALID", 1);
+        assert_eq!(
+            first_difference(expected, swapped.as_bytes())
+                .unwrap()
+                .to_string(),
+            r#"line 8: expected "INVALID", got "VALID""#
+        );
+    }
+
+    #[test]
+    fn names_the_input_line_behind_an_output_line() {
+        let expected = expected();
+        let explain = |line| explain_line(INPUT, expected.as_bytes(), line);
+        assert_eq!(explain(1).unwrap(), "before any input was read");
+        for line in 2..=7 {
+            assert_eq!(explain(line).unwrap(), "after the setup (input lines 1-8)");
+        }
+        assert_eq!(explain(8).unwrap(), r#"after input line 9 "9 9""#);
+        for line in 9..=15 {
+            assert_eq!(explain(line).unwrap(), r#"after input line 10 "1 2""#);
+        }
+        assert_eq!(explain_line(INPUT, b"no banner\n", 3), None);
+    }
+
+    #[test]
+    fn shortens_long_lines() {
+        let long = "x".repeat(100);
+        assert_eq!(quote(long.as_bytes()), format!("{:?}...", &long[..SHOWN]));
+        assert_eq!(quote(b"a\tb"), r#""a\tb""#);
+    }
+
+    #[test]
+    fn a_kill_by_the_checker_comes_before_the_exit_status_and_the_output() {
+        use RunEnd::*;
+        assert_eq!(Verdict::of(Exited { success: true }, true), Verdict::Pass);
+        assert_eq!(Verdict::of(Exited { success: true }, false), Verdict::Fail);
+        assert_eq!(Verdict::of(Exited { success: false }, true), Verdict::Crash);
+        assert_eq!(Verdict::of(TimedOut, true), Verdict::Timeout);
+        assert_eq!(Verdict::of(TooMuchOutput, true), Verdict::Fail);
+        assert_eq!(format!("{:<7}|", Verdict::Crash), "CRASH  |");
+    }
+}
