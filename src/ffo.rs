@@ -13,6 +13,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::game::Game;
 use crate::notation::{parse_square, NotationError};
+use crate::protocol::{self, SetupError, SetupParser};
 use crate::rules::RuleSet;
 use crate::setup::{Setup, WinRule};
 use crate::square::{Dimensions, Square};
@@ -153,6 +154,92 @@ fn parse_fields(fields: &[&str], board_at: usize) -> Result<FfoPosition, FfoErro
     })
 }
 
+/// A position to solve, from an input that mixes FFO lines and protocol setups.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The FFO line's id, if it has one.
+    pub id: Option<String>,
+    /// 1-based input line where the position starts.
+    pub line: usize,
+    /// The position (FFO lines are always under the FULL rules).
+    pub game: Game,
+    /// The result the FFO line lists, if any.
+    pub listed: Option<Listed>,
+}
+
+/// A line of a problem input that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ProblemError {
+    /// A protocol setup is malformed (its error names the input line).
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// An FFO line is malformed.
+    #[error("line {line}: {source}")]
+    Ffo {
+        /// 1-based input line.
+        line: usize,
+        /// What is wrong.
+        source: FfoError,
+    },
+}
+
+/// Reads every position of `input`: FFO lines, and protocol setups (header and grid) played
+/// under `rules`, in any mix. Blank lines and lines starting with `#` are skipped.
+///
+/// # Errors
+/// [`ProblemError`] for the first malformed FFO line or setup, naming its input line.
+pub fn read_problems(input: &[u8], rules: RuleSet) -> Result<Vec<Problem>, ProblemError> {
+    let lines: Vec<&[u8]> = protocol::lines(input)
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .collect();
+    let mut problems = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let text = String::from_utf8_lossy(lines[i]);
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            i += 1;
+            continue;
+        }
+        if let Some(result) = parse_line(trimmed) {
+            let position = result.map_err(|source| ProblemError::Ffo {
+                line: i + 1,
+                source,
+            })?;
+            problems.push(Problem {
+                line: i + 1,
+                game: position.game(),
+                id: position.id,
+                listed: position.listed,
+            });
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut parser = SetupParser::new();
+        let shifted = |error: SetupError| SetupError {
+            line: error.line + start,
+            kind: error.kind,
+        };
+        let setup = loop {
+            let Some(line) = lines.get(i) else {
+                return Err(shifted(parser.end_of_input()).into());
+            };
+            i += 1;
+            if let Some(setup) = parser.push_line(line).map_err(shifted)? {
+                break setup;
+            }
+        };
+        problems.push(Problem {
+            id: None,
+            line: start + 1,
+            game: Game::new(setup, rules),
+            listed: None,
+        });
+    }
+    Ok(problems)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,6 +317,51 @@ mod tests {
         assert_eq!(
             error(format!("{board} X 64 A1 lots")),
             "expected the listed score, found \"lots\""
+        );
+    }
+
+    #[test]
+    fn reads_ffo_lines_and_setups_in_one_input() {
+        let input =
+            format!("# comment\n\n{FFO_40}\n4\n4\nB\n<\n. . . .\n. W B .\n. B W .\n. . . .\n");
+        let problems = read_problems(input.as_bytes(), RuleSet::Simple).unwrap();
+        assert_eq!(problems.len(), 2);
+        assert_eq!(problems[0].id.as_deref(), Some("40"));
+        assert_eq!(problems[0].line, 3);
+        assert_eq!(problems[0].game.board().empties(), 20);
+        assert_eq!(problems[0].game.rules(), RuleSet::Full);
+        assert_eq!(
+            problems[0].listed,
+            Some(Listed {
+                best: vec![Square::new(1, 0)],
+                score: 38
+            })
+        );
+        assert_eq!(problems[1].id, None);
+        assert_eq!(problems[1].line, 4);
+        assert_eq!(problems[1].game.rules(), RuleSet::Simple);
+        assert_eq!(problems[1].game.win_rule(), WinRule::FewestDiscs);
+    }
+
+    #[test]
+    fn bad_problem_lines_name_their_line() {
+        let error = |input: &str| {
+            read_problems(input.as_bytes(), RuleSet::Full)
+                .unwrap_err()
+                .to_string()
+        };
+        let board = "-".repeat(64);
+        assert_eq!(
+            error(&format!("\n{board} Q\n")),
+            "line 2: expected the side to move, X or O, found \"Q\""
+        );
+        assert_eq!(
+            error("# x\n4\n4\nB\n>\n. . . .\n"),
+            "line 7: input ended where row 2 of the board was expected"
+        );
+        assert_eq!(
+            error("4\n5\n"),
+            "line 2: expected the number of columns, an even integer from 4 to 16, found \"5\""
         );
     }
 }

@@ -71,6 +71,11 @@ impl From<RulesArg> for RuleSet {
     }
 }
 
+/// `--threads N` of every command: 1 to 256.
+fn threads_parser() -> clap::builder::RangedI64ValueParser<u16> {
+    clap::value_parser!(u16).range(1..=256)
+}
+
 /// Why a command stopped early.
 #[derive(Debug, Error)]
 pub enum Failure {

@@ -8,10 +8,10 @@ use clap::Args;
 use thiserror::Error;
 
 use othello::perft::{self, Division};
-use othello::{Dimensions, ParseDimensionsError, Setup};
+use othello::{Dimensions, Setup};
 
 use super::input::{read_setup, SetupFileError};
-use super::{Failure, RulesArg};
+use super::{threads_parser, Failure, RulesArg};
 
 /// Arguments of `othello perft`.
 #[derive(Debug, Args)]
@@ -26,7 +26,7 @@ pub struct PerftArgs {
         default_value = "8x8",
         conflicts_with = "from"
     )]
-    size: String,
+    size: Dimensions,
 
     /// Rule set.
     #[arg(long, value_enum, default_value_t = RulesArg::Full)]
@@ -42,16 +42,13 @@ pub struct PerftArgs {
     divide: bool,
 
     /// Worker threads; the subtrees under the first moves are shared among them.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: u32,
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
+    threads: u16,
 }
 
 /// Why `othello perft` could not start.
 #[derive(Debug, Error)]
 pub enum PerftError {
-    /// `--size` names no supported board.
-    #[error("--size: {0}")]
-    Size(#[from] ParseDimensionsError),
     /// The `--from` file could not be read or is not a valid header and grid.
     #[error(transparent)]
     From(#[from] SetupFileError),
@@ -59,7 +56,7 @@ pub enum PerftError {
     #[error("cannot start {threads} threads: {source}")]
     Threads {
         /// How many were asked for.
-        threads: u32,
+        threads: u16,
         /// What went wrong.
         source: rayon::ThreadPoolBuildError,
     },
@@ -88,8 +85,7 @@ pub fn run(args: &PerftArgs) -> Result<(), Failure> {
 
 fn start_position(args: &PerftArgs) -> Result<Setup, PerftError> {
     let Some(path) = &args.from else {
-        let dims: Dimensions = args.size.parse()?;
-        return Ok(Setup::standard(dims));
+        return Ok(Setup::standard(args.size));
     };
     Ok(read_setup(path, Some("standard input"))?)
 }

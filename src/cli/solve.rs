@@ -15,14 +15,14 @@ use std::time::Duration;
 use clap::Args;
 use thiserror::Error;
 
-use othello::ffo::{self, FfoError, Listed};
+use othello::ffo::{self, Listed, ProblemError};
 use othello::{
-    Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring, SearchReport, SetupError,
-    SetupParser, Square, WinRule,
+    Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring, SearchReport, Square,
+    WinRule,
 };
 
 use super::input::{NamedInput, ReadError};
-use super::{progress, RulesArg};
+use super::{progress, threads_parser, RulesArg};
 
 /// FFO #40-#59, the positions `--bench` solves (#40-#49).
 const FFO: &str = include_str!("../../fixtures/ffo/ffo-40-59.txt");
@@ -56,7 +56,7 @@ pub struct SolveArgs {
     depth: Option<u32>,
 
     /// Search threads.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
     threads: u16,
 
     /// Transposition table size in MiB, at most half of the machine's memory [default: from 1
@@ -98,23 +98,13 @@ pub enum SolveError {
     /// The input file could not be read.
     #[error(transparent)]
     Open(#[from] ReadError),
-    /// A protocol setup in the input is malformed.
+    /// A protocol setup or an FFO line in the input is malformed.
     #[error("{path}: {source}")]
-    Setup {
+    Input {
         /// The input's name.
         path: String,
         /// What is wrong, and on which line.
-        source: SetupError,
-    },
-    /// An FFO line is malformed.
-    #[error("{path}: line {line}: {source}")]
-    Ffo {
-        /// The input's name.
-        path: String,
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong.
-        source: FfoError,
+        source: ProblemError,
     },
     /// The input holds no position.
     #[error("{path}: no position found (expected protocol setups or FFO lines)")]
@@ -154,8 +144,7 @@ impl SolveError {
     pub fn exit_status(&self) -> u8 {
         match self {
             SolveError::Open(_)
-            | SolveError::Setup { .. }
-            | SolveError::Ffo { .. }
+            | SolveError::Input { .. }
             | SolveError::Empty { .. }
             | SolveError::HashTooLarge { .. }
             | SolveError::Memory(_) => 2,
@@ -567,128 +556,29 @@ impl Totals {
     }
 }
 
-/// Splits the input into positions: FFO lines and protocol setups.
+/// The positions of the input, labelled `#ID` (FFO lines with an id) or `position N`.
 fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry>, SolveError> {
-    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let lines: Vec<&[u8]> = bytes
-        .split(|&b| b == b'\n')
-        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
-        .collect();
-    let mut entries = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let text = String::from_utf8_lossy(lines[i]);
-        let trimmed = text.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            i += 1;
-            continue;
-        }
-        let number = entries.len() + 1;
-        if let Some(result) = ffo::parse_line(trimmed) {
-            let position = result.map_err(|source| SolveError::Ffo {
-                path: name.to_owned(),
-                line: i + 1,
-                source,
-            })?;
-            let label = position
+    let problems = ffo::read_problems(bytes, rules).map_err(|source| SolveError::Input {
+        path: name.to_owned(),
+        source,
+    })?;
+    Ok(problems
+        .into_iter()
+        .enumerate()
+        .map(|(index, problem)| Entry {
+            label: problem
                 .id
-                .as_ref()
-                .map_or_else(|| format!("position {number}"), |id| format!("#{id}"));
-            entries.push(Entry {
-                label,
-                line: i + 1,
-                game: position.game(),
-                listed: position.listed,
-            });
-            i += 1;
-            continue;
-        }
-        let start = i;
-        let mut parser = SetupParser::new();
-        let setup = loop {
-            let error = |source: SetupError| SolveError::Setup {
-                path: name.to_owned(),
-                source: SetupError {
-                    line: source.line + start,
-                    kind: source.kind,
-                },
-            };
-            let Some(line) = lines.get(i) else {
-                return Err(error(parser.end_of_input()));
-            };
-            i += 1;
-            if let Some(setup) = parser.push_line(line).map_err(error)? {
-                break setup;
-            }
-        };
-        entries.push(Entry {
-            label: format!("position {number}"),
-            line: start + 1,
-            game: Game::new(setup, rules),
-            listed: None,
-        });
-    }
-    Ok(entries)
+                .map_or_else(|| format!("position {}", index + 1), |id| format!("#{id}")),
+            line: problem.line,
+            game: problem.game,
+            listed: problem.listed,
+        })
+        .collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_ffo_lines_and_setups_in_one_input() {
-        let input = format!(
-            "# comment\n\n{}\n4\n4\nB\n<\n. . . .\n. W B .\n. B W .\n. . . .\n",
-            FFO.lines().find(|l| l.starts_with("40 ")).unwrap()
-        );
-        let entries = parse_positions(input.as_bytes(), RuleSet::Simple, "input").unwrap();
-        assert_eq!(entries.len(), 2);
-        assert_eq!(entries[0].label, "#40");
-        assert_eq!(entries[0].line, 3);
-        assert_eq!(entries[0].game.board().empties(), 20);
-        assert_eq!(entries[0].game.rules(), RuleSet::Full);
-        assert_eq!(
-            entries[0].listed,
-            Some(Listed {
-                best: vec![Square::new(1, 0)],
-                score: 38
-            })
-        );
-        assert_eq!(entries[1].label, "position 2");
-        assert_eq!(entries[1].line, 4);
-        assert_eq!(entries[1].game.rules(), RuleSet::Simple);
-        assert_eq!(entries[1].game.win_rule(), WinRule::FewestDiscs);
-    }
-
-    #[test]
-    fn bad_lines_name_their_line() {
-        let error = |input: &str| {
-            parse_positions(input.as_bytes(), RuleSet::Full, "in")
-                .unwrap_err()
-                .to_string()
-        };
-        let board = "-".repeat(64);
-        assert_eq!(
-            error(&format!("\n{board} Q\n")),
-            "in: line 2: expected the side to move, X or O, found \"Q\""
-        );
-        assert_eq!(
-            error(&format!("{board} X 3\n")),
-            "in: line 1: the line says 3 empties but the board has 64"
-        );
-        assert_eq!(
-            error(&format!("{board} X 64 Z9 +2\n")),
-            "in: line 1: expected a square such as a2, found \"Z9\""
-        );
-        assert_eq!(
-            error("# x\n4\n4\nB\n>\n. . . .\n"),
-            "in: line 7: input ended where row 2 of the board was expected"
-        );
-        assert_eq!(
-            error("4\n5\n"),
-            "in: line 2: expected the number of columns, an even integer from 4 to 16, found \"5\""
-        );
-    }
 
     #[test]
     fn the_benchmark_is_ffo_40_to_49() {
