@@ -176,17 +176,20 @@ fn solve_ffo(id: &str, threads: usize) {
 }
 
 #[test]
+#[ignore = "an exact 20-22 empties solve: run with --release -- --ignored ffo (.ci/run solves #40 and #41 with the release binary)"]
 fn ffo_40() {
     solve_ffo("40", 1);
 }
 
 #[test]
+#[ignore = "an exact 20-22 empties solve: run with --release -- --ignored ffo (.ci/run solves #40 and #41 with the release binary)"]
 fn ffo_41() {
     solve_ffo("41", 1);
 }
 
 /// The threads share the root moves and the principal variation's nodes: still exact.
 #[test]
+#[ignore = "an exact 20-22 empties solve: run with --release -- --ignored ffo (.ci/run solves #40 and #41 with the release binary)"]
 fn ffo_40_and_41_on_several_threads() {
     solve_ffo("40", 2);
     solve_ffo("41", 3);

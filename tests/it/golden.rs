@@ -1,6 +1,6 @@
 //! Every protocol fixture through the built binary: standard output byte for byte against
 //! `NAME.out`, the exit status against `NAME.status` (0 when absent) and standard error against
-//! `NAME.err` (nothing when absent); plus an insta snapshot of each run.
+//! `NAME.err` (nothing when absent). The fixture files are the one source of truth.
 //!
 //! The fixtures are written by `fixtures/protocol/generate.py`, an implementation of the rules
 //! that shares no code with the crate, so agreement here is agreement between two programs.
@@ -65,32 +65,6 @@ fn every_fixture_replays_byte_for_byte() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Stdout, stderr and exit status of one run, as one text.
-fn transcript(output: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    format!(
-        "exit status: {}\n--- stderr\n{}--- stdout\n{}",
-        output
-            .status
-            .code()
-            .map_or_else(|| "killed by a signal".to_owned(), |code| code.to_string()),
-        if stderr.is_empty() {
-            "(none)\n".into()
-        } else {
-            stderr
-        },
-        String::from_utf8_lossy(&output.stdout),
-    )
-}
-
-#[test]
-fn every_fixture_matches_its_snapshot() {
-    insta::glob!("../../fixtures/protocol", "*/*.in", |path| {
-        let output = replay(&Fixture::load(path));
-        insta::assert_snapshot!("transcript", transcript(&output));
-    });
-}
-
 /// The fixture set describes itself: every file belongs to an input, a `.status` comes with
 /// an `.err` and says 1 or 2, and every `.err` is one line naming an input line.
 #[test]
@@ -134,15 +108,17 @@ fn fixture_files_are_consistent() {
     }
 }
 
-/// The spec examples in the fixtures are the specification's own files, when they are at hand
-/// (the specification lives beside the repository, in `../shared/spec/examples`).
+/// The spec examples in the fixtures are the specification's own files. The specification lives
+/// beside the repository (`../shared/spec/examples`), so this test is opt-in; `.ci/run` runs it.
 #[test]
+#[ignore = "needs ../shared/spec beside the repository: run with -- --ignored spec_examples"]
 fn spec_examples_are_the_specifications() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/examples");
-    if !examples.is_dir() {
-        eprintln!("note: {} not found; nothing to compare", examples.display());
-        return;
-    }
+    assert!(
+        examples.is_dir(),
+        "{} not found: the specification must be beside the repository",
+        examples.display()
+    );
     for rules in ["full", "simple"] {
         for ext in ["in", "out"] {
             let ours = fixture_root().join(format!("{rules}/spec-example.{ext}"));
