@@ -17,6 +17,8 @@ mod rules;
 
 mod properties;
 
+mod records;
+
 mod grader;
 mod movegen_props;
 mod perft;
