@@ -594,10 +594,7 @@ pub fn write(records: &[GameRecord], format: Format) -> Result<Vec<u8>, WriteErr
                 return Err(WriteError {
                     game: 2,
                     format,
-                    what: format!(
-                        "{} games: it holds one game (pick one to write)",
-                        records.len()
-                    ),
+                    what: format!("{} games: it holds one", records.len()),
                 })
             }
         },

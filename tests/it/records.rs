@@ -354,7 +354,7 @@ fn formats_refuse_what_they_cannot_hold() {
         record::write(&two, Format::Protocol)
             .unwrap_err()
             .to_string(),
-        "game 2: the protocol input cannot hold 2 games: it holds one game (pick one to write)"
+        "game 2: the protocol input cannot hold 2 games: it holds one"
     );
     let odd_start = protocol::read(
         "4\n4\nW\n>\n. . . .\n. W B .\n. B W .\n. . . .\n",
@@ -362,4 +362,152 @@ fn formats_refuse_what_they_cannot_hold() {
     )
     .unwrap();
     assert!(record::write(&[odd_start], Format::MoveList).is_err());
+}
+
+mod convert {
+    use predicates::prelude::*;
+
+    use super::{fixture, FULL_GAME};
+    use crate::support::othello;
+
+    fn fixture_path(name: &str) -> String {
+        format!("{}/fixtures/records/{name}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    #[test]
+    fn converts_ggf_to_move_lists_and_back() {
+        let output = othello()
+            .args([
+                "convert",
+                &fixture_path("two-games.ggf"),
+                "--to",
+                "movelist",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], FULL_GAME);
+        assert!(lines[1].starts_with("6x6 fewest e4e5e6"), "{text}");
+        // The move lists, read from standard input, convert back to the same moves in GGF.
+        othello()
+            .args(["convert", "-", "--to", "ggf"])
+            .write_stdin(text)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("W[a2]B[a1]W[PA]B[g2];)"))
+            .stdout(predicate::str::contains("TY[6a]"));
+    }
+
+    #[test]
+    fn converts_one_game_to_a_protocol_test_case_the_protocol_plays() {
+        let assert = othello()
+            .args([
+                "convert",
+                &fixture_path("two-games.ggf"),
+                "--game",
+                "1",
+                "--to",
+                "protocol",
+            ])
+            .assert()
+            .success();
+        let input = assert.get_output().stdout.clone();
+        assert!(input.starts_with(b"8\n8\nB\n>\n"));
+        othello()
+            .write_stdin(input)
+            .assert()
+            .success()
+            .stdout(predicate::str::ends_with("WINNER: B\n"))
+            .stdout(predicate::str::contains("INVALID").not());
+    }
+
+    #[test]
+    fn writes_wthor_to_a_file_and_reads_it_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let wtb = dir.path().join("games.wtb");
+        othello()
+            .args([
+                "convert",
+                &fixture_path("full-game.txt"),
+                "--to",
+                "wthor",
+                "-o",
+            ])
+            .arg(&wtb)
+            .assert()
+            .success()
+            .stdout("");
+        assert_eq!(std::fs::metadata(&wtb).unwrap().len(), 16 + 68);
+        othello()
+            .args(["convert", "--to", "movelist"])
+            .arg(&wtb)
+            .assert()
+            .success()
+            .stdout(format!("{FULL_GAME}\n"));
+        let obf = fixture("positions.obf");
+        othello()
+            .args(["convert", "-", "--to", "obf"])
+            .write_stdin(obf)
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with(
+                "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X;\n",
+            ));
+    }
+
+    #[test]
+    fn bad_input_of_every_format_names_the_place() {
+        let cases: [(&[u8], &str); 6] = [
+            (b"f5 d6 zz\n", "othello: standard input: line 1, column 7: expected a square such as f5, or -- for a pass, found \"zz\"\n"),
+            (b"(;GM[Othello]\nB[f5]W[a1];)", "othello: standard input: line 2, column 8: a1 is not a legal move for white: it flips no discs\n"),
+            (b"%\n---------------------------------------------------------------- Q\n", "othello: standard input: line 2, column 1: expected the side to move, X or O, found \"Q\"\n"),
+            (b"8\n8\nQ\n", "othello: standard input: line 3, column 1: expected the first player, B or W, found \"Q\"\n"),
+            (&[20, 26, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0xff], "othello: standard input: byte 19: game 1 of 2 is cut short: the file ends 65 bytes early\n"),
+            (b"", "othello: standard input: line 1, column 1: no game found (expected a move list, GGF, OBF lines, a protocol input or WTHOR)\n"),
+        ];
+        for (input, message) in cases {
+            othello()
+                .args(["convert", "-"])
+                .write_stdin(input)
+                .assert()
+                .code(2)
+                .stdout("")
+                .stderr(message);
+        }
+    }
+
+    #[test]
+    fn refuses_what_the_output_cannot_hold() {
+        othello()
+            .args(["convert", &fixture_path("two-games.ggf"), "--to", "protocol"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::ends_with(
+                "two-games.ggf: 2 games, but the protocol input holds one: pick one with --game N\n",
+            ));
+        othello()
+            .args(["convert", "-", "--to", "obf"])
+            .write_stdin("6x6 c2")
+            .assert()
+            .code(2)
+            .stderr("othello: standard input: game 1: OBF cannot hold a 6x6 board: it holds 8x8 positions\n");
+        othello()
+            .args(["convert", "no-such-file.ggf"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::starts_with(
+                "othello: cannot read no-such-file.ggf: ",
+            ));
+        othello()
+            .args(["convert", &fixture_path("two-games.ggf"), "--game", "3"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::ends_with(
+                "there is no game 3: the file holds 2\n",
+            ));
+    }
 }
