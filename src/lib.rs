@@ -35,11 +35,13 @@
 //! of [`bitboard`]; the console protocol in [`protocol`]; test cases for it in [`gen`]; squares
 //! as people type them in [`notation`]; a game played by people, with undo, in [`session`];
 //! game-tree counting in [`perft`]; FFO endgame-suite lines in [`ffo`]; game records in the
-//! formats players use (move lists, GGF, OBF, WTHOR) in [`record`]; the search engine ([`Engine`]) in [`engine`], and computer
+//! formats players use (move lists, GGF, OBF, WTHOR) in [`record`], and the engine's review
+//! of a game, move by move, in [`analysis`]; the search engine ([`Engine`]) in [`engine`], and computer
 //! players of graded strength in [`computer`].
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod bitboard;
 mod board;
 mod color;

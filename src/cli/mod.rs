@@ -1,5 +1,6 @@
 //! Command-line arguments, dispatch to the commands, and how failures are reported.
 
+mod analyze;
 mod check;
 mod convert;
 mod gen;
@@ -45,6 +46,9 @@ enum Command {
     /// Solve positions exactly (or search them within limits): best move, score, principal
     /// variation, nodes and speed.
     Solve(solve::SolveArgs),
+    /// Review recorded games move by move: the engine's best move and value, the value of the
+    /// move played and the discs it lost.
+    Analyze(analyze::AnalyzeArgs),
     /// Convert game records between formats: move list, GGF, OBF, protocol input, WTHOR.
     Convert(convert::ConvertArgs),
     /// Write protocol test cases (NNNN.in and NNNN.out) to a directory.
@@ -95,6 +99,9 @@ pub enum Failure {
     /// `othello solve` failed.
     #[error(transparent)]
     Solve(#[from] solve::SolveError),
+    /// `othello analyze` failed.
+    #[error(transparent)]
+    Analyze(#[from] analyze::AnalyzeError),
     /// `othello convert` failed.
     #[error(transparent)]
     Convert(#[from] convert::ConvertError),
@@ -132,6 +139,7 @@ impl Failure {
             Failure::Engine(_) => 1,
             Failure::Solve(error) => error.exit_status(),
             Failure::Convert(error) => error.exit_status(),
+            Failure::Analyze(error) => error.exit_status(),
             Failure::Gen(error) => error.exit_status(),
             Failure::Check(_) => 2,
             Failure::CasesFailed { .. } => 1,
@@ -145,6 +153,7 @@ impl Failure {
             Failure::Write(error) if error.kind() == io::ErrorKind::BrokenPipe => None,
             Failure::Solve(error) if error.is_broken_pipe() => None,
             Failure::Convert(error) if error.is_broken_pipe() => None,
+            Failure::Analyze(error) if error.is_broken_pipe() => None,
             // The report's summary line has said it.
             Failure::CasesFailed { .. } => None,
             failure => Some(failure.to_string()),
@@ -159,6 +168,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Some(Command::Play(play_args)) => play::run(play_args),
         Some(Command::Solve(solve_args)) => Ok(solve::run(&solve_args)?),
         Some(Command::Convert(args)) => Ok(convert::run(&args)?),
+        Some(Command::Analyze(args)) => Ok(analyze::run(&args)?),
         Some(Command::Gen(args)) => gen::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(perft_args)) => perft::run(&perft_args),

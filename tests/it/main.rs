@@ -17,6 +17,7 @@ mod rules;
 
 mod properties;
 
+mod analysis;
 mod records;
 
 mod grader;
