@@ -16,6 +16,7 @@ use clap::Args;
 use thiserror::Error;
 
 use othello::ffo::{self, FfoError, Listed};
+use othello::record::{self, Format, ReadOptions, RecordError};
 use othello::{
     Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring, SearchReport, SetupError,
     SetupParser, Square, WinRule,
@@ -115,6 +116,14 @@ pub enum SolveError {
         /// What is wrong.
         source: FfoError,
     },
+    /// A game record in the input is malformed.
+    #[error("{path}: {source}")]
+    Record {
+        /// The input's name.
+        path: String,
+        /// What is wrong, and where.
+        source: RecordError,
+    },
     /// The input holds no position.
     #[error("{path}: no position found (expected protocol setups or FFO lines)")]
     Empty {
@@ -138,7 +147,10 @@ impl SolveError {
     /// 2 for bad input, 1 for a failure while running or a mismatch.
     pub fn exit_status(&self) -> u8 {
         match self {
-            SolveError::Setup { .. } | SolveError::Ffo { .. } | SolveError::Empty { .. } => 2,
+            SolveError::Setup { .. }
+            | SolveError::Ffo { .. }
+            | SolveError::Record { .. }
+            | SolveError::Empty { .. } => 2,
             SolveError::Open(_) | SolveError::Write(_) | SolveError::Mismatch { .. } => 1,
         }
     }
@@ -154,8 +166,8 @@ impl SolveError {
 struct Entry {
     /// `#40` for FFO lines with an id, else `position N`.
     label: String,
-    /// 1-based line where it starts.
-    line: usize,
+    /// 1-based line where it starts (unknown for a game record).
+    line: Option<usize>,
     game: Game,
     listed: Option<Listed>,
 }
@@ -167,7 +179,7 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
         None if args.bench => ("FFO #40-#49".to_owned(), bench_positions()),
         _ => {
             let (name, bytes) = read_input(path)?;
-            let entries = parse_positions(&bytes, args.rules.into(), &name)?;
+            let entries = parse_input(&bytes, args.rules.into(), &name)?;
             (name, entries)
         }
     };
@@ -312,10 +324,12 @@ fn describe(entry: &Entry) -> String {
         Some(color) => format!("{} to move", color.name().to_lowercase()),
         None => "game over".to_owned(),
     };
+    let line = entry
+        .line
+        .map_or_else(String::new, |line| format!(" (line {line})"));
     format!(
-        "{} (line {}): {dims} {}, {win}, {to_move}, {} empties",
+        "{}{line}: {dims} {}, {win}, {to_move}, {} empties",
         entry.label,
-        entry.line,
         game.rules(),
         game.board().empties()
     )
@@ -480,6 +494,37 @@ impl Totals {
 }
 
 /// Splits the input into positions: FFO lines and protocol setups.
+/// The positions of the input: after the last move of each game for game records (move lists,
+/// GGF, WTHOR), else protocol setups and FFO lines.
+fn parse_input(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry>, SolveError> {
+    let is_record = match Format::detect(bytes) {
+        Format::Ggf | Format::Wthor => true,
+        // Only a file with something in it: an empty one is reported as such below.
+        Format::MoveList => String::from_utf8_lossy(bytes)
+            .lines()
+            .any(|line| !line.trim().is_empty() && !line.trim().starts_with('#')),
+        Format::Obf | Format::Protocol => false,
+    };
+    if !is_record {
+        return parse_positions(bytes, rules, name);
+    }
+    let records =
+        record::read(bytes, &ReadOptions { rules }).map_err(|source| SolveError::Record {
+            path: name.to_owned(),
+            source,
+        })?;
+    Ok(records
+        .iter()
+        .enumerate()
+        .map(|(index, record)| Entry {
+            label: format!("game {}", index + 1),
+            line: None,
+            game: record.final_game().clone(),
+            listed: None,
+        })
+        .collect())
+}
+
 fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry>, SolveError> {
     let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     let lines: Vec<&[u8]> = bytes
@@ -508,7 +553,7 @@ fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry
                 .map_or_else(|| format!("position {number}"), |id| format!("#{id}"));
             entries.push(Entry {
                 label,
-                line: i + 1,
+                line: Some(i + 1),
                 game: position.game(),
                 listed: position.listed,
             });
@@ -535,7 +580,7 @@ fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry
         };
         entries.push(Entry {
             label: format!("position {number}"),
-            line: start + 1,
+            line: Some(start + 1),
             game: Game::new(setup, rules),
             listed: None,
         });
@@ -556,7 +601,7 @@ mod tests {
         let entries = parse_positions(input.as_bytes(), RuleSet::Simple, "input").unwrap();
         assert_eq!(entries.len(), 2);
         assert_eq!(entries[0].label, "#40");
-        assert_eq!(entries[0].line, 3);
+        assert_eq!(entries[0].line, Some(3));
         assert_eq!(entries[0].game.board().empties(), 20);
         assert_eq!(entries[0].game.rules(), RuleSet::Full);
         assert_eq!(
@@ -567,7 +612,7 @@ mod tests {
             })
         );
         assert_eq!(entries[1].label, "position 2");
-        assert_eq!(entries[1].line, 4);
+        assert_eq!(entries[1].line, Some(4));
         assert_eq!(entries[1].game.rules(), RuleSet::Simple);
         assert_eq!(entries[1].game.win_rule(), WinRule::FewestDiscs);
     }

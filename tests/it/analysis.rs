@@ -177,3 +177,32 @@ fn bad_records_and_options_are_refused() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn solve_takes_the_position_after_the_last_move_of_each_game() {
+    let record = &movelist::read("4x4 b1 a1", &ReadOptions::default()).unwrap()[0];
+    let value = minimax(record.final_game(), Color::Black);
+    othello()
+        .args(["solve", "-"])
+        .write_stdin("4x4 b1 a1\n4x4 b1\n")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!(
+            "game 1: 4x4 FULL, most discs wins, black to move, 10 empties\n  best move  a2\n  score      {value:+} (exact)"
+        )))
+        .stdout(predicates::str::contains(
+            "game 2: 4x4 FULL, most discs wins, white to move, 11 empties",
+        ));
+    othello()
+        .args(["solve", "-"])
+        .write_stdin("(;GM[Othello]TY[4]B[b1];)")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("score      +8 (exact)"));
+    othello()
+        .args(["solve", "-"])
+        .write_stdin("f5 f5\n")
+        .assert()
+        .code(2)
+        .stderr("othello: standard input: line 1, column 4: f5 is already occupied\n");
+}
