@@ -455,13 +455,16 @@ impl Table {
         let game = self.game();
         let mut text = String::from("Commands:\n");
         for (words, meaning) in Command::HELP {
+            // `save` is a command of this front end, listed before help and quit.
+            if words == "help" {
+                text.push_str(&format!(
+                    "  {:<13} save the game so far (to FILE, the --save file or {})\n",
+                    "save [FILE]",
+                    saved::DEFAULT_FILE
+                ));
+            }
             text.push_str(&format!("  {words:<13} {meaning}\n"));
         }
-        text.push_str(&format!(
-            "  {:<13} save the game so far (to FILE, the --save file or {})\n",
-            "save [FILE]",
-            saved::DEFAULT_FILE
-        ));
         text.push_str(&format!(
             "Board: {} black, {} white, {} a legal move, [ ] around the last move.\n",
             view::BLACK,
