@@ -213,7 +213,7 @@ fn read_game(cursor: &mut Cursor<'_>) -> Result<GameRecord, RecordError> {
         nominal = color.opponent();
     }
     GameRecord::new(setup, rules, sequence, metadata)
-        .map_err(|replay| at[replay.number - 1].error(RecordErrorKind::Replay(replay.kind)))
+        .map_err(|replay| at[replay.number - 1].error(RecordErrorKind::Replay(replay)))
 }
 
 /// Reads a value after its `[`, up to and including its `]`; `\` escapes the next character.
@@ -391,7 +391,7 @@ mod tests {
         let error = read(text).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "line 5, column 32: white passes but can play d3 (and 3 other moves)"
+            "line 5, column 32: move 4: white passes but can play d3 (and 3 other moves)"
         );
         let text = text.replace("W[pa]", "");
         let records = read(&text).unwrap();

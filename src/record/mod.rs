@@ -370,9 +370,9 @@ pub enum RecordErrorKind {
     /// A square that cannot be read, or is off the board.
     #[error(transparent)]
     Square(#[from] crate::notation::NotationError),
-    /// A move that cannot be played.
+    /// A move that cannot be played, with its number.
     #[error(transparent)]
-    Replay(ReplayErrorKind),
+    Replay(ReplayError),
     /// A protocol header or grid line that is wrong.
     #[error(transparent)]
     Setup(crate::setup::SetupErrorKind),

@@ -143,12 +143,8 @@ pub fn read_line(
         win,
         ..Setup::standard(dims)
     };
-    GameRecord::new(setup, rules, moves, Metadata::default()).map_err(|replay| {
-        error(
-            columns[replay.number - 1],
-            RecordErrorKind::Replay(replay.kind),
-        )
-    })
+    GameRecord::new(setup, rules, moves, Metadata::default())
+        .map_err(|replay| error(columns[replay.number - 1], RecordErrorKind::Replay(replay)))
 }
 
 /// The white-space separated word starting at `start`, for messages.
@@ -253,7 +249,7 @@ mod tests {
         );
         assert_eq!(
             error("f5 d6 a1"),
-            "line 1, column 7: a1 is not a legal move for black: it flips no discs"
+            "line 1, column 7: move 3: a1 is not a legal move for black: it flips no discs"
         );
         assert_eq!(
             error("f5 * d6"),
@@ -265,12 +261,12 @@ mod tests {
         );
         assert_eq!(
             error("f5 --"),
-            "line 1, column 4: white passes but can play f4 (and 2 other moves)"
+            "line 1, column 4: move 2: white passes but can play f4 (and 2 other moves)"
         );
         let lines = read("# a game\n\nf5\nf5 d6 d6\n", &ReadOptions::default()).unwrap_err();
         assert_eq!(
             lines.to_string(),
-            "line 4, column 7: d6 is already occupied"
+            "line 4, column 7: move 3: d6 is already occupied"
         );
     }
 }

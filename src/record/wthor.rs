@@ -100,12 +100,12 @@ pub enum WthorErrorKind {
         game: usize,
     },
     /// A move that cannot be played.
-    #[error("game {game}: {kind}")]
+    #[error("game {game}: {replay}")]
     Replay {
         /// 1-based game number.
         game: usize,
-        /// Why.
-        kind: super::ReplayErrorKind,
+        /// Which move, and why.
+        replay: super::ReplayError,
     },
 }
 
@@ -243,10 +243,7 @@ fn read_game(
     .map_err(|replay| {
         error(
             offsets[replay.number - 1],
-            WthorErrorKind::Replay {
-                game,
-                kind: replay.kind,
-            },
+            WthorErrorKind::Replay { game, replay },
         )
     })
 }

@@ -170,7 +170,7 @@ fn bad_records_and_options_are_refused() {
         .write_stdin("4x4 b1 b1")
         .assert()
         .code(2)
-        .stderr("othello: standard input: line 1, column 8: b1 is already occupied\n");
+        .stderr("othello: standard input: line 1, column 8: move 2: b1 is already occupied\n");
     othello()
         .args(["analyze", "-", "--depth", "0"])
         .write_stdin(GAME_4X4)
@@ -204,5 +204,5 @@ fn solve_takes_the_position_after_the_last_move_of_each_game() {
         .write_stdin("f5 f5\n")
         .assert()
         .code(2)
-        .stderr("othello: standard input: line 1, column 4: f5 is already occupied\n");
+        .stderr("othello: standard input: line 1, column 4: move 2: f5 is already occupied\n");
 }

@@ -494,7 +494,7 @@ fn load_refuses_a_file_that_is_not_a_game() {
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
         format!(
-            "othello: {}: line 1, column 4: f5 is already occupied\n",
+            "othello: {}: line 1, column 4: move 2: f5 is already occupied\n",
             file.display()
         )
     );

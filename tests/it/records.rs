@@ -317,7 +317,7 @@ fn a_damaged_wthor_file_names_the_byte() {
     illegal[16 + 8 + 2] = 11; // a1 as the third move
     assert_eq!(
         error(&illegal),
-        "byte 26: game 1: a1 is not a legal move for black: it flips no discs"
+        "byte 26: game 1: move 3: a1 is not a legal move for black: it flips no discs"
     );
     let mut gap = bytes.clone();
     gap[16 + 8 + 10] = 0;
@@ -463,7 +463,7 @@ mod convert {
     fn bad_input_of_every_format_names_the_place() {
         let cases: [(&[u8], &str); 6] = [
             (b"f5 d6 zz\n", "othello: standard input: line 1, column 7: expected a square such as f5, or -- for a pass, found \"zz\"\n"),
-            (b"(;GM[Othello]\nB[f5]W[a1];)", "othello: standard input: line 2, column 8: a1 is not a legal move for white: it flips no discs\n"),
+            (b"(;GM[Othello]\nB[f5]W[a1];)", "othello: standard input: line 2, column 8: move 2: a1 is not a legal move for white: it flips no discs\n"),
             (b"%\n---------------------------------------------------------------- Q\n", "othello: standard input: line 2, column 1: expected the side to move, X or O, found \"Q\"\n"),
             (b"8\n8\nQ\n", "othello: standard input: line 3, column 1: expected the first player, B or W, found \"Q\"\n"),
             (&[20, 26, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0xff], "othello: standard input: byte 19: game 1 of 2 is cut short: the file ends 65 bytes early\n"),
