@@ -5,7 +5,8 @@
 //! black, `O` white, `-` (or `.`) empty; the side to move is `X` or `O` (`B` and `W` are taken
 //! too). The optional fields give the number of empties (checked against the board), the best
 //! moves (comma-separated, such as `G3,C7`) and the exact score of the side to move, counted
-//! the FFO way (empty squares go to the winner).
+//! the FFO way (empty squares go to the winner). Edax's OBF lines end the side with a `;`
+//! (`... X;`), which is accepted too; [`to_line`] writes that form.
 
 use thiserror::Error;
 
@@ -108,7 +109,7 @@ fn parse_fields(fields: &[&str], board_at: usize) -> Result<FfoPosition, FfoErro
         board.put(Square::new(index as u8 / 8, index as u8 % 8), disc);
     }
     let side = fields.get(board_at + 1).ok_or(FfoError::MissingSide)?;
-    let first = match side.to_ascii_uppercase().as_str() {
+    let first = match side.trim_end_matches(';').to_ascii_uppercase().as_str() {
         "X" | "B" => Color::Black,
         "O" | "W" => Color::White,
         _ => return Err(FfoError::Side((*side).to_owned())),
@@ -240,6 +241,30 @@ pub fn read_problems(input: &[u8], rules: RuleSet) -> Result<Vec<Problem>, Probl
     Ok(problems)
 }
 
+/// The OBF line of an 8x8 position, `board side;` (Edax's form, which [`parse_line`] reads):
+/// `None` for another board size.
+#[must_use]
+pub fn to_line(board: &Board, to_move: Color) -> Option<String> {
+    if board.dims() != Dimensions::STANDARD {
+        return None;
+    }
+    let mut line: String = Dimensions::STANDARD
+        .squares()
+        .map(|square| match board.at(square) {
+            Some(Color::Black) => 'X',
+            Some(Color::White) => 'O',
+            None => '-',
+        })
+        .collect();
+    line.push(' ');
+    line.push(match to_move {
+        Color::Black => 'X',
+        Color::White => 'O',
+    });
+    line.push(';');
+    Some(line)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,6 +302,20 @@ mod tests {
         assert_eq!(position.id, None);
         assert_eq!(position.setup.first, Color::White);
         assert_eq!(position.listed, None);
+    }
+
+    #[test]
+    fn writes_lines_it_reads_back() {
+        let position = parse_line(FFO_40).unwrap().unwrap();
+        let line = to_line(&position.setup.board, Color::Black).unwrap();
+        assert_eq!(
+            line,
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X;"
+        );
+        let again = parse_line(&line).unwrap().unwrap();
+        assert_eq!(again.setup, position.setup);
+        let small = Board::standard(Dimensions::new(6, 6).unwrap());
+        assert_eq!(to_line(&small, Color::Black), None);
     }
 
     #[test]

@@ -34,11 +34,14 @@
 //! [`Setup`] (unchecked starting conditions, read by [`SetupParser`]) and [`Game`]; the bit sets
 //! of [`bitboard`]; the console protocol in [`protocol`]; test cases for it in [`gen`]; squares
 //! as people type them in [`notation`]; a game played by people, with undo, in [`session`];
-//! game-tree counting in [`perft`]; FFO endgame-suite lines in [`ffo`]; the search engine ([`Engine`]) in [`engine`], and computer
+//! game-tree counting in [`perft`]; FFO endgame-suite lines in [`ffo`]; game records in the
+//! formats players use (move lists, GGF, OBF, WTHOR) in [`record`], and the engine's review
+//! of a game, move by move, in [`analysis`]; the search engine ([`Engine`]) in [`engine`], and computer
 //! players of graded strength in [`computer`].
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod bitboard;
 mod board;
 mod color;
@@ -52,6 +55,7 @@ pub mod notation;
 pub mod perft;
 mod position;
 pub mod protocol;
+pub mod record;
 mod rules;
 pub mod session;
 mod setup;

@@ -21,6 +21,7 @@ use thiserror::Error;
 use crate::color::Color;
 use crate::game::{Game, MoveError, Played};
 use crate::notation::{parse_square, NotationError};
+use crate::record::{GameRecord, Metadata};
 use crate::square::{Dimensions, Square};
 
 /// What a player can type at the prompt.
@@ -150,6 +151,23 @@ impl Session {
         &self.game
     }
 
+    /// The first position, where `new` starts again.
+    #[must_use]
+    pub fn start(&self) -> &Game {
+        &self.start
+    }
+
+    /// The game so far as a record: the first position and every move since.
+    #[must_use]
+    pub fn record(&self, metadata: Metadata) -> GameRecord {
+        GameRecord::from_squares(
+            &self.start,
+            self.moves().map(|played| played.square),
+            metadata,
+        )
+        .expect("the moves of a session were legal")
+    }
+
     /// Plays `square` for the player to move.
     ///
     /// # Errors
@@ -222,6 +240,17 @@ mod tests {
 
     fn sq(text: &str) -> Square {
         parse_square(text, Dimensions::STANDARD).unwrap()
+    }
+
+    #[test]
+    fn the_record_holds_every_move_since_the_start() {
+        let mut session = standard();
+        session.play(sq("d3")).unwrap();
+        session.play(sq("c5")).unwrap();
+        let record = session.record(Metadata::default());
+        assert_eq!(record.squares().collect::<Vec<_>>(), [sq("d3"), sq("c5")]);
+        assert_eq!(record.final_game(), session.game());
+        assert_eq!(&record.start_game(), session.start());
     }
 
     #[test]

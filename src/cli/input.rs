@@ -107,16 +107,30 @@ impl NamedInput {
         }
         Ok(Some(line))
     }
+}
 
-    /// The rest of the input, each line followed by `\n`.
-    pub fn read_to_end(mut self) -> Result<(String, Vec<u8>), ReadError> {
-        let mut bytes = Vec::new();
-        while let Some(line) = self.next_line()? {
-            bytes.extend_from_slice(line);
-            bytes.push(b'\n');
+/// The whole of a named input as bytes (binary formats such as WTHOR included), with the size
+/// limit but no line limit: the file at `path`, or standard input (called `stdin_name` in
+/// messages) when `path` is `-`.
+pub fn read_bytes(path: &Path, stdin_name: &str) -> Result<(String, Vec<u8>), ReadError> {
+    let (name, inner): (String, Box<dyn Read>) = if path == Path::new("-") {
+        (stdin_name.to_owned(), Box::new(io::stdin()))
+    } else {
+        let name = path.display().to_string();
+        match File::open(path) {
+            Ok(file) => (name, Box::new(file)),
+            Err(source) => return Err(ReadError::Io { name, source }),
         }
-        Ok((self.name, bytes))
+    };
+    let mut bytes = Vec::new();
+    let limit = MAX_INPUT_BYTES as u64 + 1;
+    if let Err(source) = inner.take(limit).read_to_end(&mut bytes) {
+        return Err(ReadError::Io { name, source });
     }
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(ReadError::TooLarge { name });
+    }
+    Ok((name, bytes))
 }
 
 /// A start position named on the command line (`--from`) that could not be used.

@@ -1,12 +1,15 @@
 //! Command-line arguments, dispatch to the commands, and how failures are reported.
 
+mod analyze;
 mod check;
+mod convert;
 mod gen;
 mod input;
 mod perft;
 mod play;
 mod progress;
 mod protocol;
+mod records;
 mod solve;
 
 use std::io;
@@ -44,6 +47,11 @@ enum Command {
     /// Solve positions exactly (or search them within limits): best move, score, principal
     /// variation, nodes and speed.
     Solve(solve::SolveArgs),
+    /// Review recorded games move by move: the engine's best move and value, the value of the
+    /// move played and the discs it lost.
+    Analyze(analyze::AnalyzeArgs),
+    /// Convert game records between formats: move list, GGF, OBF, protocol input, WTHOR.
+    Convert(convert::ConvertArgs),
     /// Write protocol test cases (NNNN.in and NNNN.out) to a directory.
     Gen(gen::GenArgs),
     /// Run a program on every test case of a directory and compare its output.
@@ -100,6 +108,12 @@ pub enum Failure {
     /// `othello solve` failed.
     #[error(transparent)]
     Solve(#[from] solve::SolveError),
+    /// `othello analyze` failed.
+    #[error(transparent)]
+    Analyze(#[from] analyze::AnalyzeError),
+    /// `othello convert` failed.
+    #[error(transparent)]
+    Convert(#[from] convert::ConvertError),
     /// `othello gen` could not write its cases.
     #[error(transparent)]
     Gen(#[from] gen::GenError),
@@ -134,6 +148,8 @@ impl Failure {
             Failure::Play(_) => 2,
             Failure::Engine(_) => 1,
             Failure::Solve(error) => error.exit_status(),
+            Failure::Convert(error) => error.exit_status(),
+            Failure::Analyze(error) => error.exit_status(),
             Failure::Gen(error) => error.exit_status(),
             Failure::Check(error) => error.exit_status(),
             Failure::CasesFailed { .. } => 1,
@@ -146,6 +162,8 @@ impl Failure {
         match self {
             Failure::Write(error) if error.kind() == io::ErrorKind::BrokenPipe => None,
             Failure::Solve(error) if error.is_broken_pipe() => None,
+            Failure::Convert(error) if error.is_broken_pipe() => None,
+            Failure::Analyze(error) if error.is_broken_pipe() => None,
             // The report's summary line has said it.
             Failure::CasesFailed { .. } => None,
             failure => Some(failure.to_string()),
@@ -160,6 +178,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         None => protocol::run(args.rules.into()),
         Some(Command::Play(play_args)) => play::run(play_args),
         Some(Command::Solve(solve_args)) => Ok(solve::run(&solve_args)?),
+        Some(Command::Convert(args)) => Ok(convert::run(&args)?),
+        Some(Command::Analyze(args)) => Ok(analyze::run(&args)?),
         Some(Command::Gen(args)) => gen::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(perft_args)) => perft::run(&perft_args),

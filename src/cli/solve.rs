@@ -16,12 +16,13 @@ use clap::Args;
 use thiserror::Error;
 
 use othello::ffo::{self, Listed, ProblemError};
+use othello::record::{self, Format, ReadOptions, RecordError};
 use othello::{
     Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring, SearchReport, Square,
     WinRule,
 };
 
-use super::input::{NamedInput, ReadError};
+use super::input::{read_bytes, ReadError};
 use super::{progress, threads_parser, RulesArg};
 
 /// FFO #40-#59, the positions `--bench` solves (#40-#49).
@@ -36,8 +37,8 @@ Input: protocol setups (rows, columns, first player, win rule, grid) or 8x8 FFO 
 (`[id] board side [empties best_moves score ...]`, board a1..h8 with X black, O white, - empty),
 in any mix; blank lines and lines starting with # are skipped.
 
-Exit status: 0 done, 1 a result differs from the one listed in the input (or a read/write
-failure), 2 bad input or usage.")]
+Exit status: 0 done, 1 a result differs from the one listed in the input (or output failed),
+2 bad input or usage (including a file that cannot be read), 130 interrupted.")]
 pub struct SolveArgs {
     /// File of positions; standard input if omitted or `-`.
     #[arg(value_name = "FILE")]
@@ -106,6 +107,14 @@ pub enum SolveError {
         /// What is wrong, and on which line.
         source: ProblemError,
     },
+    /// A game record in the input is malformed.
+    #[error("{path}: {source}")]
+    Record {
+        /// The input's name.
+        path: String,
+        /// What is wrong, and where.
+        source: RecordError,
+    },
     /// The input holds no position.
     #[error("{path}: no position found (expected protocol setups or FFO lines)")]
     Empty {
@@ -145,6 +154,7 @@ impl SolveError {
         match self {
             SolveError::Open(_)
             | SolveError::Input { .. }
+            | SolveError::Record { .. }
             | SolveError::Empty { .. }
             | SolveError::HashTooLarge { .. }
             | SolveError::Memory(_) => 2,
@@ -164,8 +174,8 @@ impl SolveError {
 struct Entry {
     /// `#40` for FFO lines with an id, else `position N`.
     label: String,
-    /// 1-based line where it starts.
-    line: usize,
+    /// 1-based line where it starts (unknown for a game record).
+    line: Option<usize>,
     game: Game,
     listed: Option<Listed>,
 }
@@ -177,7 +187,7 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
         None if args.bench => ("FFO #40-#49".to_owned(), bench_positions()),
         _ => {
             let (name, bytes) = read_input(path)?;
-            let entries = parse_positions(&bytes, args.rules.into(), &name)?;
+            let entries = parse_input(&bytes, args.rules.into(), &name)?;
             (name, entries)
         }
     };
@@ -250,7 +260,7 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
 
 fn read_input(path: Option<&PathBuf>) -> Result<(String, Vec<u8>), SolveError> {
     let path = path.map_or(Path::new("-"), PathBuf::as_path);
-    Ok(NamedInput::open(path, Some("standard input"))?.read_to_end()?)
+    Ok(read_bytes(path, "standard input")?)
 }
 
 fn bench_positions() -> Vec<Entry> {
@@ -324,11 +334,14 @@ fn warn_beyond_reach(entries: &[Entry], limits: &Limits) {
     for entry in entries {
         let empties = entry.game.board().empties();
         if empties > EXACT_REACH && !entry.game.is_over() {
+            let line = entry
+                .line
+                .map_or_else(String::new, |line| format!(" (line {line})"));
             eprintln!(
-                "othello: {} (line {}) has {empties} empties: an exact solve that far from the \
-                 end will not finish; limit it with --time SECS or --depth N (Ctrl-C stops \
-                 it and prints the best move so far)",
-                entry.label, entry.line
+                "othello: {}{line} has {empties} empties: an exact solve that far from the end \
+                 will not finish; limit it with --time SECS or --depth N (Ctrl-C stops it and \
+                 prints the best move so far)",
+                entry.label
             );
         }
     }
@@ -389,10 +402,12 @@ fn describe(entry: &Entry) -> String {
         Some(color) => format!("{} to move", color.name().to_lowercase()),
         None => "game over".to_owned(),
     };
+    let line = entry
+        .line
+        .map_or_else(String::new, |line| format!(" (line {line})"));
     format!(
-        "{} (line {}): {dims} {}, {win}, {to_move}, {} empties",
+        "{}{line}: {dims} {}, {win}, {to_move}, {} empties",
         entry.label,
-        entry.line,
         game.rules(),
         game.board().empties()
     )
@@ -556,6 +571,37 @@ impl Totals {
     }
 }
 
+/// The positions of the input: after the last move of each game for game records (move lists,
+/// GGF, WTHOR), else protocol setups and FFO lines.
+fn parse_input(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry>, SolveError> {
+    let is_record = match Format::detect(bytes) {
+        Format::Ggf | Format::Wthor => true,
+        // Only a file with something in it: an empty one is reported as such below.
+        Format::MoveList => String::from_utf8_lossy(bytes)
+            .lines()
+            .any(|line| !line.trim().is_empty() && !line.trim().starts_with('#')),
+        Format::Obf | Format::Protocol => false,
+    };
+    if !is_record {
+        return parse_positions(bytes, rules, name);
+    }
+    let records =
+        record::read(bytes, &ReadOptions { rules }).map_err(|source| SolveError::Record {
+            path: name.to_owned(),
+            source,
+        })?;
+    Ok(records
+        .iter()
+        .enumerate()
+        .map(|(index, record)| Entry {
+            label: format!("game {}", index + 1),
+            line: None,
+            game: record.final_game().clone(),
+            listed: None,
+        })
+        .collect())
+}
+
 /// The positions of the input, labelled `#ID` (FFO lines with an id) or `position N`.
 fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry>, SolveError> {
     let problems = ffo::read_problems(bytes, rules).map_err(|source| SolveError::Input {
@@ -569,7 +615,7 @@ fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry
             label: problem
                 .id
                 .map_or_else(|| format!("position {}", index + 1), |id| format!("#{id}")),
-            line: problem.line,
+            line: Some(problem.line),
             game: problem.game,
             listed: problem.listed,
         })

@@ -41,9 +41,18 @@ fn start_16x16() -> String {
 }
 
 #[test]
-fn endless_files_are_refused_at_the_first_long_line() {
-    let commands: [&[&str]; 3] = [
-        &["solve", "/dev/zero"],
+fn endless_files_are_refused_at_once() {
+    // Inputs of any format (records may be binary) stop at the size limit.
+    for args in [&["solve", "/dev/zero"][..], &["convert", "/dev/zero"]] {
+        othello()
+            .args(args)
+            .timeout(Duration::from_secs(10))
+            .assert()
+            .code(2)
+            .stderr("othello: /dev/zero: larger than 64 MiB\n");
+    }
+    // A start position is text read line by line: it stops at the first long line.
+    let commands: [&[&str]; 2] = [
         &["perft", "2", "--from", "/dev/zero"],
         &["play", "--from", "/dev/zero"],
     ];

@@ -17,6 +17,9 @@ mod rules;
 
 mod properties;
 
+mod analysis;
+mod records;
+
 mod grader;
 mod hardening;
 mod movegen_props;

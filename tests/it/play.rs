@@ -258,7 +258,7 @@ fn a_person_against_the_computer_on_4x16() {
     assert!(transcript.starts_with("status: 0\n"));
     assert!(transcript.contains("Computer (O) plays"));
     assert!(transcript.contains("Game over."), "{transcript}");
-    assert!(transcript.contains("The game is over: type new, undo or quit."));
+    assert!(transcript.contains("The game is over: type new, undo, save or quit."));
 }
 
 /// Plays a whole 4x4 game between two people with `--log FILE`.
@@ -426,4 +426,93 @@ fn help_documents_the_options() {
     ] {
         assert!(help.contains(option), "{option}");
     }
+}
+
+#[test]
+fn a_saved_game_reloads_to_the_same_position_and_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves = first_move_game(Setup::standard(dims(6, 6)), RuleSet::Simple);
+    let (first, rest) = moves.split_at(7);
+    let saved = dir.path().join("game.ggf");
+    let saved_arg = saved.to_str().unwrap();
+    let transcript = session(
+        &[
+            &HUMANS[..],
+            &["--size", "6x6", "--rules", "simple", "--black-name", "Ada"],
+        ]
+        .concat(),
+        typed(first) + &format!("save {saved_arg}\nquit\n"),
+    );
+    assert!(
+        transcript.contains(&format!("Game saved to {saved_arg} (GGF, 7 moves).")),
+        "{transcript}"
+    );
+    let text = fs::read_to_string(&saved).unwrap();
+    assert!(text.contains("PB[Ada]PW[White]"), "{text}");
+    assert!(text.contains("TY[6]RU[SIMPLE]"), "{text}");
+    // Reloaded: the same position, the same players, and the game goes on to its end.
+    let end = dir.path().join("end.txt");
+    let transcript = session(
+        &[
+            &HUMANS[..],
+            &["--load", saved_arg, "--save", end.to_str().unwrap()],
+        ]
+        .concat(),
+        "undo\n".to_owned() + &typed(&moves[6..7]) + &typed(rest) + "quit\n",
+    );
+    assert!(transcript.contains("Othello, 6x6 board, SIMPLE rules, most discs wins."));
+    assert!(
+        transcript.contains("Black (X): Ada, human."),
+        "{transcript}"
+    );
+    assert!(transcript.contains(&format!(
+        "Continuing the game of {saved_arg} after 7 moves."
+    )));
+    assert!(transcript.contains("Took back 1 move."), "{transcript}");
+    assert!(transcript.contains("Game over."), "{transcript}");
+    let squares: String = moves.iter().map(|square| square.to_string()).collect();
+    assert!(
+        transcript.contains(&format!("Moves: 6x6 simple {squares}\n")),
+        "{transcript}"
+    );
+    // --save wrote the finished game, as a move list by its name.
+    assert_eq!(
+        fs::read_to_string(&end).unwrap(),
+        format!("6x6 simple {squares}\n")
+    );
+}
+
+#[test]
+fn load_refuses_a_file_that_is_not_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.txt");
+    fs::write(&file, "f5 f5\n").unwrap();
+    let output = play_command(&["--load", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!(
+            "othello: {}: line 1, column 4: move 2: f5 is already occupied\n",
+            file.display()
+        )
+    );
+    let output = play_command(&["--load", "x.ggf", "--size", "6x6"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn a_failed_save_is_reported_and_the_game_goes_on() {
+    let transcript = session(
+        &HUMANS,
+        "d3\nsave /nonexistent-directory/game.ggf\nc5\nquit\n",
+    );
+    assert!(
+        transcript.contains("cannot write /nonexistent-directory/game.ggf: "),
+        "{transcript}"
+    );
+    assert!(transcript.contains("White (O) plays c5"), "{transcript}");
 }

@@ -5,20 +5,23 @@
 
 mod players;
 mod results;
+mod saved;
 mod table;
 mod thinking;
 mod view;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::ValueEnum;
 use thiserror::Error;
 
-use othello::{ByColor, Color, Dimensions, Game, Setup, WinRule};
+use othello::record::GameRecord;
+use othello::{ByColor, Color, Dimensions, Game, RuleSet, Setup, WinRule};
 
 use super::input::{read_setup, LineReader, SetupFileError};
+use super::records::{read_records, RecordsFileError};
 use super::{Failure, RulesArg};
 use players::{Controller, Name, Player};
 use results::ResultsFile;
@@ -28,10 +31,10 @@ use view::Palette;
 /// Play Othello at the terminal against a person or the computer.
 ///
 /// Moves are typed as d3, D3, 3d or "3 4" (row, column); type help during the game for the
-/// commands (moves, hint, undo, pass, new, quit).
+/// commands (moves, hint, undo, pass, new, save, quit).
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Exit status: 0 when the player quits or the input ends, 1 if standard input or output fails, 2 for bad usage (including an unreadable --from or --log file)."
+    after_help = "Exit status: 0 when the player quits or the input ends, 1 if standard input or output fails, 2 for bad usage (including an unreadable --from, --load or --log file)."
 )]
 pub struct PlayArgs {
     /// Board size, rows x columns, each an even number from 4 to 16.
@@ -70,6 +73,16 @@ pub struct PlayArgs {
     /// columns, first player B or W, win rule > or <, then the board).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "first", "win"])]
     from: Option<PathBuf>,
+
+    /// Continue the game saved in FILE from its last position (any format `othello convert`
+    /// reads; the first game of the file). Undo can take back its moves.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "first", "win", "from"])]
+    load: Option<PathBuf>,
+
+    /// Write the game to FILE when it ends (and on the save command): GGF, or by the name's
+    /// extension .txt a move list, .in the protocol input, .obf the last position, .wtb WTHOR.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
 
     /// Append one line per finished game to FILE (othello-results.txt if no FILE is given).
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = results::DEFAULT_FILE)]
@@ -133,6 +146,9 @@ pub enum PlayError {
     /// The `--from` file could not be read or is not a setup.
     #[error(transparent)]
     From(#[from] SetupFileError),
+    /// The `--load` file could not be read or holds no game.
+    #[error(transparent)]
+    Load(#[from] RecordsFileError),
     /// The results file could not be opened for appending.
     #[error("cannot open results file {path}: {error}", path = .path.display())]
     OpenResults {
@@ -145,6 +161,10 @@ pub enum PlayError {
 
 /// Plays games on standard input and output until the player quits or the input ends.
 pub fn run(args: PlayArgs) -> Result<(), Failure> {
+    let loaded = match &args.load {
+        Some(path) => Some(read_record(path, args.rules.into())?),
+        None => None,
+    };
     let setup = match &args.from {
         Some(path) => read_setup(path, None).map_err(PlayError::From)?,
         None => Setup {
@@ -170,6 +190,18 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         black: args.black_name,
         white: args.white_name,
     };
+    // A loaded game keeps its players' names unless others are given.
+    if let Some(record) = &loaded {
+        let metadata = record.metadata();
+        for (color, name) in [
+            (Color::Black, &metadata.black),
+            (Color::White, &metadata.white),
+        ] {
+            if names[color].is_none() {
+                names[color] = name.as_deref().and_then(|name| name.parse().ok());
+            }
+        }
+    }
     let players = ByColor::new_with(|color| {
         Player::new(
             color,
@@ -186,7 +218,10 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         }
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let game = Game::new(setup, args.rules.into());
+    let game = match &loaded {
+        Some(record) => record.start_game(),
+        None => Game::new(setup, args.rules.into()),
+    };
 
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());
@@ -200,9 +235,27 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         io::stderr().is_terminal(),
         !io::stdin().is_terminal(),
     );
+    table.set_save(args.save);
+    if let (Some(record), Some(path)) = (&loaded, &args.load) {
+        table.continue_from(record, &path.display().to_string());
+    }
     let result = table.run(input, &mut output);
     let flushed = output.flush().map_err(Failure::Write);
     result.and(flushed)
+}
+
+/// The first game of the file at `path`.
+fn read_record(path: &Path, rules: RuleSet) -> Result<GameRecord, PlayError> {
+    let (name, records) = read_records(path, rules, None)?;
+    let count = records.len();
+    records
+        .into_iter()
+        .next()
+        .ok_or(PlayError::Load(RecordsFileError::NoSuchGame {
+            name,
+            number: 1,
+            count,
+        }))
 }
 
 /// A seed that differs from run to run.

@@ -2,8 +2,10 @@
 //! commands, and report the end.
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 use othello::computer::{Computer, Level};
+use othello::record::{movelist, GameRecord, Metadata};
 use othello::session::{Command, Session};
 use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square, WinRule};
 
@@ -11,6 +13,7 @@ use super::super::input::{LineError, LineReader};
 use super::super::Failure;
 use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
+use super::saved;
 use super::thinking;
 use super::view::{self, Palette};
 
@@ -32,6 +35,10 @@ pub struct Table {
     shown: bool,
     /// The end of the current game has been reported (and logged).
     ended: bool,
+    /// Where `--save` writes the game.
+    save: Option<PathBuf>,
+    /// Said after the welcome: where a loaded game comes from.
+    loaded: Option<String>,
 }
 
 /// What to do after a command.
@@ -71,7 +78,29 @@ impl Table {
             echo,
             shown: false,
             ended: false,
+            save: None,
+            loaded: None,
         }
+    }
+
+    /// Writes the game to `path` when it ends, and is where `save` writes by default.
+    pub fn set_save(&mut self, path: Option<PathBuf>) {
+        self.save = path;
+    }
+
+    /// Continues the game of `record` (read from `name`): its moves are played from its start,
+    /// so that undo can take them back.
+    pub fn continue_from(&mut self, record: &GameRecord, name: &str) {
+        self.session = Session::new(record.start_game());
+        for square in record.squares() {
+            self.session
+                .play(square)
+                .expect("a record's moves are legal");
+        }
+        self.loaded = Some(format!(
+            "Continuing the game of {name} after {}.\n",
+            counted(record.squares().count(), "move")
+        ));
     }
 
     /// Plays until the player quits or `input` ends.
@@ -81,7 +110,10 @@ impl Table {
         out: &mut impl Write,
     ) -> Result<(), Failure> {
         self.welcome(out)?;
-        self.announce_start(out)?;
+        match self.loaded.take() {
+            Some(loaded) => write_out(out, &loaded)?,
+            None => self.announce_start(out)?,
+        }
         loop {
             let next = match self.session.game().turn() {
                 None => self.after_the_end(&mut input, out)?,
@@ -254,6 +286,10 @@ impl Table {
         let Some(line) = self.read_line(&prompt, input, out)? else {
             return Ok(Next::Quit);
         };
+        if let Some(file) = save_command(&line) {
+            self.save_now(file, out)?;
+            return Ok(Next::Continue);
+        }
         let command = match Command::parse(&line, self.game().board().dims()) {
             Ok(command) => command,
             Err(error) => {
@@ -419,6 +455,14 @@ impl Table {
         let game = self.game();
         let mut text = String::from("Commands:\n");
         for (words, meaning) in Command::HELP {
+            // `save` is a command of this front end, listed before help and quit.
+            if words == "help" {
+                text.push_str(&format!(
+                    "  {:<13} save the game so far (to FILE, the --save file or {})\n",
+                    "save [FILE]",
+                    saved::DEFAULT_FILE
+                ));
+            }
             text.push_str(&format!("  {words:<13} {meaning}\n"));
         }
         text.push_str(&format!(
@@ -447,28 +491,92 @@ impl Table {
             self.ended = true;
             self.show(out)?;
             write_out(out, "Game over.\n")?;
+            write_out(out, &format!("Moves: {}\n", self.move_list()))?;
             self.log_result(out)?;
+            if let Some(path) = self.save.clone() {
+                self.save_to(&path, out)?;
+            }
             if !self.players.black.is_human() && !self.players.white.is_human() {
                 return Ok(Next::Quit);
             }
         }
         let Some(line) = self.read_line(
-            "Type new to play again, undo to take back, or quit: ",
+            "Type new to play again, undo to take back, save, or quit: ",
             input,
             out,
         )?
         else {
             return Ok(Next::Quit);
         };
+        if let Some(file) = save_command(&line) {
+            self.save_now(file, out)?;
+            return Ok(Next::Continue);
+        }
         match Command::parse(&line, self.game().board().dims()) {
             Ok(Command::New) => return self.new_game(input, out),
             Ok(Command::Undo) => self.undo(out)?,
             Ok(Command::Help) => self.help(out)?,
             Ok(Command::Quit) => return Ok(Next::Quit),
-            Ok(_) => self.warn(out, "The game is over: type new, undo or quit.")?,
+            Ok(_) => self.warn(out, "The game is over: type new, undo, save or quit.")?,
             Err(error) => self.warn(out, error)?,
         }
         Ok(Next::Continue)
+    }
+
+    /// The game so far as a record, with the players' names, today's date and, once it is
+    /// over, black's margin as the result.
+    fn record(&self) -> GameRecord {
+        let game = self.game();
+        let result = game.outcome().map(|_| {
+            let score = game.score();
+            format!("{:+}.000", score.black as i32 - score.white as i32)
+        });
+        self.session.record(Metadata {
+            black: Some(self.players.black.name.clone()),
+            white: Some(self.players.white.name.clone()),
+            date: Some(results::now()),
+            result,
+            ..Metadata::default()
+        })
+    }
+
+    /// The moves so far as a move list (`f5d6c3...`, with the board size and rules in front
+    /// when they are not 8x8 FULL); squares separated by spaces from a start a move list
+    /// cannot hold.
+    fn move_list(&self) -> String {
+        let record = self.session.record(Metadata::default());
+        movelist::line(&record).unwrap_or_else(|| {
+            record
+                .squares()
+                .map(|square| square.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    }
+
+    /// The `save` command: to FILE, or the `--save` file, or the default file.
+    fn save_now(&mut self, file: Option<&str>, out: &mut impl Write) -> Result<(), Failure> {
+        let path = match (file, &self.save) {
+            (Some(file), _) => PathBuf::from(file),
+            (None, Some(path)) => path.clone(),
+            (None, None) => PathBuf::from(saved::DEFAULT_FILE),
+        };
+        self.save_to(&path, out)
+    }
+
+    fn save_to(&mut self, path: &Path, out: &mut impl Write) -> Result<(), Failure> {
+        match saved::save(path, &self.record()) {
+            Ok(format) => write_out(
+                out,
+                &format!(
+                    "Game saved to {} ({}, {}).\n",
+                    path.display(),
+                    format,
+                    counted(self.session.moves_played(), "move")
+                ),
+            ),
+            Err(error) => self.warn(out, error),
+        }
     }
 
     fn log_result(&mut self, out: &mut impl Write) -> Result<(), Failure> {
@@ -492,6 +600,17 @@ impl Table {
             }
         }
     }
+}
+
+/// `save` or `save FILE` (the word in any case): `Some` with the file, if any.
+fn save_command(line: &str) -> Option<Option<&str>> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    if !word.eq_ignore_ascii_case("save") {
+        return None;
+    }
+    let rest = rest.trim();
+    Some((!rest.is_empty()).then_some(rest))
 }
 
 /// A line read, as repeated after its prompt: without its line ending, and shortened.

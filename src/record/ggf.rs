@@ -1,0 +1,444 @@
+//! GGF, the Generic Game Format of the GGS server (NBoard reads and writes it too):
+//! `(;GM[Othello]PC[place]DT[date]PB[black]PW[white]RE[+12.000]TI[5:00]TY[8]BO[8 ... *]B[f5]W[d6]...;)`.
+//!
+//! Properties read: `GM` (must be Othello), `PC` (the place or event), `DT`, `PB`, `PW`, `RE`
+//! (black's margin, kept as written), `TY` (the board's side, and `a` for "anti": fewest discs
+//! wins), `BO` (the starting board: the side, then the cells row by row, `-` empty, `*` black,
+//! `O` white, then the side to move, `*` or `O`), and the moves `B[..]` and `W[..]`. A move may
+//! carry an evaluation and a time after slashes (`B[f5/1.23/0.5]`), which are ignored, and a
+//! pass is `PA` (or `pass`); a colour that moves twice in a row means the other passed. Every
+//! other property (`TI`, `RB`, `RW`, comments `C[..]`, ...) is skipped, as is anything between
+//! games; a file holds any number of games. `RU[SIMPLE]` marks a game under the SIMPLE rules
+//! (a property of this crate; GGS has only the FULL rules). GGF boards are square.
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::notation::parse_square;
+use crate::rules::RuleSet;
+use crate::setup::{Setup, WinRule};
+use crate::square::{Dimensions, Square};
+
+use super::{
+    cannot_hold, shown, Format, GameRecord, Metadata, RecordError, RecordErrorKind, RecordMove,
+    WriteError,
+};
+
+/// A cursor over the text that knows its line and column.
+struct Cursor<'a> {
+    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    line: usize,
+    column: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&mut self) -> Option<char> {
+        self.chars.peek().copied()
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.chars.next()?;
+        if c == '\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+        Some(c)
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.bump();
+        }
+    }
+
+    fn error(&self, kind: RecordErrorKind) -> RecordError {
+        RecordError::at_text(self.line, self.column, kind)
+    }
+
+    fn expected(&mut self, expected: &'static str) -> RecordError {
+        let found = match self.peek() {
+            None => "the end of the input".to_owned(),
+            Some(c) => format!("{c:?}"),
+        };
+        self.error(RecordErrorKind::Expected { expected, found })
+    }
+}
+
+/// A property value with where it starts.
+struct Value {
+    text: String,
+    line: usize,
+    column: usize,
+}
+
+impl Value {
+    fn error(&self, kind: RecordErrorKind) -> RecordError {
+        RecordError::at_text(self.line, self.column, kind)
+    }
+
+    fn expected(&self, expected: &'static str) -> RecordError {
+        self.error(RecordErrorKind::Expected {
+            expected,
+            found: shown(&self.text),
+        })
+    }
+}
+
+/// Reads every game of a GGF file.
+///
+/// # Errors
+/// [`RecordError`] with the line and column of the first property that is wrong, of a move
+/// that cannot be played, or of the place where a game is cut short.
+pub fn read(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+    let mut cursor = Cursor {
+        chars: text.chars().peekable(),
+        line: 1,
+        column: 1,
+    };
+    let mut records = Vec::new();
+    while let Some(c) = cursor.bump() {
+        if c != '(' {
+            continue;
+        }
+        cursor.skip_space();
+        if cursor.peek() != Some(';') {
+            return Err(cursor.expected("; after ( at the start of a game"));
+        }
+        cursor.bump();
+        records.push(read_game(&mut cursor)?);
+    }
+    Ok(records)
+}
+
+/// Reads one game's properties, after its `(;`, up to and including its `;)`.
+fn read_game(cursor: &mut Cursor<'_>) -> Result<GameRecord, RecordError> {
+    let mut metadata = Metadata::default();
+    let mut side: Option<Value> = None;
+    let mut board: Option<Value> = None;
+    let mut anti = false;
+    let mut rules = RuleSet::Full;
+    let mut moves: Vec<(Color, Value)> = Vec::new();
+    loop {
+        cursor.skip_space();
+        match cursor.peek() {
+            Some(';') => {
+                cursor.bump();
+                cursor.skip_space();
+                if cursor.peek() == Some(')') {
+                    cursor.bump();
+                    break;
+                }
+            }
+            Some(')') => {
+                cursor.bump();
+                break;
+            }
+            Some(c) if c.is_ascii_uppercase() => {
+                let mut name = String::new();
+                while let Some(c) = cursor.peek().filter(char::is_ascii_alphanumeric) {
+                    name.push(c);
+                    cursor.bump();
+                }
+                cursor.skip_space();
+                if cursor.peek() != Some('[') {
+                    return Err(cursor.expected("[ after the property name"));
+                }
+                cursor.bump();
+                let value = read_value(cursor)?;
+                match name.as_str() {
+                    "GM" if !value.text.trim().eq_ignore_ascii_case("othello") => {
+                        return Err(value.expected("GM[Othello]"));
+                    }
+                    "PC" => metadata.event = non_empty(&value.text),
+                    "DT" => metadata.date = non_empty(&value.text),
+                    "PB" => metadata.black = non_empty(&value.text),
+                    "PW" => metadata.white = non_empty(&value.text),
+                    "RE" => metadata.result = non_empty(&value.text),
+                    "TY" => {
+                        anti = value.text.contains(['a', 'A']);
+                        side = Some(value);
+                    }
+                    "BO" => board = Some(value),
+                    "RU" => {
+                        rules = value
+                            .text
+                            .trim()
+                            .parse()
+                            .map_err(|_| value.expected("RU[FULL] or RU[SIMPLE]"))?;
+                    }
+                    "B" => moves.push((Color::Black, value)),
+                    "W" => moves.push((Color::White, value)),
+                    _ => {}
+                }
+            }
+            _ => return Err(cursor.expected("a property such as B[f5], or ;) to end the game")),
+        }
+    }
+    let side_of_type = side
+        .as_ref()
+        .map(|value| {
+            let digits: String = value.text.chars().filter(char::is_ascii_digit).collect();
+            digits
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| Dimensions::side_ok(n))
+                .ok_or_else(|| value.expected("a board type such as TY[8] (sides 4 to 16)"))
+        })
+        .transpose()?;
+    let mut setup = match &board {
+        Some(value) => read_board(value, side_of_type)?,
+        None => Setup::standard(square(side_of_type.unwrap_or(8))),
+    };
+    if anti {
+        setup.win = WinRule::FewestDiscs;
+    }
+    let dims = setup.board.dims();
+    let mut nominal = setup.first;
+    let mut sequence = Vec::new();
+    let mut at = Vec::new();
+    for (color, value) in &moves {
+        let square = value.text.split('/').next().unwrap_or("").trim();
+        if color != &nominal {
+            sequence.push(RecordMove::Pass);
+            at.push(value);
+        }
+        if square.eq_ignore_ascii_case("pa") || square.eq_ignore_ascii_case("pass") {
+            sequence.push(RecordMove::Pass);
+        } else {
+            let square = parse_square(square, dims).map_err(|source| value.error(source.into()))?;
+            sequence.push(RecordMove::Play(square));
+        }
+        at.push(value);
+        nominal = color.opponent();
+    }
+    GameRecord::new(setup, rules, sequence, metadata)
+        .map_err(|replay| at[replay.number - 1].error(RecordErrorKind::Replay(replay)))
+}
+
+/// Reads a value after its `[`, up to and including its `]`; `\` escapes the next character.
+fn read_value(cursor: &mut Cursor<'_>) -> Result<Value, RecordError> {
+    let (line, column) = (cursor.line, cursor.column);
+    let mut text = String::new();
+    loop {
+        match cursor.bump() {
+            None => return Err(cursor.expected("] to end the property value")),
+            Some(']') => break,
+            Some('\\') => {
+                if let Some(c) = cursor.bump() {
+                    text.push(c);
+                }
+            }
+            Some(c) => text.push(c),
+        }
+    }
+    Ok(Value { text, line, column })
+}
+
+fn non_empty(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+fn square(side: usize) -> Dimensions {
+    Dimensions::new(side, side).expect("the side was checked")
+}
+
+/// Reads `BO[8 cells side]`.
+fn read_board(value: &Value, side_of_type: Option<usize>) -> Result<Setup, RecordError> {
+    const EXPECTED: &str =
+        "a board such as BO[8 ---...--- *]: the side, the cells (-, * or O) row by row, the side to move";
+    let mut fields = value.text.split_whitespace();
+    let side = fields
+        .next()
+        .and_then(|side| side.parse::<usize>().ok())
+        .filter(|&side| Dimensions::side_ok(side))
+        .ok_or_else(|| value.expected(EXPECTED))?;
+    if side_of_type.is_some_and(|other| other != side) {
+        return Err(value.expected("a board of the size TY gives"));
+    }
+    let rest: String = fields.collect();
+    let dims = square(side);
+    if rest.chars().count() != dims.cells() + 1 {
+        return Err(value.expected(EXPECTED));
+    }
+    let mut board = Board::empty(dims);
+    let mut chars = rest.chars();
+    for square in dims.squares() {
+        let disc = match chars.next() {
+            Some('-' | '.') => None,
+            Some('*' | 'x' | 'X' | '#') => Some(Color::Black),
+            Some('O' | 'o') => Some(Color::White),
+            _ => return Err(value.expected(EXPECTED)),
+        };
+        board.put(square, disc);
+    }
+    let first = match chars.next() {
+        Some('*' | 'x' | 'X' | '#') => Color::Black,
+        Some('O' | 'o') => Color::White,
+        _ => return Err(value.expected(EXPECTED)),
+    };
+    Ok(Setup {
+        board,
+        first,
+        win: WinRule::MostDiscs,
+    })
+}
+
+/// Writes every game, one per line.
+///
+/// # Errors
+/// [`WriteError`] for a game on a board that is not square.
+pub fn write(records: &[GameRecord]) -> Result<String, WriteError> {
+    let mut text = String::new();
+    for (index, record) in records.iter().enumerate() {
+        let dims = record.dims();
+        if dims.rows() != dims.cols() {
+            return Err(cannot_hold(
+                index,
+                Format::Ggf,
+                format!("a {dims} board: its boards are square"),
+            ));
+        }
+        text.push_str(&game(record));
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// One game on one line, without a line ending (the board must be square).
+#[must_use]
+pub fn game(record: &GameRecord) -> String {
+    let setup = record.setup();
+    let side = record.dims().rows();
+    let meta = record.metadata();
+    let mut text = String::from("(;GM[Othello]");
+    for (name, value) in [
+        ("PC", &meta.event),
+        ("DT", &meta.date),
+        ("PB", &meta.black),
+        ("PW", &meta.white),
+        ("RE", &meta.result),
+    ] {
+        if let Some(value) = value {
+            text.push_str(&format!("{name}[{}]", escape(value)));
+        }
+    }
+    let anti = if setup.win == WinRule::FewestDiscs {
+        "a"
+    } else {
+        ""
+    };
+    text.push_str(&format!("TY[{side}{anti}]"));
+    if record.rules() == RuleSet::Simple {
+        text.push_str("RU[SIMPLE]");
+    }
+    text.push_str(&format!("BO[{side}"));
+    for row in 0..side {
+        text.push(' ');
+        for col in 0..side {
+            text.push(cell(setup.board.at(Square::new(row as u8, col as u8))));
+        }
+    }
+    text.push(' ');
+    text.push(cell(Some(setup.first)));
+    text.push(']');
+    let mut color = setup.first;
+    for record_move in record.moves() {
+        let name = match color {
+            Color::Black => 'B',
+            Color::White => 'W',
+        };
+        match record_move {
+            RecordMove::Play(square) => text.push_str(&format!("{name}[{square}]")),
+            RecordMove::Pass => text.push_str(&format!("{name}[PA]")),
+        }
+        color = color.opponent();
+    }
+    text.push_str(";)");
+    text
+}
+
+fn cell(disc: Option<Color>) -> char {
+    match disc {
+        None => '-',
+        Some(Color::Black) => '*',
+        Some(Color::White) => 'O',
+    }
+}
+
+fn escape(value: &str) -> String {
+    value
+        .chars()
+        .flat_map(|c| match c {
+            ']' | '\\' => vec!['\\', c],
+            c if c.is_control() => vec![' '],
+            c => vec![c],
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_game_with_annotations_and_a_comment() {
+        let text = "junk before\n(;GM[Othello]PC[NBoard]DT[2024-05-01]PB[Ann]PW[Bob\\]s]RE[+4.000]\n\
+                    TI[5:00//2:00]TY[8]C[a comment; with (parens)]\n\
+                    BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]\n\
+                    B[f5/1.23/0.5]W[d6//2.1]B[C3]W[pa];)";
+        let error = read(text).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "line 5, column 32: move 4: white passes but can play d3 (and 3 other moves)"
+        );
+        let text = text.replace("W[pa]", "");
+        let records = read(&text).unwrap();
+        assert_eq!(records.len(), 1);
+        let record = &records[0];
+        assert_eq!(record.metadata().white.as_deref(), Some("Bob]s"));
+        assert_eq!(record.metadata().event.as_deref(), Some("NBoard"));
+        assert_eq!(record.metadata().result.as_deref(), Some("+4.000"));
+        assert_eq!(
+            record.squares().map(|s| s.to_string()).collect::<Vec<_>>(),
+            ["f5", "d6", "c3"]
+        );
+        let written = game(record);
+        assert_eq!(
+            written,
+            "(;GM[Othello]PC[NBoard]DT[2024-05-01]PB[Ann]PW[Bob\\]s]RE[+4.000]TY[8]\
+             BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6]B[c3];)"
+        );
+        assert_eq!(read(&written).unwrap()[0], *record);
+    }
+
+    #[test]
+    fn says_what_is_wrong_and_where() {
+        let error = |text: &str| read(text).unwrap_err().to_string();
+        assert_eq!(
+            error("(;GM[Chess];)"),
+            "line 1, column 6: expected GM[Othello], found \"Chess\""
+        );
+        assert_eq!(
+            error("(;GM[Othello]B[f5"),
+            "line 1, column 18: expected ] to end the property value, found the end of the input"
+        );
+        assert_eq!(
+            error("(;GM[Othello]\nB[z9];)"),
+            "line 2, column 3: column z is off the board: columns are a to h"
+        );
+        assert_eq!(
+            error("(;TY[8]BO[8 --- *];)"),
+            "line 1, column 11: expected a board such as BO[8 ---...--- *]: the side, the cells (-, * or O) row by row, the side to move, found \"8 --- *\""
+        );
+        assert_eq!(
+            error("(;TY[7];)"),
+            "line 1, column 6: expected a board type such as TY[8] (sides 4 to 16), found \"7\""
+        );
+        assert_eq!(
+            error("(;B[f5] = W[d6];)"),
+            "line 1, column 9: expected a property such as B[f5], or ;) to end the game, found '='"
+        );
+    }
+}

@@ -1,0 +1,698 @@
+//! Game records: a game as a starting position, a rule set and the moves played, read from and
+//! written to the formats Othello players use.
+//!
+//! A [`GameRecord`] is always a valid game: [`GameRecord::new`] replays the moves through
+//! [`Game`] and refuses an illegal one, naming its number and square. Passes are explicit in
+//! a record (a reader may omit them; they are put back where the rules force them).
+//!
+//! | format | module | reads | writes | boards |
+//! |---|---|---|---|---|
+//! | move list (`f5d6c3d3c4`) | [`movelist`] | yes | yes | every size; standard start |
+//! | GGF (`(;GM[Othello]...;)`) | [`ggf`] | yes | yes | square boards |
+//! | OBF / FFO position lines | [`obf`] | yes | yes (the last position) | 8x8 |
+//! | the console protocol's input | [`protocol`] | yes | yes | every size and start |
+//! | WTHOR `.wtb` | [`wthor`] | yes | yes | 8x8, standard start |
+//!
+//! Readers take `&str` or `&[u8]` and writers return text or bytes: nothing here touches a
+//! file. [`read`] detects the format from the content.
+//!
+//! ```
+//! use othello::record::{self, Format, ReadOptions};
+//!
+//! let records = record::read(b"f5 d6 c3 d3 c4", &ReadOptions::default())?;
+//! let game = records[0].final_game();
+//! assert_eq!(game.score().black, 6);
+//! let ggf = record::write(&records, Format::Ggf)?;
+//! assert!(String::from_utf8(ggf)?.contains("B[f5]W[d6]B[c3]W[d3]B[c4]"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod ggf;
+pub mod movelist;
+pub mod obf;
+pub mod protocol;
+pub mod wthor;
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::color::Color;
+use crate::game::{Game, MoveError};
+use crate::rules::RuleSet;
+use crate::setup::Setup;
+use crate::square::{Dimensions, Square};
+
+/// One move of a record: a disc placed, or a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordMove {
+    /// A disc placed on this square.
+    Play(Square),
+    /// The player to move had no legal move.
+    Pass,
+}
+
+impl fmt::Display for RecordMove {
+    /// `d3`, or `--` for a pass.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordMove::Play(square) => write!(f, "{square}"),
+            RecordMove::Pass => f.write_str("--"),
+        }
+    }
+}
+
+/// The numbers a WTHOR game record carries besides its moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct WthorInfo {
+    /// The tournament's number in the federation's tournament file (`WTHOR.TRN`).
+    pub tournament: u16,
+    /// Black's number in the federation's player file (`WTHOR.JOU`).
+    pub black_player: u16,
+    /// White's number in the player file.
+    pub white_player: u16,
+    /// Black's discs at the end, as recorded (empty squares counted for the winner).
+    pub black_discs: u8,
+    /// Black's discs with perfect play from the move the file's header names, as recorded.
+    pub theoretical_black_discs: u8,
+}
+
+/// What a record says about a game besides its moves; every field is optional.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Metadata {
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// The date, as written in the record.
+    pub date: Option<String>,
+    /// Where or in which event the game was played.
+    pub event: Option<String>,
+    /// The result as the record states it (for GGF, black's margin such as `+12.000`).
+    pub result: Option<String>,
+    /// The numbers of a WTHOR game record.
+    pub wthor: Option<WthorInfo>,
+}
+
+/// A move of a record that cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("move {number}: {kind}")]
+pub struct ReplayError {
+    /// 1-based number of the move in the list given, passes counted.
+    pub number: usize,
+    /// Why it cannot be played.
+    pub kind: ReplayErrorKind,
+}
+
+/// Why a move of a record cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReplayErrorKind {
+    /// The square is off the board, occupied or flips nothing.
+    #[error(transparent)]
+    Move(MoveError),
+    /// A disc placed after neither player could move.
+    #[error("{square} is played after the game is over")]
+    AfterEnd {
+        /// The square.
+        square: Square,
+    },
+    /// A pass by a player who has a legal move.
+    #[error("{player} passes but can play {example} (and {others} other moves)")]
+    PassWithMoves {
+        /// The player.
+        player: Color,
+        /// One of the legal moves.
+        example: Square,
+        /// How many more legal moves there are.
+        others: usize,
+    },
+    /// A pass after neither player could move.
+    #[error("a pass after the game is over")]
+    PassAfterEnd,
+}
+
+/// A game: where it started, under which rules, every move in order, and what else the record
+/// says about it. The moves are always legal and every pass is listed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    setup: Setup,
+    rules: RuleSet,
+    moves: Vec<RecordMove>,
+    metadata: Metadata,
+    end: Game,
+}
+
+impl GameRecord {
+    /// Replays `moves` from `setup` under `rules`. Passes may be left out: a pass is put in
+    /// wherever the player whose turn it would be has no legal move.
+    ///
+    /// # Errors
+    /// [`ReplayError`] for the first move that cannot be played, numbered from 1 in `moves`.
+    pub fn new(
+        setup: Setup,
+        rules: RuleSet,
+        moves: impl IntoIterator<Item = RecordMove>,
+        metadata: Metadata,
+    ) -> Result<GameRecord, ReplayError> {
+        let mut game = Game::new(setup, rules);
+        // The player whose turn it is by alternation, before passes the rules force.
+        let mut nominal = setup.first;
+        let mut played = Vec::new();
+        for (index, record_move) in moves.into_iter().enumerate() {
+            let error = |kind| ReplayError {
+                number: index + 1,
+                kind,
+            };
+            match (record_move, game.turn()) {
+                (RecordMove::Pass, None) => return Err(error(ReplayErrorKind::PassAfterEnd)),
+                (RecordMove::Pass, Some(turn)) if turn == nominal => {
+                    let moves = game.legal_moves();
+                    return Err(error(ReplayErrorKind::PassWithMoves {
+                        player: turn,
+                        example: moves[0],
+                        others: moves.len() - 1,
+                    }));
+                }
+                (RecordMove::Pass, Some(turn)) => {
+                    played.push(RecordMove::Pass);
+                    nominal = turn;
+                }
+                (RecordMove::Play(square), None) => {
+                    return Err(error(ReplayErrorKind::AfterEnd { square }))
+                }
+                (RecordMove::Play(square), Some(turn)) => {
+                    game.play(square)
+                        .map_err(|source| error(ReplayErrorKind::Move(source)))?;
+                    if turn != nominal {
+                        played.push(RecordMove::Pass);
+                    }
+                    played.push(RecordMove::Play(square));
+                    nominal = turn.opponent();
+                }
+            }
+        }
+        Ok(GameRecord {
+            setup,
+            rules,
+            moves: played,
+            metadata,
+            end: game,
+        })
+    }
+
+    /// The record of a game played from `start`, its moves given as squares.
+    ///
+    /// # Errors
+    /// [`ReplayError`] if a square cannot be played.
+    pub fn from_squares(
+        start: &Game,
+        squares: impl IntoIterator<Item = Square>,
+        metadata: Metadata,
+    ) -> Result<GameRecord, ReplayError> {
+        GameRecord::new(
+            setup_of(start),
+            start.rules(),
+            squares.into_iter().map(RecordMove::Play),
+            metadata,
+        )
+    }
+
+    /// The record of a position with no moves played: it starts from `game`'s position.
+    #[must_use]
+    pub fn from_position(game: &Game, metadata: Metadata) -> GameRecord {
+        let setup = Setup {
+            first: game.turn().unwrap_or(game.first_player()),
+            ..setup_of(game)
+        };
+        GameRecord::new(setup, game.rules(), [], metadata).expect("no moves, nothing to refuse")
+    }
+
+    /// The starting position.
+    #[must_use]
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The rule set.
+    #[must_use]
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The board's size.
+    #[must_use]
+    pub fn dims(&self) -> Dimensions {
+        self.setup.board.dims()
+    }
+
+    /// Every move in order, passes included.
+    #[must_use]
+    pub fn moves(&self) -> &[RecordMove] {
+        &self.moves
+    }
+
+    /// The squares played, in order, without the passes.
+    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        self.moves
+            .iter()
+            .filter_map(|record_move| match record_move {
+                RecordMove::Play(square) => Some(*square),
+                RecordMove::Pass => None,
+            })
+    }
+
+    /// Names, date, event and result.
+    #[must_use]
+    pub fn metadata(&self) -> &Metadata {
+        &self.metadata
+    }
+
+    /// Names, date, event and result, to change.
+    pub fn metadata_mut(&mut self) -> &mut Metadata {
+        &mut self.metadata
+    }
+
+    /// The game at its start.
+    #[must_use]
+    pub fn start_game(&self) -> Game {
+        Game::new(self.setup, self.rules)
+    }
+
+    /// The game after the last move.
+    #[must_use]
+    pub fn final_game(&self) -> &Game {
+        &self.end
+    }
+
+    /// Whether the setup is the standard opening of its board, black first, most discs wins.
+    #[must_use]
+    pub fn starts_standard(&self) -> bool {
+        self.setup == Setup::standard(self.dims())
+    }
+
+    /// The position before each disc placed, with the square played there, in order.
+    #[must_use]
+    pub fn positions(&self) -> Vec<(Game, Square)> {
+        let mut game = self.start_game();
+        let mut positions = Vec::with_capacity(self.moves.len());
+        for square in self.squares() {
+            let before = game.clone();
+            game.play(square).expect("a record's moves are legal");
+            positions.push((before, square));
+        }
+        positions
+    }
+}
+
+/// The setup a game started from.
+fn setup_of(game: &Game) -> Setup {
+    Setup {
+        board: *game.board(),
+        first: game.first_player(),
+        win: game.win_rule(),
+    }
+}
+
+/// Where in the input something is wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// 1-based line and column (in characters) of a text.
+    Text {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+    },
+    /// 0-based offset of a byte in binary input.
+    Byte(usize),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Text { line, column } => write!(f, "line {line}, column {column}"),
+            Location::Byte(offset) => write!(f, "byte {offset}"),
+        }
+    }
+}
+
+/// A record that could not be read: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{location}: {kind}")]
+pub struct RecordError {
+    /// Where the problem is.
+    pub location: Location,
+    /// What is wrong.
+    pub kind: RecordErrorKind,
+}
+
+impl RecordError {
+    pub(crate) fn at_text(line: usize, column: usize, kind: RecordErrorKind) -> RecordError {
+        RecordError {
+            location: Location::Text { line, column },
+            kind,
+        }
+    }
+}
+
+/// What is wrong with a record.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RecordErrorKind {
+    /// Something other than what the format has there.
+    #[error("expected {expected}, found {found}")]
+    Expected {
+        /// What the format has there.
+        expected: &'static str,
+        /// What was found, quoted and shortened, or a description such as `the end of the input`.
+        found: String,
+    },
+    /// A square that cannot be read, or is off the board.
+    #[error(transparent)]
+    Square(#[from] crate::notation::NotationError),
+    /// A move that cannot be played, with its number.
+    #[error(transparent)]
+    Replay(ReplayError),
+    /// A protocol header or grid line that is wrong.
+    #[error(transparent)]
+    Setup(crate::protocol::SetupErrorKind),
+    /// An OBF / FFO line that is wrong.
+    #[error(transparent)]
+    Obf(crate::ffo::FfoError),
+    /// A WTHOR file that is cut short or says something impossible.
+    #[error(transparent)]
+    Wthor(wthor::WthorErrorKind),
+    /// Text that is not UTF-8 and not a WTHOR file.
+    #[error("the input is not UTF-8 text (nor a WTHOR file)")]
+    NotText,
+    /// Input without any game.
+    #[error("no game found (expected a move list, GGF, OBF lines, a protocol input or WTHOR)")]
+    NoGame,
+}
+
+/// The text found, quoted and cut to 24 characters, for messages.
+pub(crate) fn shown(text: &str) -> String {
+    const SHOWN: usize = 24;
+    if text.is_empty() {
+        return "nothing".to_owned();
+    }
+    if text.chars().count() <= SHOWN {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(SHOWN).collect();
+    format!("{head:?}...")
+}
+
+/// A record that a format cannot hold.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("game {game}: {format} cannot hold {what}")]
+pub struct WriteError {
+    /// 1-based number of the game among those written.
+    pub game: usize,
+    /// The format asked for.
+    pub format: Format,
+    /// What it cannot hold, such as `a 6x8 board`.
+    pub what: String,
+}
+
+/// The formats records are read from and written to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Moves as squares: `f5d6c3`, one game per line.
+    MoveList,
+    /// The Generic Game Format of the GGS server and NBoard.
+    Ggf,
+    /// One position per line, as Edax and the FFO suite write them.
+    Obf,
+    /// The console protocol's input: header, grid, one `ROW COL` line per move.
+    Protocol,
+    /// The French federation's binary game database.
+    Wthor,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 5] = [
+        Format::MoveList,
+        Format::Ggf,
+        Format::Obf,
+        Format::Protocol,
+        Format::Wthor,
+    ];
+
+    /// The name used on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::MoveList => "movelist",
+            Format::Ggf => "ggf",
+            Format::Obf => "obf",
+            Format::Protocol => "protocol",
+            Format::Wthor => "wthor",
+        }
+    }
+
+    /// Guesses the format of `input` from its content: a WTHOR header whose game count fits
+    /// the length (or bytes that are not text), `(;` for GGF, a 64-cell board for OBF, a lone
+    /// number (the rows) for the protocol, otherwise a move list.
+    #[must_use]
+    pub fn detect(input: &[u8]) -> Format {
+        if wthor::looks_like(input) {
+            return Format::Wthor;
+        }
+        let Ok(text) = std::str::from_utf8(input) else {
+            return Format::Wthor;
+        };
+        let first = text
+            .lines()
+            .map(str::trim)
+            .find(|line| !line.is_empty() && !line.starts_with('#') && !line.starts_with('%'));
+        if text.contains("(;") {
+            return Format::Ggf;
+        }
+        match first {
+            Some(line) if crate::ffo::parse_line(line).is_some() => Format::Obf,
+            Some(line) if line.bytes().all(|b| b.is_ascii_digit()) => Format::Protocol,
+            _ => Format::MoveList,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::MoveList => "a move list",
+            Format::Ggf => "GGF",
+            Format::Obf => "OBF",
+            Format::Protocol => "the protocol input",
+            Format::Wthor => "WTHOR",
+        })
+    }
+}
+
+/// A name that is no format.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("expected a format, movelist, ggf, obf, protocol or wthor, found {found:?}")]
+pub struct ParseFormatError {
+    /// The text.
+    pub found: String,
+}
+
+impl FromStr for Format {
+    type Err = ParseFormatError;
+
+    fn from_str(text: &str) -> Result<Format, ParseFormatError> {
+        Format::ALL
+            .into_iter()
+            .find(|format| format.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| ParseFormatError {
+                found: text.to_owned(),
+            })
+    }
+}
+
+/// What a reader assumes where the format says nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The rule set of move lists, protocol inputs and OBF lines that do not name one.
+    pub rules: RuleSet,
+}
+
+impl Default for ReadOptions {
+    /// FULL rules.
+    fn default() -> ReadOptions {
+        ReadOptions {
+            rules: RuleSet::Full,
+        }
+    }
+}
+
+/// Reads every game of `input`, in the format [`Format::detect`] finds.
+///
+/// # Errors
+/// [`RecordError`] naming the line and column (or byte) of the first problem.
+pub fn read(input: &[u8], options: &ReadOptions) -> Result<Vec<GameRecord>, RecordError> {
+    read_as(Format::detect(input), input, options)
+}
+
+/// Reads every game of `input` in `format`.
+///
+/// # Errors
+/// [`RecordError`] naming the line and column (or byte) of the first problem.
+pub fn read_as(
+    format: Format,
+    input: &[u8],
+    options: &ReadOptions,
+) -> Result<Vec<GameRecord>, RecordError> {
+    if format == Format::Wthor {
+        return wthor::read(input);
+    }
+    let text = text_of(input)?;
+    let records = match format {
+        Format::MoveList => movelist::read(text, options)?,
+        Format::Ggf => ggf::read(text)?,
+        Format::Obf => obf::read(text, options)?,
+        Format::Protocol => vec![protocol::read(text, options)?],
+        Format::Wthor => unreachable!("read above"),
+    };
+    if records.is_empty() {
+        return Err(RecordError::at_text(1, 1, RecordErrorKind::NoGame));
+    }
+    Ok(records)
+}
+
+/// `input` as text, or where it stops being UTF-8.
+fn text_of(input: &[u8]) -> Result<&str, RecordError> {
+    std::str::from_utf8(input).map_err(|error| {
+        let valid = &input[..error.valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = valid
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |at| at + 1);
+        let column = String::from_utf8_lossy(&valid[line_start..])
+            .chars()
+            .count()
+            + 1;
+        RecordError::at_text(line, column, RecordErrorKind::NotText)
+    })
+}
+
+/// Writes `records` in `format`: text for every format but WTHOR.
+///
+/// # Errors
+/// [`WriteError`] for the first record the format cannot hold (a board size, a rule set or a
+/// start it has no way to write, or several games for the protocol input).
+pub fn write(records: &[GameRecord], format: Format) -> Result<Vec<u8>, WriteError> {
+    Ok(match format {
+        Format::MoveList => movelist::write(records)?.into_bytes(),
+        Format::Ggf => ggf::write(records)?.into_bytes(),
+        Format::Obf => obf::write(records)?.into_bytes(),
+        Format::Protocol => match records {
+            [record] => protocol::write(record).into_bytes(),
+            _ => {
+                return Err(WriteError {
+                    game: 2,
+                    format,
+                    what: format!("{} games: it holds one", records.len()),
+                })
+            }
+        },
+        Format::Wthor => wthor::write(records, &wthor::Header::default())?,
+    })
+}
+
+/// A [`WriteError`] for game `index` (0-based).
+pub(crate) fn cannot_hold(index: usize, format: Format, what: impl Into<String>) -> WriteError {
+    WriteError {
+        game: index + 1,
+        format,
+        what: what.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_square;
+
+    fn sq(text: &str) -> Square {
+        parse_square(text, Dimensions::STANDARD).unwrap()
+    }
+
+    fn standard() -> Setup {
+        Setup::standard(Dimensions::STANDARD)
+    }
+
+    #[test]
+    fn replays_and_names_the_illegal_move() {
+        let moves = ["f5", "d6", "c3", "a1"].map(|s| RecordMove::Play(sq(s)));
+        let error =
+            GameRecord::new(standard(), RuleSet::Full, moves, Metadata::default()).unwrap_err();
+        assert_eq!(error.number, 4);
+        assert_eq!(
+            error.to_string(),
+            "move 4: a1 is not a legal move for white: it flips no discs"
+        );
+        let error = GameRecord::new(
+            standard(),
+            RuleSet::Full,
+            [RecordMove::Pass],
+            Metadata::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "move 1: black passes but can play d3 (and 3 other moves)"
+        );
+    }
+
+    #[test]
+    fn puts_in_the_passes_the_rules_force() {
+        // 4x4: after these moves white has no move and black plays again.
+        let dims = Dimensions::new(4, 4).unwrap();
+        let mut game = Game::new(Setup::standard(dims), RuleSet::Full);
+        let mut squares = Vec::new();
+        let mut saw_pass = false;
+        while let Some(&square) = game.legal_moves().first() {
+            let played = game.play(square).unwrap();
+            squares.push(square);
+            saw_pass |= played.passed.is_some() && !game.is_over();
+        }
+        let record = GameRecord::from_squares(
+            &Game::new(Setup::standard(dims), RuleSet::Full),
+            squares.clone(),
+            Metadata::default(),
+        )
+        .unwrap();
+        assert_eq!(record.squares().collect::<Vec<_>>(), squares);
+        assert_eq!(
+            record.moves().contains(&RecordMove::Pass),
+            saw_pass,
+            "{:?}",
+            record.moves()
+        );
+        // Writing the passes out reads back to the same record.
+        let again = GameRecord::new(
+            *record.setup(),
+            RuleSet::Full,
+            record.moves().to_vec(),
+            Metadata::default(),
+        )
+        .unwrap();
+        assert_eq!(again, record);
+        assert!(record.final_game().is_over());
+    }
+
+    #[test]
+    fn detects_formats() {
+        assert_eq!(Format::detect(b"f5d6c3"), Format::MoveList);
+        assert_eq!(Format::detect(b"  (;GM[Othello];)"), Format::Ggf);
+        assert_eq!(Format::detect(b"4\n4\nB\n>\n"), Format::Protocol);
+        let obf = format!("{} X;\n", "-".repeat(64));
+        assert_eq!(Format::detect(obf.as_bytes()), Format::Obf);
+        assert_eq!(Format::detect(&[0xff, 0xfe]), Format::Wthor);
+        assert_eq!("GGF".parse(), Ok(Format::Ggf));
+        assert!("sgf".parse::<Format>().is_err());
+    }
+}

@@ -1,0 +1,138 @@
+//! OBF / FFO position lines: one 8x8 position per line, `board side` with optional fields
+//! after it (read by [`crate::ffo`]). A line holds a position, not a game: it reads as a record
+//! with no moves, and a record writes as the position after its last move.
+//!
+//! ```
+//! use othello::record::{movelist, obf, ReadOptions};
+//!
+//! let records = movelist::read("f5d6", &ReadOptions::default())?;
+//! let line = obf::write(&records)?;
+//! assert_eq!(
+//!     line,
+//!     "---------------------------OX------OXX-----O-------------------- X;\n"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::color::Color;
+use crate::ffo;
+use crate::game::Game;
+use crate::setup::WinRule;
+use crate::square::Dimensions;
+
+use super::{
+    cannot_hold, shown, Format, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
+    WriteError,
+};
+
+/// Reads one position per line; blank lines and lines starting with `#` or `%` are skipped.
+///
+/// # Errors
+/// [`RecordError`] for the first line that is not a position, or whose fields are wrong.
+pub fn read(text: &str, options: &ReadOptions) -> Result<Vec<GameRecord>, RecordError> {
+    let mut records = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
+            continue;
+        }
+        let column = line.len() - line.trim_start().len() + 1;
+        let error = |kind| RecordError::at_text(index + 1, column, kind);
+        let position = ffo::parse_line(trimmed)
+            .ok_or_else(|| {
+                error(RecordErrorKind::Expected {
+                    expected: "an OBF line: a 64-cell board (X, O, -) and the side to move",
+                    found: shown(trimmed),
+                })
+            })?
+            .map_err(|source| error(RecordErrorKind::Obf(source)))?;
+        let game = Game::new(position.setup, options.rules);
+        let metadata = Metadata {
+            event: position.id,
+            ..Metadata::default()
+        };
+        records.push(GameRecord::from_position(&game, metadata));
+    }
+    Ok(records)
+}
+
+/// Writes the position after the last move of each record, one per line; the side to move of
+/// a finished game is the player who did not make the last move.
+///
+/// # Errors
+/// [`WriteError`] for a board other than 8x8, or a game won by the fewest discs.
+pub fn write(records: &[GameRecord]) -> Result<String, WriteError> {
+    let mut text = String::new();
+    for (index, record) in records.iter().enumerate() {
+        if record.setup().win == WinRule::FewestDiscs {
+            return Err(cannot_hold(
+                index,
+                Format::Obf,
+                "a game won by the fewest discs",
+            ));
+        }
+        let line = ffo::to_line(record.final_game().board(), to_move(record)).ok_or_else(|| {
+            cannot_hold(
+                index,
+                Format::Obf,
+                format!("a {} board: it holds 8x8 positions", record.dims()),
+            )
+        })?;
+        debug_assert!(record.dims() == Dimensions::STANDARD);
+        text.push_str(&line);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// The player to move after the record's last move, or, once the game is over, the player who
+/// would have been next.
+fn to_move(record: &GameRecord) -> Color {
+    if let Some(turn) = record.final_game().turn() {
+        return turn;
+    }
+    // Passes are listed, so the moves alternate.
+    let first = record.setup().first;
+    if record.moves().len().is_multiple_of(2) {
+        first
+    } else {
+        first.opponent()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_ffo_suite() {
+        let text = include_str!("../../fixtures/ffo/ffo-40-59.txt");
+        let records = read(text, &ReadOptions::default()).unwrap();
+        assert_eq!(records.len(), 20);
+        assert_eq!(records[0].metadata().event.as_deref(), Some("40"));
+        assert_eq!(records[0].final_game().board().empties(), 20);
+        // Written and read again, every position comes back.
+        let written = write(&records).unwrap();
+        let again = read(&written, &ReadOptions::default()).unwrap();
+        for (a, b) in records.iter().zip(&again) {
+            assert_eq!(a.setup(), b.setup());
+        }
+    }
+
+    #[test]
+    fn names_the_line_that_is_wrong() {
+        let text = format!("% comment\n\n  {} Q\n", "-".repeat(64));
+        assert_eq!(
+            read(&text, &ReadOptions::default())
+                .unwrap_err()
+                .to_string(),
+            "line 3, column 3: expected the side to move, X or O, found \"Q\""
+        );
+        assert_eq!(
+            read("f5d6\n", &ReadOptions::default())
+                .unwrap_err()
+                .to_string(),
+            "line 1, column 1: expected an OBF line: a 64-cell board (X, O, -) and the side to move, found \"f5d6\""
+        );
+    }
+}
