@@ -43,6 +43,7 @@ pub mod bitboard;
 mod board;
 mod color;
 pub mod computer;
+mod cpu;
 pub mod engine;
 pub mod ffo;
 mod game;
@@ -60,7 +61,6 @@ pub use board::{Board, DiscsError};
 pub use color::{ByColor, Color, ParseColorError};
 pub use engine::{Engine, EngineConfig, EngineError, Limits, Scoring, SearchReport};
 pub use game::{Game, MoveError, Outcome, Played};
-pub use position::{Position, Width};
 pub use rules::{Full, ParseRuleSetError, RuleSet, Rules, Simple};
 pub use setup::{
     Found, ParseWinRuleError, Setup, SetupError, SetupErrorKind, SetupField, SetupParser, WinRule,
