@@ -177,15 +177,18 @@ fn closed_run<B: Bits>(pro: B, me: B, mv: B, step: impl Fn(B) -> B) -> B {
 fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = X86_64V3::detect() {
-        return cpu.run(
-            #[inline(always)]
-            || full_moves_on(cpu, geo, me, opp),
-        );
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+        unsafe fn x86_64_v3<B: Bits>(cpu: X86_64V3, geo: &Geometry<B>, me: B, opp: B) -> B {
+            full_moves_on(cpu, geo, me, opp)
+        }
+        // SAFETY: `detect` found every feature the function is compiled for.
+        return unsafe { x86_64_v3(cpu, geo, me, opp) };
     }
-    Portable.run(
-        #[inline(always)]
-        || full_moves_on(Portable, geo, me, opp),
-    )
+    #[inline(never)]
+    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+        full_moves_on(Portable, geo, me, opp)
+    }
+    portable(geo, me, opp)
 }
 
 /// [`Full::legal_moves`] on any board, for processor `cpu`: on AVX2 registers for 256-bit sets
@@ -194,8 +197,8 @@ fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn full_moves_on<B: Bits, C: Cpu>(cpu: C, geo: &Geometry<B>, me: B, opp: B) -> B {
     #[cfg(target_arch = "x86_64")]
-    if let (Some(avx2), Some(wide)) = (cpu.avx2(), as_wide(geo)) {
-        return B::from_wide(avx2::legal_moves(avx2, wide, me.to_wide(), opp.to_wide()));
+    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), as_wide(geo)) {
+        return B::from_wide(avx2::legal_moves(v3, wide, me.to_wide(), opp.to_wide()));
     }
     with_cols!(geo, full_moves_cols(geo, me, opp))
 }
@@ -216,15 +219,18 @@ fn full_moves_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B) -> B
 fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = X86_64V3::detect() {
-        return cpu.run(
-            #[inline(always)]
-            || full_flips_on(cpu, geo, me, opp, mv),
-        );
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+        unsafe fn x86_64_v3<B: Bits>(cpu: X86_64V3, geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+            full_flips_on(cpu, geo, me, opp, mv)
+        }
+        // SAFETY: `detect` found every feature the function is compiled for.
+        return unsafe { x86_64_v3(cpu, geo, me, opp, mv) };
     }
-    Portable.run(
-        #[inline(always)]
-        || full_flips_on(Portable, geo, me, opp, mv),
-    )
+    #[inline(never)]
+    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        full_flips_on(Portable, geo, me, opp, mv)
+    }
+    portable(geo, me, opp, mv)
 }
 
 /// [`Full::flips_at_empty`] on any board, for processor `cpu`, as [`full_moves_on`].
@@ -232,8 +238,8 @@ fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn full_flips_on<B: Bits, C: Cpu>(cpu: C, geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
     #[cfg(target_arch = "x86_64")]
-    if let (Some(avx2), Some(wide)) = (cpu.avx2(), as_wide(geo)) {
-        let flips = avx2::flips(avx2, wide, me.to_wide(), opp.to_wide(), mv.to_wide());
+    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), as_wide(geo)) {
+        let flips = avx2::flips(v3, wide, me.to_wide(), opp.to_wide(), mv.to_wide());
         return B::from_wide(flips);
     }
     with_cols!(geo, full_flips_cols(geo, me, opp, mv))

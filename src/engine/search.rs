@@ -2,9 +2,10 @@
 //! negamax with principal-variation search for the midgame, and an exact solver for the
 //! endgame.
 //!
-//! The recursive searches (`midgame`, `solve`, `solve_small`) are each an entry point, which
-//! calls [`Cpu::run`] so that the copy for the processor runs, and an `#[inline(always)]` body
-//! compiled into it.
+//! The recursive searches (`midgame`, `solve`, `solve_small`) are each an entry point and an
+//! `#[inline(always)]` body: the entry point calls the body through a function compiled for
+//! x86-64-v3 when the processor marker proves it may ([`Cpu::x86_64_v3`]), else through a
+//! portable one (see [`crate::cpu`]).
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -426,11 +427,34 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         beta: i32,
         passed: bool,
     ) -> i32 {
-        let cpu = self.cpu;
-        cpu.run(
-            #[inline(always)]
-            || self.midgame_body(pos, depth, alpha, beta, passed),
-        )
+        #[cfg(target_arch = "x86_64")]
+        if self.cpu.x86_64_v3().is_some() {
+            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+            unsafe fn x86_64_v3<B: SearchBits, R: Rules, C: Cpu>(
+                searcher: &mut Searcher<'_, B, R, C>,
+                pos: Position<B>,
+                depth: u32,
+                alpha: i32,
+                beta: i32,
+                passed: bool,
+            ) -> i32 {
+                searcher.midgame_body(pos, depth, alpha, beta, passed)
+            }
+            // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
+            // feature the function is compiled for.
+            return unsafe { x86_64_v3(self, pos, depth, alpha, beta, passed) };
+        }
+        fn portable<B: SearchBits, R: Rules, C: Cpu>(
+            searcher: &mut Searcher<'_, B, R, C>,
+            pos: Position<B>,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+            passed: bool,
+        ) -> i32 {
+            searcher.midgame_body(pos, depth, alpha, beta, passed)
+        }
+        portable(self, pos, depth, alpha, beta, passed)
     }
 
     /// The body of [`Searcher::midgame`].
@@ -510,11 +534,32 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     /// at or below `alpha` is an upper bound, one at or above `beta` a lower bound).
     #[inline(always)]
     fn solve(&mut self, pos: Position<B>, alpha: i32, beta: i32, passed: bool) -> i32 {
-        let cpu = self.cpu;
-        cpu.run(
-            #[inline(always)]
-            || self.solve_body(pos, alpha, beta, passed),
-        )
+        #[cfg(target_arch = "x86_64")]
+        if self.cpu.x86_64_v3().is_some() {
+            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+            unsafe fn x86_64_v3<B: SearchBits, R: Rules, C: Cpu>(
+                searcher: &mut Searcher<'_, B, R, C>,
+                pos: Position<B>,
+                alpha: i32,
+                beta: i32,
+                passed: bool,
+            ) -> i32 {
+                searcher.solve_body(pos, alpha, beta, passed)
+            }
+            // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
+            // feature the function is compiled for.
+            return unsafe { x86_64_v3(self, pos, alpha, beta, passed) };
+        }
+        fn portable<B: SearchBits, R: Rules, C: Cpu>(
+            searcher: &mut Searcher<'_, B, R, C>,
+            pos: Position<B>,
+            alpha: i32,
+            beta: i32,
+            passed: bool,
+        ) -> i32 {
+            searcher.solve_body(pos, alpha, beta, passed)
+        }
+        portable(self, pos, alpha, beta, passed)
     }
 
     /// The body of [`Searcher::solve`].
@@ -625,11 +670,34 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         empties: B,
         passed: bool,
     ) -> i32 {
-        let cpu = self.cpu;
-        cpu.run(
-            #[inline(always)]
-            || self.solve_small_body(pos, alpha, beta, empties, passed),
-        )
+        #[cfg(target_arch = "x86_64")]
+        if self.cpu.x86_64_v3().is_some() {
+            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+            unsafe fn x86_64_v3<B: SearchBits, R: Rules, C: Cpu>(
+                searcher: &mut Searcher<'_, B, R, C>,
+                pos: Position<B>,
+                alpha: i32,
+                beta: i32,
+                empties: B,
+                passed: bool,
+            ) -> i32 {
+                searcher.solve_small_body(pos, alpha, beta, empties, passed)
+            }
+            // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
+            // feature the function is compiled for.
+            return unsafe { x86_64_v3(self, pos, alpha, beta, empties, passed) };
+        }
+        fn portable<B: SearchBits, R: Rules, C: Cpu>(
+            searcher: &mut Searcher<'_, B, R, C>,
+            pos: Position<B>,
+            alpha: i32,
+            beta: i32,
+            empties: B,
+            passed: bool,
+        ) -> i32 {
+            searcher.solve_small_body(pos, alpha, beta, empties, passed)
+        }
+        portable(self, pos, alpha, beta, empties, passed)
     }
 
     /// The body of [`Searcher::solve_small`].
