@@ -9,7 +9,14 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 
 use othello::bitboard::{Bits, Geometry, U256};
 use othello::perft;
-use othello::{Board, Color, Dimensions, Full, Position, RuleSet, Rules, Setup};
+use othello::{Board, Color, Dimensions, Full, RuleSet, Rules, Setup};
+
+/// A position: the mover's discs and the opponent's.
+#[derive(Clone, Copy)]
+struct Position<B> {
+    me: B,
+    opp: B,
+}
 
 /// Every position `depth` plies below `pos` (passes included, finished games left out).
 fn positions<B: Bits>(geo: &Geometry<B>, pos: Position<B>, depth: u32, out: &mut Vec<Position<B>>) {
@@ -17,16 +24,24 @@ fn positions<B: Bits>(geo: &Geometry<B>, pos: Position<B>, depth: u32, out: &mut
     if depth == 0 {
         return;
     }
-    let moves = pos.moves::<Full>(geo);
+    let passed = Position {
+        me: pos.opp,
+        opp: pos.me,
+    };
+    let moves = Full::legal_moves(geo, pos.me, pos.opp);
     if moves.is_empty() {
-        if !pos.passed().moves::<Full>(geo).is_empty() {
-            positions(geo, pos.passed(), depth - 1, out);
+        if !Full::legal_moves(geo, passed.me, passed.opp).is_empty() {
+            positions(geo, passed, depth - 1, out);
         }
         return;
     }
     for index in moves.members() {
         let mv = B::single(index);
-        let child = pos.after(mv, Full::flips_at_empty(geo, pos.me, pos.opp, mv));
+        let flipped = Full::flips_at_empty(geo, pos.me, pos.opp, mv);
+        let child = Position {
+            me: pos.opp & !flipped,
+            opp: pos.me | mv | flipped,
+        };
         positions(geo, child, depth - 1, out);
     }
 }
@@ -34,13 +49,17 @@ fn positions<B: Bits>(geo: &Geometry<B>, pos: Position<B>, depth: u32, out: &mut
 fn movegen_at<B: Bits>(c: &mut Criterion, rows: usize, cols: usize) {
     let dims = Dimensions::new(rows, cols).unwrap();
     let geo = Geometry::<B>::new(dims).unwrap();
-    let start = Position::<B>::from_board(&Board::standard(dims), Color::Black);
+    let board = Board::standard(dims);
+    let start = Position {
+        me: B::from_wide(board.discs(Color::Black)),
+        opp: B::from_wide(board.discs(Color::White)),
+    };
     let mut all = Vec::new();
     positions(&geo, start, 4, &mut all);
     let moves: Vec<(Position<B>, B)> = all
         .iter()
         .flat_map(|&pos| {
-            pos.moves::<Full>(&geo)
+            Full::legal_moves(&geo, pos.me, pos.opp)
                 .members()
                 .map(move |index| (pos, B::single(index)))
         })

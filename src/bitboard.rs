@@ -163,7 +163,7 @@ impl_bits_for_primitive!(u128, 2);
 
 /// A 256-bit set, four little-endian `u64` words, for boards of more than 128 cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct U256(pub [u64; 4]);
+pub struct U256(pub(crate) [u64; 4]);
 
 macro_rules! impl_u256_bitop {
     ($trait:ident, $method:ident, $assign_trait:ident, $assign_method:ident, $op:tt) => {
@@ -298,10 +298,53 @@ impl Bits for U256 {
     }
 }
 
+/// A bit set the search can hash.
+pub(crate) trait SearchBits: Bits {
+    /// A 64-bit hash of the pair `(self, other)`, varied by `salt`.
+    fn hash_pair(self, other: Self, salt: u64) -> u64;
+}
+
+/// The finalizer of MurmurHash3: a bijection that mixes every input bit into every output bit.
+#[inline(always)]
+pub(crate) fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl SearchBits for u64 {
+    #[inline(always)]
+    fn hash_pair(self, other: u64, salt: u64) -> u64 {
+        mix64(mix64(self ^ salt).wrapping_add(other.wrapping_mul(GOLDEN)) ^ other.rotate_left(29))
+    }
+}
+
+impl SearchBits for u128 {
+    #[inline(always)]
+    fn hash_pair(self, other: u128, salt: u64) -> u64 {
+        let h = (self as u64).hash_pair(other as u64, salt);
+        ((self >> 64) as u64).hash_pair((other >> 64) as u64, h)
+    }
+}
+
+impl SearchBits for U256 {
+    #[inline(always)]
+    fn hash_pair(self, other: U256, salt: u64) -> u64 {
+        self.0
+            .iter()
+            .zip(other.0)
+            .fold(salt, |h, (&mine, theirs)| mine.hash_pair(theirs, h))
+    }
+}
+
 /// One of the four line directions, used both ways: towards higher indices with `<<` and lower
 /// ones with `>>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Line<B> {
+pub(crate) struct Line<B> {
     /// How far one step moves a bit index.
     pub shift: u32,
     /// Cells that may lie inside a run of discs along this line: the board, without the first
@@ -329,13 +372,13 @@ pub struct Geometry<B> {
     dims: Dimensions,
     standard: bool,
     /// Every cell of the board.
-    pub board: B,
+    pub(crate) board: B,
     /// Every cell but those of the first column.
-    pub not_first_col: B,
+    pub(crate) not_first_col: B,
     /// Every cell but those of the last column.
-    pub not_last_col: B,
+    pub(crate) not_last_col: B,
     /// East (+1), south (+cols), south-east (+cols+1) and south-west (+cols-1).
-    pub lines: [Line<B>; 4],
+    pub(crate) lines: [Line<B>; 4],
 }
 
 impl<B: Bits> Geometry<B> {
@@ -380,6 +423,13 @@ impl<B: Bits> Geometry<B> {
                 line(c - 1, sideways, diagonal),
             ],
         })
+    }
+
+    /// Every cell of the board.
+    #[inline(always)]
+    #[must_use]
+    pub fn board(&self) -> B {
+        self.board
     }
 
     /// The board size.

@@ -6,112 +6,112 @@
 //! neither player can move is a finished game, counted as one leaf where it stands even if it is
 //! shallower than the depth asked for.
 //!
-//! [`perft`] is the hot loop, generic over the rule set and the bit width so that each
-//! combination compiles to straight code; [`count`] and [`divide`] pick both from a [`Setup`]
-//! and a [`RuleSet`]. [`divide`] spreads the subtrees over the current rayon thread pool.
+//! The hot loop is generic over the rule set, the bit width and the processor so that each
+//! combination compiles to straight code; [`count`] and [`divide`] pick all three from a
+//! [`Setup`] and a [`RuleSet`]. [`divide`] spreads the subtrees over the current rayon thread
+//! pool.
 
 use std::fmt;
 
 use rayon::prelude::*;
 
-use crate::bitboard::{Bits, Geometry, U256};
-use crate::position::{Position, Width};
-use crate::rules::{Full, RuleSet, Rules, Simple};
+use crate::bitboard::{Bits, Geometry, SearchBits};
+use crate::cpu::Cpu;
+use crate::position::{dispatch, Position, Visitor};
+use crate::rules::{RuleSet, Rules};
 use crate::setup::Setup;
 use crate::square::Square;
 
-/// Calls `$run!(R, B)` with the rule set's type and the narrowest width for the setup's board.
-macro_rules! dispatch {
-    ($rules:expr, $setup:expr, $run:ident) => {
-        match ($rules, Width::of($setup.board.dims())) {
-            (RuleSet::Full, Width::W64) => $run!(Full, u64),
-            (RuleSet::Full, Width::W128) => $run!(Full, u128),
-            (RuleSet::Full, Width::W256) => $run!(Full, U256),
-            (RuleSet::Simple, Width::W64) => $run!(Simple, u64),
-            (RuleSet::Simple, Width::W128) => $run!(Simple, u128),
-            (RuleSet::Simple, Width::W256) => $run!(Simple, U256),
-        }
-    };
-}
-
-/// The leaves of the game tree `depth` plies below `pos` (the side to move is `pos.me`).
+/// The leaves of the game tree `depth` plies below `pos` (the side to move is `pos.me`), with
+/// the code compiled for `cpu`.
 ///
 /// The last ply is counted in bulk: one node's leaves one ply down are the number of its legal
-/// moves, or one (a pass or a finished game) when it has none. On x86-64 processors with the
-/// instructions of x86-64-v3 (popcnt, lzcnt, BMI, AVX2), a copy of the loop compiled for them
-/// runs instead of the portable one.
-#[must_use]
-pub fn perft<R: Rules, B: Bits>(geo: &Geometry<B>, pos: Position<B>, depth: u32) -> u64 {
+/// moves, or one (a pass or a finished game) when it has none.
+pub(crate) fn perft<R: Rules, B: Bits, C: Cpu>(
+    cpu: C,
+    geo: &Geometry<B>,
+    pos: Position<B>,
+    depth: u32,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.moves::<R>(geo);
-    #[cfg(target_arch = "x86_64")]
-    if crate::rules::x86_64_v3::detected() {
-        // SAFETY: the processor has every feature the function is compiled for.
-        return unsafe { x86_64_v3::perft_below::<R, B>(geo, pos, moves, depth) };
-    }
-    portable::perft_below::<R, B>(geo, pos, moves, depth)
+    perft_below::<R, B, C>(cpu, geo, pos, pos.moves::<R>(geo), depth)
 }
 
-/// Defines `perft_below`, [`perft`] for `depth >= 1` with the legal moves of `pos` already
-/// known, with the given attributes and qualifiers.
-macro_rules! define_perft_below {
-    ($(#[$attr:meta])* $($qualifier:ident)*) => {
-        $(#[$attr])*
-        pub(super) $($qualifier)* fn perft_below<R: Rules, B: Bits>(
+/// [`perft`] for `depth >= 1` with the legal moves of `pos` already known: the entry point of
+/// the copy for `cpu`.
+#[inline(always)]
+fn perft_below<R: Rules, B: Bits, C: Cpu>(
+    cpu: C,
+    geo: &Geometry<B>,
+    pos: Position<B>,
+    moves: B,
+    depth: u32,
+) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if cpu.x86_64_v3().is_some() {
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+        unsafe fn x86_64_v3<R: Rules, B: Bits, C: Cpu>(
+            cpu: C,
             geo: &Geometry<B>,
             pos: Position<B>,
             moves: B,
             depth: u32,
         ) -> u64 {
-            if moves.is_empty() {
-                if depth == 1 {
-                    // A pass (one child) or a finished game (one leaf): one either way.
-                    return 1;
-                }
-                let passed = pos.passed();
-                let replies = passed.moves::<R>(geo);
-                if replies.is_empty() {
-                    return 1;
-                }
-                #[allow(unused_unsafe)]
-                // SAFETY: a recursive call, with the features this call was made with.
-                return unsafe { perft_below::<R, B>(geo, passed, replies, depth - 1) };
-            }
-            if depth == 1 {
-                return u64::from(moves.count());
-            }
-            let mut leaves = 0;
-            let mut rest = moves;
-            while !rest.is_empty() {
-                let mv = rest.lowest_bit();
-                rest ^= mv;
-                let child = pos.after(mv, R::flips_at_empty(geo, pos.me, pos.opp, mv));
-                let replies = child.moves::<R>(geo);
-                #[allow(unused_unsafe)]
-                // SAFETY: as above.
-                let below = unsafe { perft_below::<R, B>(geo, child, replies, depth - 1) };
-                leaves += below;
-            }
-            leaves
+            perft_below_body::<R, B, C>(cpu, geo, pos, moves, depth)
         }
-    };
+        // SAFETY: the marker is an `X86_64V3`, made only on a processor with every feature the
+        // function is compiled for.
+        return unsafe { x86_64_v3::<R, B, C>(cpu, geo, pos, moves, depth) };
+    }
+    #[inline]
+    fn portable<R: Rules, B: Bits, C: Cpu>(
+        cpu: C,
+        geo: &Geometry<B>,
+        pos: Position<B>,
+        moves: B,
+        depth: u32,
+    ) -> u64 {
+        perft_below_body::<R, B, C>(cpu, geo, pos, moves, depth)
+    }
+    portable::<R, B, C>(cpu, geo, pos, moves, depth)
 }
 
-/// The loop for any processor.
-mod portable {
-    use super::*;
-
-    define_perft_below!(#[inline]);
-}
-
-/// The loop compiled for x86-64-v3 processors.
-#[cfg(target_arch = "x86_64")]
-mod x86_64_v3 {
-    use super::*;
-
-    define_perft_below!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")] unsafe);
+/// The body of [`perft_below`].
+#[inline(always)]
+fn perft_below_body<R: Rules, B: Bits, C: Cpu>(
+    cpu: C,
+    geo: &Geometry<B>,
+    pos: Position<B>,
+    moves: B,
+    depth: u32,
+) -> u64 {
+    if moves.is_empty() {
+        if depth == 1 {
+            // A pass (one child) or a finished game (one leaf): one either way.
+            return 1;
+        }
+        let passed = pos.passed();
+        let replies = passed.moves::<R>(geo);
+        if replies.is_empty() {
+            return 1;
+        }
+        return perft_below::<R, B, C>(cpu, geo, passed, replies, depth - 1);
+    }
+    if depth == 1 {
+        return u64::from(moves.count());
+    }
+    let mut leaves = 0;
+    let mut rest = moves;
+    while !rest.is_empty() {
+        let mv = rest.lowest_bit();
+        rest ^= mv;
+        let child = pos.play::<R>(geo, mv);
+        let replies = child.moves::<R>(geo);
+        leaves += perft_below::<R, B, C>(cpu, geo, child, replies, depth - 1);
+    }
+    leaves
 }
 
 /// A first ply from the root: a move, or a pass when the side to move has none.
@@ -147,13 +147,16 @@ pub struct Division {
 /// move (its win rule plays no part). Runs on the calling thread.
 #[must_use]
 pub fn count(setup: &Setup, rules: RuleSet, depth: u32) -> u64 {
-    macro_rules! run {
-        ($r:ty, $b:ty) => {{
-            let (geo, pos) = root::<$b>(setup);
-            perft::<$r, $b>(&geo, pos, depth)
-        }};
+    struct Count<'a>(&'a Setup, u32);
+    impl Visitor for Count<'_> {
+        type Output = u64;
+        fn call<R: Rules, B: SearchBits, C: Cpu>(self, cpu: C) -> u64 {
+            let Count(setup, depth) = self;
+            let (geo, pos) = root::<B>(setup);
+            perft::<R, B, C>(cpu, &geo, pos, depth)
+        }
     }
-    dispatch!(rules, setup, run)
+    dispatch(rules, setup.board.dims(), Count(setup, depth))
 }
 
 /// The leaves of the game tree `depth` plies below `setup` under `rules`, split by first ply.
@@ -163,18 +166,21 @@ pub fn count(setup: &Setup, rules: RuleSet, depth: u32) -> u64 {
 /// threads); on a pool of one thread it runs sequentially.
 #[must_use]
 pub fn divide(setup: &Setup, rules: RuleSet, depth: u32) -> Division {
-    macro_rules! run {
-        ($r:ty, $b:ty) => {{
-            let (geo, pos) = root::<$b>(setup);
-            divide_generic::<$r, $b>(&geo, pos, depth)
-        }};
+    struct Divide<'a>(&'a Setup, u32);
+    impl Visitor for Divide<'_> {
+        type Output = Division;
+        fn call<R: Rules, B: SearchBits, C: Cpu>(self, cpu: C) -> Division {
+            let Divide(setup, depth) = self;
+            let (geo, pos) = root::<B>(setup);
+            divide_generic::<R, B, C>(cpu, &geo, pos, depth)
+        }
     }
-    dispatch!(rules, setup, run)
+    dispatch(rules, setup.board.dims(), Divide(setup, depth))
 }
 
-/// The masks and the start position of `setup` at width `B`, which `Width::of` chose.
+/// The masks and the start position of `setup` at width `B`, which [`dispatch`] chose.
 fn root<B: Bits>(setup: &Setup) -> (Geometry<B>, Position<B>) {
-    let geo = Geometry::new(setup.board.dims()).expect("Width::of picks a width that fits");
+    let geo = Geometry::new(setup.board.dims()).expect("dispatch picks a width that fits");
     (geo, Position::from_board(&setup.board, setup.first))
 }
 
@@ -185,7 +191,12 @@ const SUBTREES_PER_THREAD: usize = 64;
 /// and its depth.
 type Subtree<B> = (usize, Position<B>, u32);
 
-fn divide_generic<R: Rules, B: Bits>(geo: &Geometry<B>, pos: Position<B>, depth: u32) -> Division {
+fn divide_generic<R: Rules, B: Bits, C: Cpu>(
+    cpu: C,
+    geo: &Geometry<B>,
+    pos: Position<B>,
+    depth: u32,
+) -> Division {
     let plies = first_plies::<R, B>(geo, pos);
     if depth == 0 || plies.is_empty() {
         return Division {
@@ -215,7 +226,7 @@ fn divide_generic<R: Rules, B: Bits>(geo: &Geometry<B>, pos: Position<B>, depth:
     }
     let counted: Vec<(usize, u64)> = frontier
         .into_par_iter()
-        .map(|(i, node, d)| (i, perft::<R, B>(geo, node, d)))
+        .map(|(i, node, d)| (i, perft::<R, B, C>(cpu, geo, node, d)))
         .collect();
     for (i, n) in counted {
         leaves[i] += n;
@@ -240,8 +251,7 @@ fn first_plies<R: Rules, B: Bits>(geo: &Geometry<B>, pos: Position<B>) -> Vec<(P
     moves
         .members()
         .map(|index| {
-            let mv = B::single(index);
-            let child = pos.after(mv, R::flips_at_empty(geo, pos.me, pos.opp, mv));
+            let child = pos.play::<R>(geo, B::single(index));
             (Ply::Move(geo.square(index)), child)
         })
         .collect()
@@ -285,6 +295,34 @@ mod tests {
             let division = divide(&setup, RuleSet::Simple, depth);
             assert!(division.children.is_empty());
             assert_eq!(division.total, 1);
+        }
+    }
+
+    /// The same position counted at every width that holds the board, and with the portable
+    /// copy of the loop, gives the same count.
+    #[test]
+    fn every_width_and_copy_counts_the_same() {
+        use crate::bitboard::U256;
+        use crate::cpu::Portable;
+        use crate::rules::{Full, Simple};
+
+        fn at<R: Rules, B: Bits>(setup: &Setup, depth: u32) -> Option<u64> {
+            let geo = Geometry::<B>::new(setup.board.dims())?;
+            let pos = Position::<B>::from_board(&setup.board, setup.first);
+            Some(perft::<R, B, Portable>(Portable, &geo, pos, depth))
+        }
+        for (rows, cols) in [(4, 4), (6, 6), (8, 8), (4, 16), (6, 10), (10, 10)] {
+            let setup = Setup::standard(Dimensions::new(rows, cols).unwrap());
+            let wide = at::<Full, U256>(&setup, 5).unwrap();
+            assert_eq!(at::<Full, u128>(&setup, 5).unwrap(), wide);
+            if let Some(narrow) = at::<Full, u64>(&setup, 5) {
+                assert_eq!(narrow, wide);
+            }
+            assert_eq!(count(&setup, RuleSet::Full, 5), wide);
+            let wide = at::<Simple, U256>(&setup, 4).unwrap();
+            assert_eq!(at::<Simple, u128>(&setup, 4).unwrap(), wide);
+            assert_eq!(at::<Simple, u64>(&setup, 4).unwrap_or(wide), wide);
+            assert_eq!(count(&setup, RuleSet::Simple, 4), wide);
         }
     }
 }

@@ -1,15 +1,19 @@
 //! A position seen from the side to move, as two bit sets: the shape hot loops (perft, search)
-//! work on, generic over the bit width and the rule set.
+//! work on, generic over the bit width and the rule set; and [`dispatch`], which picks the rule
+//! set, the bit width and the processor for them once.
 
-use crate::bitboard::{Bits, Geometry};
+use crate::bitboard::{Bits, Geometry, SearchBits, U256};
 use crate::board::Board;
 use crate::color::Color;
-use crate::rules::Rules;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::X86_64V3;
+use crate::cpu::{Cpu, Portable};
+use crate::rules::{Full, RuleSet, Rules, Simple};
 use crate::square::Dimensions;
 
-/// The bit width a board size needs: the narrowest of `u64`, `u128` and [`crate::bitboard::U256`].
+/// The bit width a board size needs: the narrowest of `u64`, `u128` and [`U256`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Width {
+pub(crate) enum Width {
     /// Up to 64 cells (8x8, 4x16, 6x10, ...).
     W64,
     /// Up to 128 cells (10x10, 8x16, ...).
@@ -21,7 +25,7 @@ pub enum Width {
 impl Width {
     /// The narrowest width that holds every cell of `dims`.
     #[must_use]
-    pub fn of(dims: Dimensions) -> Width {
+    pub(crate) fn of(dims: Dimensions) -> Width {
         match dims.cells() {
             0..=64 => Width::W64,
             65..=128 => Width::W128,
@@ -30,9 +34,39 @@ impl Width {
     }
 }
 
+/// Generic code to run at one rule set, bit width and processor, picked by [`dispatch`].
+pub(crate) trait Visitor {
+    /// What the code returns.
+    type Output;
+    /// Runs the code for rule set `R`, width `B` and processor `cpu`.
+    fn call<R: Rules, B: SearchBits, C: Cpu>(self, cpu: C) -> Self::Output;
+}
+
+/// Calls `visitor` with the rule set `rules`, the narrowest width for a board of `dims`
+/// ([`Width::of`]) and the marker of this processor: the one place where run-time choices
+/// become type parameters.
+pub(crate) fn dispatch<V: Visitor>(rules: RuleSet, dims: Dimensions, visitor: V) -> V::Output {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = X86_64V3::detect() {
+        return dispatch_on(rules, Width::of(dims), cpu, visitor);
+    }
+    dispatch_on(rules, Width::of(dims), Portable, visitor)
+}
+
+fn dispatch_on<V: Visitor, C: Cpu>(rules: RuleSet, width: Width, cpu: C, visitor: V) -> V::Output {
+    match (rules, width) {
+        (RuleSet::Full, Width::W64) => visitor.call::<Full, u64, C>(cpu),
+        (RuleSet::Full, Width::W128) => visitor.call::<Full, u128, C>(cpu),
+        (RuleSet::Full, Width::W256) => visitor.call::<Full, U256, C>(cpu),
+        (RuleSet::Simple, Width::W64) => visitor.call::<Simple, u64, C>(cpu),
+        (RuleSet::Simple, Width::W128) => visitor.call::<Simple, u128, C>(cpu),
+        (RuleSet::Simple, Width::W256) => visitor.call::<Simple, U256, C>(cpu),
+    }
+}
+
 /// The mover's discs and the opponent's discs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Position<B> {
+pub(crate) struct Position<B> {
     /// Discs of the side to move.
     pub me: B,
     /// Discs of the other side.
@@ -42,7 +76,7 @@ pub struct Position<B> {
 impl<B: Bits> Position<B> {
     /// `board` seen by `to_move`; the board must fit width `B`.
     #[must_use]
-    pub fn from_board(board: &Board, to_move: Color) -> Position<B> {
+    pub(crate) fn from_board(board: &Board, to_move: Color) -> Position<B> {
         Position {
             me: B::from_wide(board.discs(to_move)),
             opp: B::from_wide(board.discs(to_move.opponent())),
@@ -52,7 +86,7 @@ impl<B: Bits> Position<B> {
     /// The legal moves of the side to move.
     #[inline(always)]
     #[must_use]
-    pub fn moves<R: Rules>(&self, geo: &Geometry<B>) -> B {
+    pub(crate) fn moves<R: Rules>(&self, geo: &Geometry<B>) -> B {
         R::legal_moves(geo, self.me, self.opp)
     }
 
@@ -60,17 +94,25 @@ impl<B: Bits> Position<B> {
     /// by the other side.
     #[inline(always)]
     #[must_use]
-    pub fn after(&self, mv: B, flipped: B) -> Position<B> {
+    pub(crate) fn after(&self, mv: B, flipped: B) -> Position<B> {
         Position {
             me: self.opp & !flipped,
             opp: self.me | mv | flipped,
         }
     }
 
+    /// The position after the side to move plays `mv`, a single cell among its legal moves,
+    /// seen by the other side.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn play<R: Rules>(&self, geo: &Geometry<B>, mv: B) -> Position<B> {
+        self.after(mv, R::flips_at_empty(geo, self.me, self.opp, mv))
+    }
+
     /// The same discs seen by the other side (a pass).
     #[inline(always)]
     #[must_use]
-    pub fn passed(&self) -> Position<B> {
+    pub(crate) fn passed(&self) -> Position<B> {
         Position {
             me: self.opp,
             opp: self.me,
@@ -80,7 +122,7 @@ impl<B: Bits> Position<B> {
     /// Empty cells of the board.
     #[inline(always)]
     #[must_use]
-    pub fn empties(&self, geo: &Geometry<B>) -> B {
+    pub(crate) fn empties(&self, geo: &Geometry<B>) -> B {
         geo.board & !(self.me | self.opp)
     }
 }

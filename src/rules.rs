@@ -12,7 +12,15 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+#[cfg(target_arch = "x86_64")]
+use std::any::Any;
+
+#[cfg(target_arch = "x86_64")]
+use crate::bitboard::U256;
 use crate::bitboard::{Bits, Geometry, Line};
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::X86_64V3;
+use crate::cpu::{Cpu, Portable};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -164,20 +172,34 @@ fn closed_run<B: Bits>(pro: B, me: B, mv: B, step: impl Fn(B) -> B) -> B {
     }
 }
 
-/// [`Full::legal_moves`] on any board, compiled for x86-64-v3 processors where there is one.
+/// [`Full::legal_moves`] on any board, compiled for this processor.
 #[inline(always)]
 fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
     #[cfg(target_arch = "x86_64")]
-    if x86_64_v3::detected() {
-        // SAFETY: the processor has every feature the function is compiled for.
-        return unsafe { x86_64_v3::full_moves(geo, me, opp) };
+    if let Some(cpu) = X86_64V3::detect() {
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+        unsafe fn x86_64_v3<B: Bits>(cpu: X86_64V3, geo: &Geometry<B>, me: B, opp: B) -> B {
+            full_moves_on(cpu, geo, me, opp)
+        }
+        // SAFETY: `detect` found every feature the function is compiled for.
+        return unsafe { x86_64_v3(cpu, geo, me, opp) };
     }
-    portable_full_moves(geo, me, opp)
+    #[inline(never)]
+    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+        full_moves_on(Portable, geo, me, opp)
+    }
+    portable(geo, me, opp)
 }
 
-/// [`Full::legal_moves`] on any board, for any processor.
-#[inline(never)]
-fn portable_full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+/// [`Full::legal_moves`] on any board, for processor `cpu`: on AVX2 registers for 256-bit sets
+/// where there are any, with the columns a constant otherwise.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn full_moves_on<B: Bits, C: Cpu>(cpu: C, geo: &Geometry<B>, me: B, opp: B) -> B {
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), as_wide(geo)) {
+        return B::from_wide(avx2::legal_moves(v3, wide, me.to_wide(), opp.to_wide()));
+    }
     with_cols!(geo, full_moves_cols(geo, me, opp))
 }
 
@@ -192,80 +214,43 @@ fn full_moves_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B) -> B
     moves & geo.board & !(me | opp)
 }
 
-/// [`Full::flips_at_empty`] on any board, compiled for x86-64-v3 processors where there is
-/// one.
+/// [`Full::flips_at_empty`] on any board, compiled for this processor.
 #[inline(always)]
 fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
     #[cfg(target_arch = "x86_64")]
-    if x86_64_v3::detected() {
-        // SAFETY: the processor has every feature the function is compiled for.
-        return unsafe { x86_64_v3::full_flips(geo, me, opp, mv) };
+    if let Some(cpu) = X86_64V3::detect() {
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+        unsafe fn x86_64_v3<B: Bits>(cpu: X86_64V3, geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+            full_flips_on(cpu, geo, me, opp, mv)
+        }
+        // SAFETY: `detect` found every feature the function is compiled for.
+        return unsafe { x86_64_v3(cpu, geo, me, opp, mv) };
     }
-    portable_full_flips(geo, me, opp, mv)
+    #[inline(never)]
+    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        full_flips_on(Portable, geo, me, opp, mv)
+    }
+    portable(geo, me, opp, mv)
 }
 
-/// [`Full::flips_at_empty`] on any board, for any processor.
-#[inline(never)]
-fn portable_full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+/// [`Full::flips_at_empty`] on any board, for processor `cpu`, as [`full_moves_on`].
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn full_flips_on<B: Bits, C: Cpu>(cpu: C, geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), as_wide(geo)) {
+        let flips = avx2::flips(v3, wide, me.to_wide(), opp.to_wide(), mv.to_wide());
+        return B::from_wide(flips);
+    }
     with_cols!(geo, full_flips_cols(geo, me, opp, mv))
 }
 
-/// The generic move generator compiled for x86-64-v3 processors (AVX2 makes [`crate::bitboard::U256`]
-/// operations single instructions).
+/// `geo` as the masks of 256-bit sets when `B` is [`U256`]: a test of types, which the compiler
+/// answers for each `B`.
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod x86_64_v3 {
-    use std::any::Any;
-    use std::sync::atomic::{AtomicU8, Ordering};
-
-    use super::{avx2, full_flips_cols, full_moves_cols};
-    use crate::bitboard::{Bits, Geometry, U256};
-
-    /// Whether this processor has the features of x86-64-v3 used here (popcnt, lzcnt, BMI1,
-    /// BMI2, AVX2).
-    #[inline(always)]
-    pub(crate) fn detected() -> bool {
-        match DETECTED.load(Ordering::Relaxed) {
-            YES => true,
-            NO => false,
-            _ => detect(),
-        }
-    }
-
-    /// [`detected`], once known: [`YES`], [`NO`] or 0 before the first look.
-    static DETECTED: AtomicU8 = AtomicU8::new(0);
-    const YES: u8 = 1;
-    const NO: u8 = 2;
-
-    #[cold]
-    fn detect() -> bool {
-        let yes = is_x86_feature_detected!("popcnt")
-            && is_x86_feature_detected!("lzcnt")
-            && is_x86_feature_detected!("bmi1")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("avx2");
-        DETECTED.store(if yes { YES } else { NO }, Ordering::Relaxed);
-        yes
-    }
-
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-    pub(super) unsafe fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
-        if let Some(wide) = (geo as &dyn Any).downcast_ref::<Geometry<U256>>() {
-            // SAFETY: this function is only called on processors with AVX2.
-            let moves = unsafe { avx2::legal_moves(wide, me.to_wide(), opp.to_wide()) };
-            return B::from_wide(moves);
-        }
-        with_cols!(geo, full_moves_cols(geo, me, opp))
-    }
-
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-    pub(super) unsafe fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
-        if let Some(wide) = (geo as &dyn Any).downcast_ref::<Geometry<U256>>() {
-            // SAFETY: as above.
-            let flips = unsafe { avx2::flips(wide, me.to_wide(), opp.to_wide(), mv.to_wide()) };
-            return B::from_wide(flips);
-        }
-        with_cols!(geo, full_flips_cols(geo, me, opp, mv))
-    }
+#[inline(always)]
+fn as_wide<B: Bits>(geo: &Geometry<B>) -> Option<&Geometry<U256>> {
+    (geo as &dyn Any).downcast_ref()
 }
 
 /// [`Full::flips_at_empty`] on a board of `C` columns.
@@ -407,12 +392,12 @@ mod tests {
                     }
                 }
             }
-            let moves = with_cols!(geo, full_moves_cols(&geo, me, opp));
+            let moves = full_moves_on(Portable, &geo, me, opp);
             assert_eq!(moves, Full::legal_moves(&geo, me, opp), "{dims} moves");
             let empty = geo.board & !(me | opp);
             for index in empty.members() {
                 let mv = B::single(index);
-                let flips = with_cols!(geo, full_flips_cols(&geo, me, opp, mv));
+                let flips = full_flips_on(Portable, &geo, me, opp, mv);
                 assert_eq!(
                     flips,
                     Full::flips(&geo, me, opp, mv),

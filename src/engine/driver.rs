@@ -1,4 +1,4 @@
-//! From a game to a report: picks the bit width and move generator once, then runs iterative
+//! From a game to a report: picks the rule set, bit width and processor once, then runs iterative
 //! deepening, the exact solve and the root searches, on one thread or several sharing the
 //! transposition table.
 
@@ -7,15 +7,16 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::eval::{evaluate, SCALE};
-use super::search::{Budget, Isa, Portable, Searcher, INFINITY};
-use super::shape::{Generic, Kernel, Scoring, Shape};
+use super::search::{Budget, Searcher, Window, INFINITY};
+use super::shape::{Scoring, Shape};
 use super::tt::Table;
 use super::{EngineConfig, Limits, SearchReport};
-use crate::bitboard::{Bits, U256};
+use crate::bitboard::{mix64, Bits, SearchBits};
 use crate::board::Board;
 use crate::color::Color;
-use crate::position::{Position, Width};
-use crate::rules::{Full, RuleSet, Rules, Simple};
+use crate::cpu::Cpu;
+use crate::position::{dispatch, Position, Visitor};
+use crate::rules::{RuleSet, Rules};
 use crate::setup::WinRule;
 
 /// Everything one search needs.
@@ -45,45 +46,24 @@ pub(crate) fn run(
     table: &Table,
     on_progress: &mut dyn FnMut(&SearchReport),
 ) -> SearchReport {
-    let dims = request.board.dims();
-    match (Width::of(dims), request.rules) {
-        (Width::W64, RuleSet::Full) => {
-            run_on(&generic::<u64, Full>(request), request, table, on_progress)
-        }
-        (Width::W64, RuleSet::Simple) => run_on(
-            &generic::<u64, Simple>(request),
-            request,
-            table,
-            on_progress,
-        ),
-        (Width::W128, RuleSet::Full) => {
-            run_on(&generic::<u128, Full>(request), request, table, on_progress)
-        }
-        (Width::W128, RuleSet::Simple) => run_on(
-            &generic::<u128, Simple>(request),
-            request,
-            table,
-            on_progress,
-        ),
-        (Width::W256, RuleSet::Full) => {
-            run_on(&generic::<U256, Full>(request), request, table, on_progress)
-        }
-        (Width::W256, RuleSet::Simple) => run_on(
-            &generic::<U256, Simple>(request),
-            request,
-            table,
-            on_progress,
-        ),
+    struct Run<'r, 'a, 'p> {
+        request: &'r Request<'a>,
+        table: &'r Table,
+        on_progress: &'p mut dyn FnMut(&SearchReport),
     }
-}
-
-fn generic<B: super::shape::SearchBits, R: Rules>(request: &Request) -> Generic<B, R> {
-    Generic::new(Shape::new(
-        request.board.dims(),
-        request.rules,
-        request.win,
-        request.scoring,
-    ))
+    impl Visitor for Run<'_, '_, '_> {
+        type Output = SearchReport;
+        fn call<R: Rules, B: SearchBits, C: Cpu>(self, cpu: C) -> SearchReport {
+            run_with::<B, R, C>(cpu, self.request, self.table, self.on_progress)
+        }
+    }
+    let dims = request.board.dims();
+    let run = Run {
+        request,
+        table,
+        on_progress,
+    };
+    dispatch(request.rules, dims, run)
 }
 
 /// A root move with the score of its last search (a bound when it failed low).
@@ -93,7 +73,8 @@ struct RootMove {
     score: i32,
 }
 
-/// What one thread's iterative deepening found; `None` fields until an iteration completes.
+/// What iterative deepening found: the last completed iteration's result, or before the first
+/// one the best-looking move.
 struct Outcome {
     best: u32,
     score: i32,
@@ -102,35 +83,28 @@ struct Outcome {
     pv: Vec<u32>,
 }
 
-/// Runs the search with the copy of the recursive searches compiled for this processor.
-fn run_on<K: Kernel>(
-    kernel: &K,
+/// Runs the search at width `B` under rule set `R` with the copy of the recursive searches
+/// compiled for processor `cpu`.
+fn run_with<B: SearchBits, R: Rules, C: Cpu>(
+    cpu: C,
     request: &Request,
     table: &Table,
     on_progress: &mut dyn FnMut(&SearchReport),
 ) -> SearchReport {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(isa) = super::search::X86_64V3::detect() {
-        return run_with(kernel, isa, request, table, on_progress);
-    }
-    run_with(kernel, Portable, request, table, on_progress)
-}
-
-fn run_with<K: Kernel, I: Isa>(
-    kernel: &K,
-    isa: I,
-    request: &Request,
-    table: &Table,
-    on_progress: &mut dyn FnMut(&SearchReport),
-) -> SearchReport {
+    let shape = Shape::<B>::new(
+        request.board.dims(),
+        request.rules,
+        request.win,
+        request.scoring,
+    );
     let start = Instant::now();
-    let position = Position::<K::B>::from_board(request.board, request.turn);
-    let salt = super::shape::mix64(request.config.seed ^ 0x0123_4567_89ab_cdef);
+    let position = Position::<B>::from_board(request.board, request.turn);
+    let salt = mix64(request.config.seed ^ 0x0123_4567_89ab_cdef);
     let deadline = request.limits.time.map(|time| start + time);
     let team = Team {
-        kernel,
+        shape: &shape,
         table,
-        isa,
+        cpu,
         salt,
         helpers: request.config.threads.max(1) - 1,
         stop: request.stop,
@@ -142,25 +116,25 @@ fn run_with<K: Kernel, I: Isa>(
         deadline,
         max_nodes: request.limits.nodes,
     };
-    let mut searcher = Searcher::new(kernel, table, budget, salt, isa);
+    let mut searcher = Searcher::<B, R, C>::new(&shape, table, budget, salt, cpu);
     let outcome = iterate(
         &mut searcher,
         &team,
         position,
         request,
         &mut |outcome, nodes| {
-            on_progress(&report(kernel, outcome, nodes, start.elapsed()));
+            on_progress(&report(&shape, outcome, nodes, start.elapsed()));
         },
     );
     let nodes = searcher.nodes + team.helper_nodes.load(Ordering::Relaxed);
-    report(kernel, &outcome, nodes, start.elapsed())
+    report(&shape, &outcome, nodes, start.elapsed())
 }
 
 /// What the threads of one search share: everything a helper needs to make its own searcher.
-struct Team<'a, K, I> {
-    kernel: &'a K,
+struct Team<'a, B, C> {
+    shape: &'a Shape<B>,
     table: &'a Table,
-    isa: I,
+    cpu: C,
     salt: u64,
     /// Threads besides the calling one.
     helpers: usize,
@@ -170,8 +144,13 @@ struct Team<'a, K, I> {
     helper_nodes: AtomicU64,
 }
 
-fn report<K: Kernel>(kernel: &K, outcome: &Outcome, nodes: u64, elapsed: Duration) -> SearchReport {
-    let geo = &kernel.shape().geo;
+fn report<B: Bits>(
+    shape: &Shape<B>,
+    outcome: &Outcome,
+    nodes: u64,
+    elapsed: Duration,
+) -> SearchReport {
+    let geo = &shape.geo;
     SearchReport {
         best_move: geo.square(outcome.best),
         score: outcome.score,
@@ -190,28 +169,22 @@ fn to_discs(score: i32) -> i32 {
 
 /// Iterative deepening, then the exact solve when the limits allow it. Always returns a move:
 /// before the first iteration completes, the best-looking one.
-fn iterate<K: Kernel, I: Isa>(
-    searcher: &mut Searcher<K, I>,
-    team: &Team<K, I>,
-    position: Position<K::B>,
+fn iterate<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    team: &Team<B, C>,
+    position: Position<B>,
     request: &Request,
     on_progress: &mut dyn FnMut(&Outcome, u64),
 ) -> Outcome {
-    let kernel = searcher.kernel();
-    let shape = kernel.shape();
-    let (me, opp) = (position.me, position.opp);
-    let n = (shape.geo.board & !(me | opp)).count();
+    let shape = searcher.shape();
+    let n = position.empties(&shape.geo).count();
     let limits = &request.limits;
-    let mut root: Vec<RootMove> = kernel
-        .moves(me, opp)
+    let mut root: Vec<RootMove> = searcher
+        .moves(position)
         .members()
-        .map(|index| {
-            let flipped = kernel.flips(me, opp, index);
-            let mv = K::B::single(index);
-            RootMove {
-                index,
-                score: -evaluate(kernel, opp & !flipped, me | mv | flipped),
-            }
+        .map(|index| RootMove {
+            index,
+            score: -evaluate::<B, R>(shape, searcher.play(position, index)),
         })
         .collect();
     root.sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -231,13 +204,13 @@ fn iterate<K: Kernel, I: Isa>(
             && (depth >= n
                 || (depth > depth_before_solve(n) && (!limited || n <= EXACT_WITH_LIMITS_MAX)));
         if solve_now {
-            if let Some(score) = solve_root(searcher, team, me, opp, &mut root, guess) {
+            if let Some(score) = solve_root(searcher, team, position, &mut root, guess) {
                 outcome = Outcome {
                     best: root[0].index,
                     score,
                     exact: true,
                     depth: n,
-                    pv: principal_variation(searcher, me, opp, root[0].index, true, n),
+                    pv: principal_variation(searcher, position, root[0].index, true, n),
                 };
                 on_progress(&outcome, searcher.nodes);
             }
@@ -246,9 +219,16 @@ fn iterate<K: Kernel, I: Isa>(
         if limits.depth.is_some_and(|limit| depth > limit) {
             break;
         }
-        let window = (-INFINITY, INFINITY);
-        let child = |s: &mut Searcher<K, I>, a, b| s.midgame_child(a, b, depth);
-        match root_search(searcher, team, (me, opp), &mut root, window, &child, &child) {
+        let child = |s: &mut Searcher<B, R, C>, p, w| s.midgame_child(p, w, depth);
+        match root_search(
+            searcher,
+            team,
+            position,
+            &mut root,
+            Window::FULL,
+            &child,
+            &child,
+        ) {
             Some(score) => {
                 guess = Some(to_discs(score));
                 outcome = Outcome {
@@ -256,7 +236,7 @@ fn iterate<K: Kernel, I: Isa>(
                     score: to_discs(score),
                     exact: false,
                     depth,
-                    pv: principal_variation(searcher, me, opp, root[0].index, false, depth),
+                    pv: principal_variation(searcher, position, root[0].index, false, depth),
                 };
                 on_progress(&outcome, searcher.nodes);
             }
@@ -268,24 +248,27 @@ fn iterate<K: Kernel, I: Isa>(
 }
 
 /// The exact root search, with an aspiration window around `guess`.
-fn solve_root<K: Kernel, I: Isa>(
-    searcher: &mut Searcher<K, I>,
-    team: &Team<K, I>,
-    me: K::B,
-    opp: K::B,
+fn solve_root<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    team: &Team<B, C>,
+    position: Position<B>,
     root: &mut [RootMove],
     guess: Option<i32>,
 ) -> Option<i32> {
-    let cells = searcher.kernel().shape().cells;
+    let cells = searcher.shape().cells;
     let (mut low, mut high) = match guess {
         Some(guess) => (guess - 3, guess + 3),
         _ => (-cells - 1, cells + 1),
     };
     let mut widen = 8;
     loop {
-        let first = |s: &mut Searcher<K, I>, p, w| solve_split(s, team, p, w);
-        let child = |s: &mut Searcher<K, I>, p, w| s.solve_child(p, w);
-        let score = root_search(searcher, team, (me, opp), root, (low, high), &first, &child)?;
+        let first = |s: &mut Searcher<B, R, C>, p, w| solve_split(s, team, p, w);
+        let child = |s: &mut Searcher<B, R, C>, p, w| s.solve_child(p, w);
+        let window = Window {
+            alpha: low,
+            beta: high,
+        };
+        let score = root_search(searcher, team, position, root, window, &first, &child)?;
 
         if score <= low && low > -cells - 1 {
             low = (score - widen).max(-cells - 1);
@@ -300,10 +283,17 @@ fn solve_root<K: Kernel, I: Isa>(
     }
 }
 
-/// A child search: the searcher, the child's (me, opp), and the child's window.
-type ChildSearch<'s, K, I> = dyn Fn(&mut Searcher<K, I>, (<K as Kernel>::B, <K as Kernel>::B), (i32, i32)) -> i32
-    + Sync
-    + 's;
+/// A child search: the searcher, the child's position, and the child's window.
+type ChildSearch<'s, B, R, C> =
+    dyn Fn(&mut Searcher<B, R, C>, Position<B>, Window) -> i32 + Sync + 's;
+
+/// One searched move: its place in the list, its score, and whether the score is exact.
+#[derive(Clone, Copy, Debug)]
+struct MoveResult {
+    place: usize,
+    score: i32,
+    exact: bool,
+}
 
 /// The moves of one position as threads share them.
 struct Share {
@@ -315,14 +305,11 @@ struct Share {
     cut: AtomicBool,
     /// Set when a thread ran out of budget: the others stop.
     abort: AtomicBool,
-    /// Each searched move: its place in the list, its score, and whether the score is exact.
-    results: Mutex<Vec<(usize, i32, bool)>>,
+    /// Each searched move.
+    results: Mutex<Vec<MoveResult>>,
 }
 
-/// One searched move: its place in the list, its score, and whether the score is exact.
-type MoveResult = (usize, i32, bool);
-
-/// Principal-variation search over `moves` of `(me, opp)`, best first, shared with the helper
+/// Principal-variation search over `moves` of `position`, best first, shared with the helper
 /// threads: the first move is searched by `first` with the full window; once its score is
 /// known ("young brothers wait"), each thread takes the next unsearched move and tests it with
 /// `child` and a null window at the best score so far, searching it again with the full window
@@ -333,21 +320,16 @@ type MoveResult = (usize, i32, bool);
 /// The best score does not depend on the number of threads: the best move is always searched
 /// with a window below its score (so its score is exact), and [`best_of`] prefers exact scores
 /// among equal ones.
-#[allow(clippy::too_many_arguments)]
-fn share_moves<K: Kernel, I: Isa>(
-    searcher: &mut Searcher<K, I>,
-    team: &Team<K, I>,
-    (me, opp): (K::B, K::B),
+fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    team: &Team<B, C>,
+    position: Position<B>,
     moves: &[u32],
-    (alpha, beta): (i32, i32),
-    first: &ChildSearch<K, I>,
-    child: &ChildSearch<K, I>,
+    window: Window,
+    first: &ChildSearch<B, R, C>,
+    child: &ChildSearch<B, R, C>,
 ) -> Option<Vec<MoveResult>> {
-    let kernel = searcher.kernel();
-    let after = |index: u32| {
-        let flipped = kernel.flips(me, opp, index);
-        (opp & !flipped, me | K::B::single(index) | flipped)
-    };
+    let Window { alpha, beta } = window;
     let share = Share {
         next: AtomicUsize::new(1),
         alpha: AtomicI32::new(alpha),
@@ -355,28 +337,40 @@ fn share_moves<K: Kernel, I: Isa>(
         abort: AtomicBool::new(false),
         results: Mutex::new(Vec::with_capacity(moves.len())),
     };
-    let score = -first(searcher, after(moves[0]), (-beta, -alpha));
+    let score = -first(
+        searcher,
+        searcher.play(position, moves[0]),
+        window.negated(),
+    );
     if searcher.aborted {
         return None;
     }
-    share.record(0, score, alpha, beta);
-    let take_moves = |searcher: &mut Searcher<K, I>| {
+    share.record(0, score, window);
+    let take_moves = |searcher: &mut Searcher<B, R, C>| {
         while !share.cut.load(Ordering::Acquire) {
             let i = share.next.fetch_add(1, Ordering::Relaxed);
             let Some(&index) = moves.get(i) else {
                 break;
             };
             let a = share.alpha.load(Ordering::Acquire);
-            let next = after(index);
-            let mut score = -child(searcher, next, (-a - 1, -a));
+            let next = searcher.play(position, index);
+            let null = Window {
+                alpha: -a - 1,
+                beta: -a,
+            };
+            let mut score = -child(searcher, next, null);
             if score > a && score < beta && !searcher.aborted {
-                score = -child(searcher, next, (-beta, -score));
+                let wide = Window {
+                    alpha: -beta,
+                    beta: -score,
+                };
+                score = -child(searcher, next, wide);
             }
             if searcher.aborted {
                 share.abort.store(true, Ordering::Relaxed);
                 break;
             }
-            share.record(i, score, a, beta);
+            share.record(i, score, Window { alpha: a, beta });
         }
     };
     let helpers = if share.cut.load(Ordering::Acquire) {
@@ -393,7 +387,7 @@ fn share_moves<K: Kernel, I: Isa>(
                     max_nodes: None,
                 };
                 let mut helper =
-                    Searcher::new(team.kernel, team.table, budget, team.salt, team.isa);
+                    Searcher::<B, R, C>::new(team.shape, team.table, budget, team.salt, team.cpu);
                 take_moves(&mut helper);
                 team.helper_nodes.fetch_add(helper.nodes, Ordering::Relaxed);
             });
@@ -408,7 +402,7 @@ fn share_moves<K: Kernel, I: Isa>(
         .results
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
-    results.sort_unstable_by_key(|&(i, _, _)| i);
+    results.sort_unstable_by_key(|result| result.place);
     Some(results)
 }
 
@@ -417,10 +411,11 @@ fn share_moves<K: Kernel, I: Isa>(
 fn best_of(results: &[MoveResult]) -> (i32, usize) {
     let mut best = (-INFINITY - 1, false);
     let mut best_at = 0;
-    for &(i, score, exact) in results {
+    for result in results {
+        let (score, exact) = (result.score, result.exact);
         if score > best.0 || (score == best.0 && exact && !best.1) {
             best = (score, exact);
-            best_at = i;
+            best_at = result.place;
         }
     }
     (best.0, best_at)
@@ -428,19 +423,19 @@ fn best_of(results: &[MoveResult]) -> (i32, usize) {
 
 /// Principal-variation search over the root moves, best first ([`share_moves`]); moves the
 /// best one to the front and returns its score, or `None` if the budget ran out.
-fn root_search<K: Kernel, I: Isa>(
-    searcher: &mut Searcher<K, I>,
-    team: &Team<K, I>,
-    position: (K::B, K::B),
+fn root_search<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    team: &Team<B, C>,
+    position: Position<B>,
     root: &mut [RootMove],
-    window: (i32, i32),
-    first: &ChildSearch<K, I>,
-    child: &ChildSearch<K, I>,
+    window: Window,
+    first: &ChildSearch<B, R, C>,
+    child: &ChildSearch<B, R, C>,
 ) -> Option<i32> {
     let moves: Vec<u32> = root.iter().map(|m| m.index).collect();
     let results = share_moves(searcher, team, position, &moves, window, first, child)?;
-    for &(i, score, _) in &results {
-        root[i].score = score;
+    for result in &results {
+        root[result.place].score = result.score;
     }
     let (best, best_at) = best_of(&results);
     root[..=best_at].rotate_right(1);
@@ -451,100 +446,93 @@ fn root_search<K: Kernel, I: Isa>(
 /// Empties from which the threads share the moves of the nodes on the principal variation.
 const SPLIT_MIN: u32 = 16;
 
-/// The exact score of `(me, opp)` where it is the first move's position at every level above
+/// The exact score of `position` where it is the first move's position at every level above
 /// (the principal variation): from [`SPLIT_MIN`] empties up, its moves are shared between the
 /// threads, the first again through this function, so that the helpers have work while the
 /// first move is searched; below, or with one thread, the plain solver.
-fn solve_split<K: Kernel, I: Isa>(
-    searcher: &mut Searcher<K, I>,
-    team: &Team<K, I>,
-    (me, opp): (K::B, K::B),
-    (mut alpha, mut beta): (i32, i32),
+fn solve_split<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    team: &Team<B, C>,
+    position: Position<B>,
+    mut window: Window,
 ) -> i32 {
-    let kernel = searcher.kernel();
-    let n = (kernel.shape().geo.board & !(me | opp)).count();
-    if team.helpers == 0 || n < SPLIT_MIN || kernel.moves(me, opp).count() < 2 {
-        return searcher.solve_child((me, opp), (alpha, beta));
+    let n = position.empties(&searcher.shape().geo).count();
+    if team.helpers == 0 || n < SPLIT_MIN || searcher.moves(position).count() < 2 {
+        return searcher.solve_child(position, window);
     }
-    if let Some((lower, upper)) = searcher.probe_exact(me, opp) {
-        if lower >= beta || lower == upper {
+    if let Some((lower, upper)) = searcher.probe_exact(position) {
+        if lower >= window.beta || lower == upper {
             return lower;
         }
-        if upper <= alpha {
+        if upper <= window.alpha {
             return upper;
         }
-        alpha = alpha.max(lower);
-        beta = beta.min(upper);
+        window.alpha = window.alpha.max(lower);
+        window.beta = window.beta.min(upper);
     }
-    let moves = searcher.solve_order(me, opp);
-    let first = |s: &mut Searcher<K, I>, p, w| solve_split(s, team, p, w);
-    let child = |s: &mut Searcher<K, I>, p, w| s.solve_child(p, w);
-    let Some(results) = share_moves(
-        searcher,
-        team,
-        (me, opp),
-        &moves,
-        (alpha, beta),
-        &first,
-        &child,
-    ) else {
+    let moves = searcher.solve_order(position);
+    let first = |s: &mut Searcher<B, R, C>, p, w| solve_split(s, team, p, w);
+    let child = |s: &mut Searcher<B, R, C>, p, w| s.solve_child(p, w);
+    let Some(results) = share_moves(searcher, team, position, &moves, window, &first, &child)
+    else {
         return 0;
     };
     let (best, best_at) = best_of(&results);
-    searcher.store_exact((me, opp), best, (alpha, beta), moves[best_at]);
+    searcher.store_exact(position, best, window, moves[best_at]);
     best
 }
 
 impl Share {
-    /// Notes the score of move `i`, searched with the window `(alpha, beta)`.
-    fn record(&self, i: usize, score: i32, alpha: i32, beta: i32) {
-        let exact = score > alpha && score < beta;
+    /// Notes the score of move `place`, searched with `window`.
+    fn record(&self, place: usize, score: i32, window: Window) {
+        let exact = score > window.alpha && score < window.beta;
         if exact {
             self.alpha.fetch_max(score, Ordering::AcqRel);
         }
-        if score >= beta {
+        if score >= window.beta {
             self.cut.store(true, Ordering::Release);
         }
         self.results
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push((i, score, exact));
+            .push(MoveResult {
+                place,
+                score,
+                exact,
+            });
     }
 }
 
-/// The line of play from the root through `first`: the table's moves, and for the last few
+/// The line of play from `position` through `first`: the table's moves, and for the last few
 /// empties of an exact line, the moves found by solving.
-fn principal_variation<K: Kernel, I: Isa>(
-    searcher: &mut Searcher<K, I>,
-    me: K::B,
-    opp: K::B,
+fn principal_variation<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    position: Position<B>,
     first: u32,
     exact: bool,
     depth: u32,
 ) -> Vec<u32> {
-    let kernel = searcher.kernel();
     let mut line = Vec::new();
-    let (mut me, mut opp) = (me, opp);
+    let mut position = position;
     let mut next = Some(first);
     while let Some(index) = next {
         if searcher.aborted || line.len() as u32 >= depth {
             break;
         }
         line.push(index);
-        let flipped = kernel.flips(me, opp, index);
-        (me, opp) = (opp & !flipped, me | K::B::single(index) | flipped);
-        if kernel.moves(me, opp).is_empty() {
-            (me, opp) = (opp, me);
+        position = searcher.play(position, index);
+        if searcher.moves(position).is_empty() {
+            position = position.passed();
         }
-        let moves = kernel.moves(me, opp);
+        let moves = searcher.moves(position);
         if moves.is_empty() {
             break;
         }
         next = searcher
-            .table_move(me, opp, exact)
+            .table_move(position, exact)
             .filter(|&m| moves.has(m));
         if next.is_none() && exact {
-            next = searcher.best_by_solving(me, opp);
+            next = searcher.best_by_solving(position);
         }
     }
     line

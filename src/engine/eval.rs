@@ -5,8 +5,10 @@
 //! discs (corners, their neighbours, edges, stable discs) change sign when fewest discs wins;
 //! mobility, potential mobility and parity are good for the mover under either win rule.
 
-use super::shape::{Kernel, Shape};
+use super::shape::Shape;
 use crate::bitboard::Bits;
+use crate::position::Position;
+use crate::rules::Rules;
 
 /// Evaluation units per disc.
 pub(crate) const SCALE: i32 = 100;
@@ -20,13 +22,13 @@ const EDGE: i32 = 10;
 const STABLE: i32 = 100;
 const PARITY: i32 = 100;
 
-/// The evaluation of the position `(me, opp)` for the mover.
+/// The evaluation of `pos` for the mover, under rule set `R`.
 #[inline(always)]
-pub(crate) fn evaluate<K: Kernel>(kernel: &K, me: K::B, opp: K::B) -> i32 {
-    let shape: &Shape<K::B> = kernel.shape();
-    let empties = shape.geo.board & !(me | opp);
-    let my_moves = kernel.moves(me, opp).count() as i32;
-    let their_moves = kernel.moves(opp, me).count() as i32;
+pub(crate) fn evaluate<B: Bits, R: Rules>(shape: &Shape<B>, pos: Position<B>) -> i32 {
+    let (me, opp) = (pos.me, pos.opp);
+    let empties = pos.empties(&shape.geo);
+    let my_moves = pos.moves::<R>(&shape.geo).count() as i32;
+    let their_moves = pos.passed().moves::<R>(&shape.geo).count() as i32;
     let mut positional = MOBILITY * (my_moves - their_moves);
     let frontier = |discs| (shape.geo.dilate(discs) & empties).count() as i32;
     // Empty cells next to the opponent are where the mover may play later.
@@ -35,11 +37,11 @@ pub(crate) fn evaluate<K: Kernel>(kernel: &K, me: K::B, opp: K::B) -> i32 {
         positional += PARITY;
     }
 
-    let diff = |set: K::B| (set & me).count() as i32 - (set & opp).count() as i32;
+    let diff = |set: B| (set & me).count() as i32 - (set & opp).count() as i32;
     let mut discs = CORNER * diff(shape.corners) + EDGE * diff(shape.edges);
-    for &(corner, x, c) in &shape.corner_zones {
-        if !(corner & empties).is_empty() {
-            discs -= X_SQUARE * diff(x) + C_SQUARE * diff(c);
+    for zone in &shape.corner_zones {
+        if !(zone.corner & empties).is_empty() {
+            discs -= X_SQUARE * diff(zone.x_square) + C_SQUARE * diff(zone.c_squares);
         }
     }
     let stable = |discs| shape.stable(discs, empties).count() as i32;

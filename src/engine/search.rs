@@ -1,13 +1,23 @@
-//! The searches, generic over the move generator: a depth-limited negamax with principal-variation
-//! search for the midgame, and an exact solver for the endgame.
+//! The searches, generic over the bit width, the rule set and the processor: a depth-limited
+//! negamax with principal-variation search for the midgame, and an exact solver for the
+//! endgame.
+//!
+//! The recursive searches (`midgame`, `solve`, `solve_small`) are each an entry point and an
+//! `#[inline(always)]` body: the entry point calls the body through a function compiled for
+//! x86-64-v3 when the processor marker proves it may ([`Cpu::x86_64_v3`]), else through a
+//! portable one (see [`crate::cpu`]).
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::eval::{evaluate, SCALE};
-use super::shape::{Kernel, SearchBits, Shape};
+use super::shape::Shape;
 use super::tt::{Table, NO_LOWER, NO_UPPER};
-use crate::bitboard::Bits;
+use crate::bitboard::SearchBits;
+use crate::cpu::Cpu;
+use crate::position::Position;
+use crate::rules::Rules;
 
 /// Above every score, in either unit.
 pub(crate) const INFINITY: i32 = 30_000;
@@ -41,92 +51,42 @@ pub(crate) struct Budget<'a> {
     pub max_nodes: Option<u64>,
 }
 
-/// A compiled copy of the recursive searches: [`Portable`] for any processor, [`X86_64V3`]
-/// for processors with popcnt, lzcnt, BMI1/2 and AVX2. The driver picks one per search, so the
-/// choice costs nothing per node.
-pub(crate) trait Isa: Copy + Send + Sync {
-    /// The midgame search of `position` to `depth` plies within `window`.
-    fn midgame<K: Kernel>(
-        searcher: &mut Searcher<'_, K, Self>,
-        position: (K::B, K::B),
-        depth: u32,
-        window: (i32, i32),
-    ) -> i32;
-    /// The exact solve of `position` within `window`.
-    fn solve<K: Kernel>(
-        searcher: &mut Searcher<'_, K, Self>,
-        position: (K::B, K::B),
-        window: (i32, i32),
-    ) -> i32;
+/// A search window: scores at or below `alpha` and at or above `beta` are bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Window {
+    pub alpha: i32,
+    pub beta: i32,
 }
 
-/// The searches compiled for the baseline of the target.
+impl Window {
+    /// Every score.
+    pub(crate) const FULL: Window = Window {
+        alpha: -INFINITY,
+        beta: INFINITY,
+    };
+
+    /// The window of a child: the same scores from the other side.
+    #[inline(always)]
+    pub(crate) fn negated(self) -> Window {
+        Window {
+            alpha: -self.beta,
+            beta: -self.alpha,
+        }
+    }
+}
+
+/// The best of the moves searched at a node: its score and its cell.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Portable;
-
-impl Isa for Portable {
-    fn midgame<K: Kernel>(
-        searcher: &mut Searcher<'_, K, Self>,
-        (me, opp): (K::B, K::B),
-        depth: u32,
-        (alpha, beta): (i32, i32),
-    ) -> i32 {
-        searcher.midgame(me, opp, depth, alpha, beta, false)
-    }
-
-    fn solve<K: Kernel>(
-        searcher: &mut Searcher<'_, K, Self>,
-        (me, opp): (K::B, K::B),
-        (alpha, beta): (i32, i32),
-    ) -> i32 {
-        searcher.solve(me, opp, alpha, beta, false)
-    }
+struct Best {
+    score: i32,
+    index: Option<u32>,
 }
 
-/// The searches compiled for x86-64-v3. A value exists only on a processor that has those
-/// features: [`X86_64V3::detect`] is the only way to make one.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct X86_64V3 {
-    _detected: (),
-}
-
-#[cfg(target_arch = "x86_64")]
-impl X86_64V3 {
-    /// The marker, if this processor has the features (checked once, then cached).
-    pub(crate) fn detect() -> Option<X86_64V3> {
-        crate::rules::x86_64_v3::detected().then_some(X86_64V3 { _detected: () })
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Isa for X86_64V3 {
-    fn midgame<K: Kernel>(
-        searcher: &mut Searcher<'_, K, Self>,
-        (me, opp): (K::B, K::B),
-        depth: u32,
-        (alpha, beta): (i32, i32),
-    ) -> i32 {
-        // SAFETY: the searcher holds an `X86_64V3`, made only by `detect` on a processor with
-        // every feature the function is compiled for.
-        unsafe { searcher.midgame(me, opp, depth, alpha, beta, false) }
-    }
-
-    fn solve<K: Kernel>(
-        searcher: &mut Searcher<'_, K, Self>,
-        (me, opp): (K::B, K::B),
-        (alpha, beta): (i32, i32),
-    ) -> i32 {
-        // SAFETY: as above.
-        unsafe { searcher.solve(me, opp, alpha, beta, false) }
-    }
-}
-
-/// One search thread's state.
-pub(crate) struct Searcher<'a, K: Kernel, I: Isa> {
-    kernel: &'a K,
+/// One search thread's state, for bit width `B`, rule set `R` and processor `C`.
+pub(crate) struct Searcher<'a, B, R, C> {
+    shape: &'a Shape<B>,
     /// Which compiled copy of the recursive searches runs.
-    _isa: I,
+    cpu: C,
     table: &'a Table,
     budget: Budget<'a>,
     midgame_salt: u64,
@@ -137,6 +97,7 @@ pub(crate) struct Searcher<'a, K: Kernel, I: Isa> {
     pub aborted: bool,
     lists: Vec<Vec<u64>>,
     ply: usize,
+    _rules: PhantomData<R>,
 }
 
 /// A move list entry: the sort key in the high half, the cell index in the low half.
@@ -158,17 +119,17 @@ fn pick_best(list: &mut [u64], i: usize) -> u32 {
     list[i] as u32
 }
 
-impl<'a, K: Kernel, I: Isa> Searcher<'a, K, I> {
+impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     pub(crate) fn new(
-        kernel: &'a K,
+        shape: &'a Shape<B>,
         table: &'a Table,
         budget: Budget<'a>,
         salt: u64,
-        isa: I,
+        cpu: C,
     ) -> Self {
         Searcher {
-            kernel,
-            _isa: isa,
+            shape,
+            cpu,
             table,
             budget,
             midgame_salt: salt ^ 0x6d69_6467_616d_6521,
@@ -177,46 +138,48 @@ impl<'a, K: Kernel, I: Isa> Searcher<'a, K, I> {
             aborted: false,
             lists: Vec::new(),
             ply: 0,
+            _rules: PhantomData,
         }
     }
 
-    /// The move generator.
-    pub(crate) fn kernel(&self) -> &'a K {
-        self.kernel
+    /// The masks and scoring of the board.
+    #[inline(always)]
+    pub(crate) fn shape(&self) -> &'a Shape<B> {
+        self.shape
+    }
+
+    /// The mover's legal moves.
+    #[inline(always)]
+    pub(crate) fn moves(&self, pos: Position<B>) -> B {
+        pos.moves::<R>(&self.shape.geo)
+    }
+
+    /// The position after the mover plays on cell `index`, one of its legal moves.
+    #[inline(always)]
+    pub(crate) fn play(&self, pos: Position<B>, index: u32) -> Position<B> {
+        pos.play::<R>(&self.shape.geo, B::single(index))
     }
 
     /// The midgame score of a root move's position (`depth` counts the root move).
-    pub(crate) fn midgame_child(
-        &mut self,
-        (me, opp): (K::B, K::B),
-        (alpha, beta): (i32, i32),
-        depth: u32,
-    ) -> i32 {
-        I::midgame(self, (me, opp), depth - 1, (alpha, beta))
+    pub(crate) fn midgame_child(&mut self, pos: Position<B>, window: Window, depth: u32) -> i32 {
+        self.midgame(pos, depth - 1, window.alpha, window.beta, false)
     }
 
     /// The exact score of a root move's position.
-    pub(crate) fn solve_child(
-        &mut self,
-        (me, opp): (K::B, K::B),
-        (alpha, beta): (i32, i32),
-    ) -> i32 {
-        I::solve(self, (me, opp), (alpha, beta))
+    pub(crate) fn solve_child(&mut self, pos: Position<B>, window: Window) -> i32 {
+        self.solve(pos, window.alpha, window.beta, false)
     }
 
     /// The best move of a position with few empties, found by solving every move; `None` for
     /// positions with too many empties to do that quickly.
-    pub(crate) fn best_by_solving(&mut self, me: K::B, opp: K::B) -> Option<u32> {
-        let empties = self.shape().geo.board & !(me | opp);
-        if empties.count() > SOLVE_TABLE_MIN + 4 {
+    pub(crate) fn best_by_solving(&mut self, pos: Position<B>) -> Option<u32> {
+        if pos.empties(&self.shape.geo).count() > SOLVE_TABLE_MIN + 4 {
             return None;
         }
         let mut best = None;
         let mut best_score = -INFINITY - 1;
-        for index in self.kernel.moves(me, opp).members() {
-            let flipped = self.kernel.flips(me, opp, index);
-            let child = (opp & !flipped, me | K::B::single(index) | flipped);
-            let score = -I::solve(self, child, (-INFINITY, INFINITY));
+        for index in self.moves(pos).members() {
+            let score = -self.solve_child(self.play(pos, index), Window::FULL);
             if self.aborted {
                 return None;
             }
@@ -230,19 +193,18 @@ impl<'a, K: Kernel, I: Isa> Searcher<'a, K, I> {
 
     /// The moves of a position to solve, best first: the table's move, then by a shallow
     /// midgame search, as the solver orders them.
-    pub(crate) fn solve_order(&mut self, me: K::B, opp: K::B) -> Vec<u32> {
-        let n = (self.shape().geo.board & !(me | opp)).count();
+    pub(crate) fn solve_order(&mut self, pos: Position<B>) -> Vec<u32> {
+        let n = pos.empties(&self.shape.geo).count();
         let table_move = self
-            .table_move(me, opp, true)
-            .or_else(|| self.table_move(me, opp, false));
+            .table_move(pos, true)
+            .or_else(|| self.table_move(pos, false));
         let mut list: Vec<(i32, u32)> = Vec::new();
-        for index in self.kernel.moves(me, opp).members() {
+        for index in self.moves(pos).members() {
             let key = if Some(index) == table_move {
                 INFINITY + 1
             } else {
-                let flipped = self.kernel.flips(me, opp, index);
-                let child = (opp & !flipped, me | K::B::single(index) | flipped);
-                -I::midgame(self, child, shallow_depth(n), (-INFINITY, INFINITY))
+                let child = self.play(pos, index);
+                -self.midgame(child, shallow_depth(n), -INFINITY, INFINITY, false)
             };
             list.push((key, index));
         }
@@ -251,34 +213,17 @@ impl<'a, K: Kernel, I: Isa> Searcher<'a, K, I> {
     }
 
     /// The table's exact bounds for a position, if any.
-    pub(crate) fn probe_exact(&self, me: K::B, opp: K::B) -> Option<(i32, i32)> {
+    pub(crate) fn probe_exact(&self, pos: Position<B>) -> Option<(i32, i32)> {
         self.table
-            .probe(self.key(me, opp, true))
+            .probe(self.key(pos, true))
             .map(|hit| (hit.lower, hit.upper))
     }
 
-    /// Stores the exact score `best` of a position searched with the window `(alpha, beta)`.
-    pub(crate) fn store_exact(
-        &self,
-        (me, opp): (K::B, K::B),
-        best: i32,
-        (alpha, beta): (i32, i32),
-        best_move: u32,
-    ) {
-        let n = (self.shape().geo.board & !(me | opp)).count();
-        self.store(
-            self.key(me, opp, true),
-            best,
-            alpha,
-            beta,
-            n,
-            Some(best_move),
-        );
-    }
-
-    #[inline(always)]
-    fn shape(&self) -> &'a Shape<K::B> {
-        self.kernel.shape()
+    /// Stores the exact score `best` of a position searched with `window`.
+    pub(crate) fn store_exact(&self, pos: Position<B>, best: i32, window: Window, best_move: u32) {
+        let n = pos.empties(&self.shape.geo).count();
+        let key = self.key(pos, true);
+        self.store(key, best, window.alpha, window.beta, n, Some(best_move));
     }
 
     /// Counts a node; checks the budget every 1024 nodes. True once the search must stop.
@@ -320,37 +265,36 @@ impl<'a, K: Kernel, I: Isa> Searcher<'a, K, I> {
 
     /// The table key of a position for the midgame (`exact == false`) or the solver.
     #[inline(always)]
-    pub(crate) fn key(&self, me: K::B, opp: K::B, exact: bool) -> u64 {
+    fn key(&self, pos: Position<B>, exact: bool) -> u64 {
         let salt = if exact {
             self.exact_salt
         } else {
             self.midgame_salt
         };
-        me.hash_pair(opp, salt)
+        pos.me.hash_pair(pos.opp, salt)
     }
 
     /// The table's best move for a position, if any.
-    pub(crate) fn table_move(&self, me: K::B, opp: K::B, exact: bool) -> Option<u32> {
+    pub(crate) fn table_move(&self, pos: Position<B>, exact: bool) -> Option<u32> {
         self.table
-            .probe(self.key(me, opp, exact))
+            .probe(self.key(pos, exact))
             .and_then(|hit| hit.best)
     }
 
     /// How good a move looks before searching it, for ordering: few replies for the opponent
     /// (corner replies count double), corners, and no X-square next to an empty corner.
     #[inline]
-    fn quick_key(&self, me: K::B, opp: K::B, index: u32) -> i32 {
-        let shape = self.shape();
-        let flipped = self.kernel.flips(me, opp, index);
-        let mv = K::B::single(index);
-        let (child_me, child_opp) = (opp & !flipped, me | mv | flipped);
-        let replies = self.kernel.moves(child_me, child_opp);
+    fn quick_key(&self, pos: Position<B>, index: u32) -> i32 {
+        let shape = self.shape;
+        let mv = B::single(index);
+        let replies = self.moves(self.play(pos, index));
         let mut key = -16 * (replies.count() + (replies & shape.corners).count()) as i32;
         if !(mv & shape.corners).is_empty() {
             key += 32;
         }
-        for &(corner, x, _) in &shape.corner_zones {
-            if !(mv & x).is_empty() && !(corner & !(me | opp)).is_empty() {
+        let empties = !(pos.me | pos.opp);
+        for zone in &shape.corner_zones {
+            if !(mv & zone.x_square).is_empty() && !(zone.corner & empties).is_empty() {
                 key -= 24;
             }
         }
@@ -375,8 +319,9 @@ impl<'a, K: Kernel, I: Isa> Searcher<'a, K, I> {
     /// A cut-off from stable discs: the score cannot exceed what the discs that can never be
     /// lost allow, nor fall below what those that can never be won allow.
     #[inline]
-    fn stability_cut(&self, me: K::B, opp: K::B, alpha: i32, beta: i32) -> Option<i32> {
-        let shape = self.shape();
+    fn stability_cut(&self, pos: Position<B>, alpha: i32, beta: i32) -> Option<i32> {
+        let shape = self.shape;
+        let (me, opp) = (pos.me, pos.opp);
         let (against, for_me) = if shape.sign > 0 { (opp, me) } else { (me, opp) };
         // The bound cannot beat alpha unless enough discs count against the mover.
         if shape.cells - 2 * against.count() as i32 <= alpha {
@@ -396,342 +341,425 @@ impl<'a, K: Kernel, I: Isa> Searcher<'a, K, I> {
 
     /// The last empty cell: the mover plays it if they can, else the opponent, else nobody.
     #[inline(always)]
-    fn solve_one(&mut self, me: K::B, opp: K::B, index: u32) -> i32 {
-        let shape = self.shape();
-        let mv = K::B::single(index);
+    fn solve_one(&mut self, pos: Position<B>, index: u32) -> i32 {
+        let shape = self.shape;
+        let geo = &shape.geo;
+        let mv = B::single(index);
         let around = shape.neighbours[index as usize];
-        if !(around & opp).is_empty() {
-            let flipped = self.kernel.flips(me, opp, index);
+        if !(around & pos.opp).is_empty() {
+            let flipped = R::flips_at_empty(geo, pos.me, pos.opp, mv);
             if !flipped.is_empty() {
-                return shape.final_score(me | mv | flipped, opp & !flipped);
+                // The end, seen by the opponent.
+                let end = pos.after(mv, flipped);
+                return shape.final_score(end.opp, end.me);
             }
         }
-        if !(around & me).is_empty() {
-            let flipped = self.kernel.flips(opp, me, index);
+        if !(around & pos.me).is_empty() {
+            let flipped = R::flips_at_empty(geo, pos.opp, pos.me, mv);
             if !flipped.is_empty() {
                 self.nodes += 1;
-                return shape.final_score(me & !flipped, opp | mv | flipped);
+                // The end, seen by the mover.
+                let end = pos.passed().after(mv, flipped);
+                return shape.final_score(end.me, end.opp);
             }
         }
-        shape.final_score(me, opp)
+        shape.final_score(pos.me, pos.opp)
+    }
+
+    /// Principal-variation search over the moves of `pos` in `list`, best first by their keys:
+    /// the first move with the full window, the others with a null window and, when one does
+    /// better, again with the full window; `search` scores a child within a window. The best
+    /// score and move (fail-soft), or `None` once the budget ran out.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        pos: Position<B>,
+        list: &mut [u64],
+        window: Window,
+        search: impl Fn(&mut Self, Position<B>, i32, i32) -> i32,
+    ) -> Option<Best> {
+        let Window { mut alpha, beta } = window;
+        let mut best = Best {
+            score: -INFINITY,
+            index: None,
+        };
+        for i in 0..list.len() {
+            let index = pick_best(list, i);
+            let child = self.play(pos, index);
+            self.ply += 1;
+            let mut score;
+            if i == 0 {
+                score = -search(self, child, -beta, -alpha);
+            } else {
+                score = -search(self, child, -alpha - 1, -alpha);
+                if score > alpha && score < beta && !self.aborted {
+                    score = -search(self, child, -beta, -score);
+                }
+            }
+            self.ply -= 1;
+            if self.aborted {
+                return None;
+            }
+            if score > best.score {
+                best = Best {
+                    score,
+                    index: Some(index),
+                };
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(best)
+    }
+
+    /// Negamax alpha-beta with principal-variation search to `depth` plies, in evaluation units.
+    /// A pass is not a ply.
+    #[inline(always)]
+    fn midgame(
+        &mut self,
+        pos: Position<B>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.cpu.x86_64_v3().is_some() {
+            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+            unsafe fn x86_64_v3<B: SearchBits, R: Rules, C: Cpu>(
+                searcher: &mut Searcher<'_, B, R, C>,
+                pos: Position<B>,
+                depth: u32,
+                alpha: i32,
+                beta: i32,
+                passed: bool,
+            ) -> i32 {
+                searcher.midgame_body(pos, depth, alpha, beta, passed)
+            }
+            // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
+            // feature the function is compiled for.
+            return unsafe { x86_64_v3(self, pos, depth, alpha, beta, passed) };
+        }
+        fn portable<B: SearchBits, R: Rules, C: Cpu>(
+            searcher: &mut Searcher<'_, B, R, C>,
+            pos: Position<B>,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+            passed: bool,
+        ) -> i32 {
+            searcher.midgame_body(pos, depth, alpha, beta, passed)
+        }
+        portable(self, pos, depth, alpha, beta, passed)
+    }
+
+    /// The body of [`Searcher::midgame`].
+    #[inline(always)]
+    fn midgame_body(
+        &mut self,
+        pos: Position<B>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let shape = self.shape;
+        if (pos.me | pos.opp) == shape.geo.board {
+            return shape.final_score(pos.me, pos.opp) * SCALE;
+        }
+        if depth == 0 {
+            return evaluate::<B, R>(shape, pos);
+        }
+        let moves = self.moves(pos);
+        if moves.is_empty() {
+            if passed {
+                return shape.final_score(pos.me, pos.opp) * SCALE;
+            }
+            return -self.midgame(pos.passed(), depth, -beta, -alpha, true);
+        }
+        let key = self.key(pos, false);
+        let mut table_move = None;
+        if depth >= MIDGAME_TABLE_MIN {
+            if let Some(hit) = self.table.probe(key) {
+                if hit.depth >= depth {
+                    if hit.lower >= beta {
+                        return hit.lower;
+                    }
+                    if hit.upper <= alpha {
+                        return hit.upper;
+                    }
+                    if hit.lower == hit.upper {
+                        return hit.lower;
+                    }
+                }
+                table_move = hit.best.filter(|&m| moves.has(m));
+            }
+        }
+        let mut list = self.take_list();
+        for index in moves.members() {
+            let key = if Some(index) == table_move {
+                1 << 20
+            } else if depth >= 2 {
+                self.quick_key(pos, index)
+            } else {
+                0
+            };
+            list.push(entry(key, index));
+        }
+        let best = self.search_moves(
+            pos,
+            &mut list,
+            Window { alpha, beta },
+            #[inline(always)]
+            |s: &mut Self, child, a, b| s.midgame(child, depth - 1, a, b, false),
+        );
+        self.give_back(list);
+        let Some(best) = best else {
+            return 0;
+        };
+        if depth >= MIDGAME_TABLE_MIN {
+            self.store(key, best.score, alpha, beta, depth, best.index);
+        }
+        best.score
+    }
+
+    /// The exact final score with perfect play from both sides, in discs (fail-soft: a score
+    /// at or below `alpha` is an upper bound, one at or above `beta` a lower bound).
+    #[inline(always)]
+    fn solve(&mut self, pos: Position<B>, alpha: i32, beta: i32, passed: bool) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.cpu.x86_64_v3().is_some() {
+            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+            unsafe fn x86_64_v3<B: SearchBits, R: Rules, C: Cpu>(
+                searcher: &mut Searcher<'_, B, R, C>,
+                pos: Position<B>,
+                alpha: i32,
+                beta: i32,
+                passed: bool,
+            ) -> i32 {
+                searcher.solve_body(pos, alpha, beta, passed)
+            }
+            // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
+            // feature the function is compiled for.
+            return unsafe { x86_64_v3(self, pos, alpha, beta, passed) };
+        }
+        fn portable<B: SearchBits, R: Rules, C: Cpu>(
+            searcher: &mut Searcher<'_, B, R, C>,
+            pos: Position<B>,
+            alpha: i32,
+            beta: i32,
+            passed: bool,
+        ) -> i32 {
+            searcher.solve_body(pos, alpha, beta, passed)
+        }
+        portable(self, pos, alpha, beta, passed)
+    }
+
+    /// The body of [`Searcher::solve`].
+    #[inline(always)]
+    fn solve_body(&mut self, pos: Position<B>, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+        let shape = self.shape;
+        let empties = pos.empties(&shape.geo);
+        let n = empties.count();
+        if n < SOLVE_SORT_MIN {
+            return self.solve_small(pos, alpha, beta, empties, passed);
+        }
+        if self.tick() {
+            return 0;
+        }
+        let moves = self.moves(pos);
+        if moves.is_empty() {
+            if passed {
+                return shape.final_score(pos.me, pos.opp);
+            }
+            return -self.solve(pos.passed(), -beta, -alpha, true);
+        }
+        if n >= SOLVE_STABILITY_MIN {
+            if let Some(cut) = self.stability_cut(pos, alpha, beta) {
+                return cut;
+            }
+        }
+        let mut table_move = None;
+        let key = self.key(pos, true);
+        if n >= SOLVE_TABLE_MIN {
+            if let Some(hit) = self.table.probe(key) {
+                if hit.lower >= beta {
+                    return hit.lower;
+                }
+                if hit.upper <= alpha {
+                    return hit.upper;
+                }
+                if hit.lower == hit.upper {
+                    return hit.lower;
+                }
+                alpha = alpha.max(hit.lower);
+                beta = beta.min(hit.upper);
+                table_move = hit.best.filter(|&m| moves.has(m));
+            }
+        }
+        let mut list = self.take_list();
+        let shallow = if n >= SOLVE_SHALLOW_MIN {
+            shallow_depth(n)
+        } else {
+            0
+        };
+        let odd = shape.odd_regions(empties);
+        let etc = n >= SOLVE_ETC_MIN;
+        for index in moves.members() {
+            let child = self.play(pos, index);
+            if etc {
+                // Enhanced transposition cut-off: a child already known to be bad enough for
+                // the opponent settles this position.
+                if let Some(hit) = self.table.probe(self.key(child, true)) {
+                    if -hit.upper >= beta {
+                        self.give_back(list);
+                        return -hit.upper;
+                    }
+                }
+            }
+            let key = if Some(index) == table_move {
+                1 << 28
+            } else if shallow > 0 {
+                self.ply += 1;
+                let score = -self.midgame(child, shallow, -INFINITY, INFINITY, false);
+                self.ply -= 1;
+                score
+            } else {
+                let replies = self.moves(child);
+                let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
+                let after = empties & !B::single(index);
+                let potential = (shape.geo.dilate(child.opp) & after).count() as i32;
+                -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
+                    + WEIGHT_PARITY * odd.has(index) as i32
+            };
+            list.push(entry(key, index));
+        }
+        let best = self.search_moves(
+            pos,
+            &mut list,
+            Window { alpha, beta },
+            #[inline(always)]
+            |s: &mut Self, child, a, b| s.solve(child, a, b, false),
+        );
+        self.give_back(list);
+        let Some(best) = best else {
+            return 0;
+        };
+        if n >= SOLVE_TABLE_MIN {
+            self.store(key, best.score, alpha, beta, n, best.index);
+        }
+        best.score
+    }
+
+    /// The solver for the last few empties: no table, moves tried on the empty cells directly
+    /// (skipping cells with no opponent disc next to them), those in regions with an odd number
+    /// of empties first.
+    #[inline(always)]
+    fn solve_small(
+        &mut self,
+        pos: Position<B>,
+        alpha: i32,
+        beta: i32,
+        empties: B,
+        passed: bool,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.cpu.x86_64_v3().is_some() {
+            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+            unsafe fn x86_64_v3<B: SearchBits, R: Rules, C: Cpu>(
+                searcher: &mut Searcher<'_, B, R, C>,
+                pos: Position<B>,
+                alpha: i32,
+                beta: i32,
+                empties: B,
+                passed: bool,
+            ) -> i32 {
+                searcher.solve_small_body(pos, alpha, beta, empties, passed)
+            }
+            // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
+            // feature the function is compiled for.
+            return unsafe { x86_64_v3(self, pos, alpha, beta, empties, passed) };
+        }
+        fn portable<B: SearchBits, R: Rules, C: Cpu>(
+            searcher: &mut Searcher<'_, B, R, C>,
+            pos: Position<B>,
+            alpha: i32,
+            beta: i32,
+            empties: B,
+            passed: bool,
+        ) -> i32 {
+            searcher.solve_small_body(pos, alpha, beta, empties, passed)
+        }
+        portable(self, pos, alpha, beta, empties, passed)
+    }
+
+    /// The body of [`Searcher::solve_small`].
+    #[inline(always)]
+    fn solve_small_body(
+        &mut self,
+        pos: Position<B>,
+        mut alpha: i32,
+        beta: i32,
+        empties: B,
+        passed: bool,
+    ) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let shape = self.shape;
+        let n = empties.count();
+        if n <= 1 {
+            return if n == 1 {
+                self.solve_one(pos, empties.lowest())
+            } else {
+                shape.final_score(pos.me, pos.opp)
+            };
+        }
+        let odd = if n > 2 {
+            shape.odd_regions(empties)
+        } else {
+            empties
+        };
+        let mut best = -INFINITY;
+        for part in [odd, empties & !odd] {
+            for index in part.members() {
+                if (shape.neighbours[index as usize] & pos.opp).is_empty() {
+                    continue;
+                }
+                let mv = B::single(index);
+                let flipped = R::flips_at_empty(&shape.geo, pos.me, pos.opp, mv);
+                if flipped.is_empty() {
+                    continue;
+                }
+                let child = pos.after(mv, flipped);
+                let score = -self.solve_small(child, -beta, -alpha, empties & !mv, false);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if score >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INFINITY {
+            if passed {
+                return shape.final_score(pos.me, pos.opp);
+            }
+            return -self.solve_small(pos.passed(), -beta, -alpha, empties, true);
+        }
+        best
     }
 }
-
-/// Defines the recursive searches (`midgame`, `solve`, `solve_small`) for the searcher of
-/// instruction set `$isa`, with the given attributes.
-macro_rules! define_searches {
-    ($isa:ty $(, #[$attr:meta])*) => {
-        impl<K: Kernel> Searcher<'_, K, $isa> {
-            /// Negamax alpha-beta with principal-variation search to `depth` plies, in evaluation
-            /// units. A pass is not a ply.
-            $(#[$attr])*
-            fn midgame(
-                &mut self,
-                me: K::B,
-                opp: K::B,
-                depth: u32,
-                mut alpha: i32,
-                beta: i32,
-                passed: bool,
-            ) -> i32 {
-                if self.tick() {
-                    return 0;
-                }
-                let shape = self.shape();
-                if (me | opp) == shape.geo.board {
-                    return shape.final_score(me, opp) * SCALE;
-                }
-                if depth == 0 {
-                    return evaluate(self.kernel, me, opp);
-                }
-                let moves = self.kernel.moves(me, opp);
-                if moves.is_empty() {
-                    if passed {
-                        return shape.final_score(me, opp) * SCALE;
-                    }
-                    return -self.midgame(opp, me, depth, -beta, -alpha, true);
-                }
-                let key = self.key(me, opp, false);
-                let mut table_move = None;
-                if depth >= MIDGAME_TABLE_MIN {
-                    if let Some(hit) = self.table.probe(key) {
-                        if hit.depth >= depth {
-                            if hit.lower >= beta {
-                                return hit.lower;
-                            }
-                            if hit.upper <= alpha {
-                                return hit.upper;
-                            }
-                            if hit.lower == hit.upper {
-                                return hit.lower;
-                            }
-                        }
-                        table_move = hit.best.filter(|&m| moves.has(m));
-                    }
-                }
-                let original_alpha = alpha;
-                let mut list = self.take_list();
-                for index in moves.members() {
-                    let key = if Some(index) == table_move {
-                        1 << 20
-                    } else if depth >= 2 {
-                        self.quick_key(me, opp, index)
-                    } else {
-                        0
-                    };
-                    list.push(entry(key, index));
-                }
-                let mut best = -INFINITY;
-                let mut best_move = None;
-                for i in 0..list.len() {
-                    let index = pick_best(&mut list, i);
-                    let flipped = self.kernel.flips(me, opp, index);
-                    let (child_me, child_opp) = (opp & !flipped, me | K::B::single(index) | flipped);
-                    self.ply += 1;
-                    let mut score;
-                    if i == 0 {
-                        score = -self.midgame(child_me, child_opp, depth - 1, -beta, -alpha, false);
-                    } else {
-                        score = -self.midgame(child_me, child_opp, depth - 1, -alpha - 1, -alpha, false);
-                        if score > alpha && score < beta && !self.aborted {
-                            score = -self.midgame(child_me, child_opp, depth - 1, -beta, -score, false);
-                        }
-                    }
-                    self.ply -= 1;
-                    if self.aborted {
-                        self.give_back(list);
-                        return 0;
-                    }
-                    if score > best {
-                        best = score;
-                        best_move = Some(index);
-                        if score > alpha {
-                            alpha = score;
-                            if score >= beta {
-                                break;
-                            }
-                        }
-                    }
-                }
-                self.give_back(list);
-                if depth >= MIDGAME_TABLE_MIN {
-                    self.store(key, best, original_alpha, beta, depth, best_move);
-                }
-                best
-            }
-
-            /// The exact final score with perfect play from both sides, in discs (fail-soft: a score
-            /// at or below `alpha` is an upper bound, one at or above `beta` a lower bound).
-            $(#[$attr])*
-            fn solve(
-                &mut self,
-                me: K::B,
-                opp: K::B,
-                mut alpha: i32,
-                mut beta: i32,
-                passed: bool,
-            ) -> i32 {
-                let shape = self.shape();
-                let empties = shape.geo.board & !(me | opp);
-                let n = empties.count();
-                if n < SOLVE_SORT_MIN {
-                    return self.solve_small(me, opp, alpha, beta, empties, passed);
-                }
-                if self.tick() {
-                    return 0;
-                }
-                let moves = self.kernel.moves(me, opp);
-                if moves.is_empty() {
-                    if passed {
-                        return shape.final_score(me, opp);
-                    }
-                    return -self.solve(opp, me, -beta, -alpha, true);
-                }
-                if n >= SOLVE_STABILITY_MIN {
-                    if let Some(cut) = self.stability_cut(me, opp, alpha, beta) {
-                        return cut;
-                    }
-                }
-                let mut table_move = None;
-                let key = self.key(me, opp, true);
-                if n >= SOLVE_TABLE_MIN {
-                    if let Some(hit) = self.table.probe(key) {
-                        if hit.lower >= beta {
-                            return hit.lower;
-                        }
-                        if hit.upper <= alpha {
-                            return hit.upper;
-                        }
-                        if hit.lower == hit.upper {
-                            return hit.lower;
-                        }
-                        alpha = alpha.max(hit.lower);
-                        beta = beta.min(hit.upper);
-                        table_move = hit.best.filter(|&m| moves.has(m));
-                    }
-                }
-                let original_alpha = alpha;
-                let mut list = self.take_list();
-                if n >= SOLVE_SORT_MIN {
-                    let shallow = if n >= SOLVE_SHALLOW_MIN {
-                        shallow_depth(n)
-                    } else {
-                        0
-                    };
-                    let odd = shape.odd_regions(empties);
-                    let etc = n >= SOLVE_ETC_MIN;
-                    for index in moves.members() {
-                        let flipped = self.kernel.flips(me, opp, index);
-                        let mv = K::B::single(index);
-                        let (child_me, child_opp) = (opp & !flipped, me | mv | flipped);
-                        if etc {
-                            // Enhanced transposition cut-off: a child already known to be bad enough
-                            // for the opponent settles this position.
-                            if let Some(hit) = self.table.probe(self.key(child_me, child_opp, true)) {
-                                if -hit.upper >= beta {
-                                    self.give_back(list);
-                                    return -hit.upper;
-                                }
-                            }
-                        }
-                        let key = if Some(index) == table_move {
-                            1 << 28
-                        } else if shallow > 0 {
-                            self.ply += 1;
-                            let score =
-                                -self.midgame(child_me, child_opp, shallow, -INFINITY, INFINITY, false);
-                            self.ply -= 1;
-                            score
-                        } else {
-                            let replies = self.kernel.moves(child_me, child_opp);
-                            let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
-                            let after = empties & !mv;
-                            let potential = (shape.geo.dilate(child_opp) & after).count() as i32;
-                            -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
-                                + WEIGHT_PARITY * odd.has(index) as i32
-                        };
-                        list.push(entry(key, index));
-                    }
-                } else {
-                    let odd = shape.odd_regions(empties);
-                    for index in moves.members() {
-                        list.push(entry(odd.has(index) as i32, index));
-                    }
-                }
-                let mut best = -INFINITY;
-                let mut best_move = None;
-                for i in 0..list.len() {
-                    let index = pick_best(&mut list, i);
-                    let flipped = self.kernel.flips(me, opp, index);
-                    let (child_me, child_opp) = (opp & !flipped, me | K::B::single(index) | flipped);
-                    self.ply += 1;
-                    let mut score;
-                    if i == 0 {
-                        score = -self.solve(child_me, child_opp, -beta, -alpha, false);
-                    } else {
-                        score = -self.solve(child_me, child_opp, -alpha - 1, -alpha, false);
-                        if score > alpha && score < beta && !self.aborted {
-                            score = -self.solve(child_me, child_opp, -beta, -score, false);
-                        }
-                    }
-                    self.ply -= 1;
-                    if self.aborted {
-                        self.give_back(list);
-                        return 0;
-                    }
-                    if score > best {
-                        best = score;
-                        best_move = Some(index);
-                        if score > alpha {
-                            alpha = score;
-                            if score >= beta {
-                                break;
-                            }
-                        }
-                    }
-                }
-                self.give_back(list);
-                if n >= SOLVE_TABLE_MIN {
-                    self.store(key, best, original_alpha, beta, n, best_move);
-                }
-                best
-            }
-
-            /// The solver for the last few empties: no table, moves tried on the empty cells directly
-            /// (skipping cells with no opponent disc next to them), those in regions with an odd number
-            /// of empties first.
-            $(#[$attr])*
-            fn solve_small(
-                &mut self,
-                me: K::B,
-                opp: K::B,
-                mut alpha: i32,
-                beta: i32,
-                empties: K::B,
-                passed: bool,
-            ) -> i32 {
-                if self.tick() {
-                    return 0;
-                }
-                let shape = self.shape();
-                let n = empties.count();
-                if n <= 1 {
-                    return if n == 1 {
-                        self.solve_one(me, opp, empties.lowest())
-                    } else {
-                        shape.final_score(me, opp)
-                    };
-                }
-                let odd = if n > 2 {
-                    shape.odd_regions(empties)
-                } else {
-                    empties
-                };
-                let mut best = -INFINITY;
-                for part in [odd, empties & !odd] {
-                    for index in part.members() {
-                        if (shape.neighbours[index as usize] & opp).is_empty() {
-                            continue;
-                        }
-                        let flipped = self.kernel.flips(me, opp, index);
-                        if flipped.is_empty() {
-                            continue;
-                        }
-                        let mv = K::B::single(index);
-                        let score = -self.solve_small(
-                            opp & !flipped,
-                            me | mv | flipped,
-                            -beta,
-                            -alpha,
-                            empties & !mv,
-                            false,
-                        );
-                        if score > best {
-                            best = score;
-                            if score > alpha {
-                                alpha = score;
-                                if score >= beta {
-                                    return best;
-                                }
-                            }
-                        }
-                    }
-                }
-                if best == -INFINITY {
-                    if passed {
-                        return shape.final_score(me, opp);
-                    }
-                    return -self.solve_small(opp, me, -beta, -alpha, empties, true);
-                }
-                best
-            }
-        }
-    };
-}
-
-define_searches!(Portable);
-#[cfg(target_arch = "x86_64")]
-define_searches!(X86_64V3, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 
 /// The depth of the midgame search that orders moves in the solver at `n` empties.
 fn shallow_depth(n: u32) -> u32 {
@@ -746,27 +774,36 @@ fn shallow_depth(n: u32) -> u32 {
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
-    use crate::engine::shape::{Generic, Scoring};
-    use crate::rules::{Full, Rules, Simple};
+    use crate::bitboard::U256;
+    use crate::cpu::{Portable, X86_64V3};
+    use crate::engine::shape::Scoring;
+    use crate::rules::{Full, Simple};
     use crate::setup::WinRule;
     use crate::square::Dimensions;
 
     /// Positions `empties` away from the end, reached by pseudo-random games from the start.
-    fn positions<K: Kernel>(kernel: &K, empties: u32, count: usize) -> Vec<(K::B, K::B)> {
-        let geo = &kernel.shape().geo;
+    fn positions<B: SearchBits, R: Rules>(
+        shape: &Shape<B>,
+        empties: u32,
+        count: usize,
+    ) -> Vec<Position<B>> {
+        let geo = &shape.geo;
         let (rows, cols) = (geo.dims().rows() as u32, geo.dims().cols() as u32);
-        let at = |r: u32, c: u32| K::B::single(r * cols + c);
+        let at = |r: u32, c: u32| B::single(r * cols + c);
         let (r, c) = (rows / 2 - 1, cols / 2 - 1);
-        let start = (at(r, c + 1) | at(r + 1, c), at(r, c) | at(r + 1, c + 1));
+        let start = Position {
+            me: at(r, c + 1) | at(r + 1, c),
+            opp: at(r, c) | at(r + 1, c + 1),
+        };
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         let mut found = Vec::new();
         while found.len() < count {
-            let (mut me, mut opp) = start;
-            while (geo.board & !(me | opp)).count() > empties {
-                let mut moves = kernel.moves(me, opp);
+            let mut pos = start;
+            while pos.empties(geo).count() > empties {
+                let mut moves = pos.moves::<R>(geo);
                 if moves.is_empty() {
-                    (me, opp) = (opp, me);
-                    moves = kernel.moves(me, opp);
+                    pos = pos.passed();
+                    moves = pos.moves::<R>(geo);
                     if moves.is_empty() {
                         break;
                     }
@@ -776,64 +813,61 @@ mod tests {
                 state ^= state << 17;
                 let index = moves.members().nth(state as usize % moves.count() as usize);
                 let index = index.expect("a legal move");
-                let flipped = kernel.flips(me, opp, index);
-                (me, opp) = (opp & !flipped, me | K::B::single(index) | flipped);
+                pos = pos.play::<R>(geo, B::single(index));
             }
-            if (geo.board & !(me | opp)).count() == empties {
-                found.push((me, opp));
+            if pos.empties(geo).count() == empties {
+                found.push(pos);
             }
         }
         found
     }
 
-    /// Both compiled copies give the same scores after visiting the same nodes.
-    fn copies_agree<K: Kernel>(kernel: &K, empties: u32, depth: u32) {
-        let Some(v3) = X86_64V3::detect() else {
-            return;
-        };
+    /// The solve and then a midgame search of `position` on a fresh table with processor
+    /// `cpu`: both scores and the nodes visited.
+    fn search_with<B: SearchBits, R: Rules, C: Cpu>(
+        shape: &Shape<B>,
+        cpu: C,
+        position: Position<B>,
+        depth: u32,
+    ) -> (i32, i32, u64) {
         let stop = AtomicBool::new(false);
-        let budget = || Budget {
+        let budget = Budget {
             stops: [&stop, &stop],
             deadline: None,
             max_nodes: None,
         };
-        for position in positions(kernel, empties, 6) {
-            let results = [
-                {
-                    let table = Table::new(1);
-                    let mut searcher = Searcher::new(kernel, &table, budget(), 7, Portable);
-                    let solved = searcher.solve_child(position, (-INFINITY, INFINITY));
-                    let guess = searcher.midgame_child(position, (-INFINITY, INFINITY), depth + 1);
-                    (solved, guess, searcher.nodes)
-                },
-                {
-                    let table = Table::new(1);
-                    let mut searcher = Searcher::new(kernel, &table, budget(), 7, v3);
-                    let solved = searcher.solve_child(position, (-INFINITY, INFINITY));
-                    let guess = searcher.midgame_child(position, (-INFINITY, INFINITY), depth + 1);
-                    (solved, guess, searcher.nodes)
-                },
-            ];
-            assert!(results[0].2 > 0);
-            assert_eq!(results[0], results[1]);
-        }
+        let table = Table::new(1);
+        let mut searcher = Searcher::<B, R, C>::new(shape, &table, budget, 7, cpu);
+        let solved = searcher.solve_child(position, Window::FULL);
+        let guess = searcher.midgame_child(position, Window::FULL, depth + 1);
+        (solved, guess, searcher.nodes)
     }
 
-    fn kernel<B: SearchBits, R: Rules>(rows: usize, cols: usize) -> Generic<B, R> {
+    /// Both compiled copies give the same scores after visiting the same nodes.
+    fn copies_agree<B: SearchBits, R: Rules>(rows: usize, cols: usize, empties: u32, depth: u32) {
+        let Some(v3) = X86_64V3::detect() else {
+            return;
+        };
         let dims = Dimensions::new(rows, cols).unwrap();
-        Generic::new(Shape::new(
+        let shape = Shape::<B>::new(
             dims,
             R::RULE_SET,
             WinRule::MostDiscs,
             Scoring::EmptiesToWinner,
-        ))
+        );
+        for position in positions::<B, R>(&shape, empties, 6) {
+            let portable = search_with::<B, R, _>(&shape, Portable, position, depth);
+            let x86_64_v3 = search_with::<B, R, _>(&shape, v3, position, depth);
+            assert!(portable.2 > 0);
+            assert_eq!(portable, x86_64_v3);
+        }
     }
 
     #[test]
     fn portable_and_x86_64_v3_searches_agree() {
-        copies_agree(&kernel::<u64, Full>(8, 8), 14, 5);
-        copies_agree(&kernel::<u64, Simple>(8, 8), 12, 4);
-        copies_agree(&kernel::<u128, Full>(10, 10), 12, 4);
-        copies_agree(&kernel::<crate::bitboard::U256, Full>(12, 12), 10, 3);
+        copies_agree::<u64, Full>(8, 8, 14, 5);
+        copies_agree::<u64, Simple>(8, 8, 12, 4);
+        copies_agree::<u128, Full>(10, 10, 12, 4);
+        copies_agree::<U256, Full>(12, 12, 10, 3);
     }
 }

@@ -1,54 +1,10 @@
 //! Everything the search needs to know about one board size, rule set and win rule: masks for
-//! stability and the evaluation, the move generator (the "kernel"), and how a finished game
-//! is scored.
+//! stability and the evaluation, and how a finished game is scored.
 
-use crate::bitboard::{Bits, Geometry, U256};
-use crate::rules::{RuleSet, Rules};
+use crate::bitboard::{Bits, Geometry};
+use crate::rules::RuleSet;
 use crate::setup::WinRule;
 use crate::square::Dimensions;
-
-/// A bit set the search can hash.
-pub(crate) trait SearchBits: Bits {
-    /// A 64-bit hash of the pair `(self, other)`, varied by `salt`.
-    fn hash_pair(self, other: Self, salt: u64) -> u64;
-}
-
-/// The finalizer of MurmurHash3: a bijection that mixes every input bit into every output bit.
-#[inline(always)]
-pub(crate) fn mix64(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
-}
-
-const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
-
-impl SearchBits for u64 {
-    #[inline(always)]
-    fn hash_pair(self, other: u64, salt: u64) -> u64 {
-        mix64(mix64(self ^ salt).wrapping_add(other.wrapping_mul(GOLDEN)) ^ other.rotate_left(29))
-    }
-}
-
-impl SearchBits for u128 {
-    #[inline(always)]
-    fn hash_pair(self, other: u128, salt: u64) -> u64 {
-        let h = (self as u64).hash_pair(other as u64, salt);
-        ((self >> 64) as u64).hash_pair((other >> 64) as u64, h)
-    }
-}
-
-impl SearchBits for U256 {
-    #[inline(always)]
-    fn hash_pair(self, other: U256, salt: u64) -> u64 {
-        self.0
-            .iter()
-            .zip(other.0)
-            .fold(salt, |h, (&mine, theirs)| mine.hash_pair(theirs, h))
-    }
-}
 
 /// One of the four line directions, for spreading along lines without wrapping.
 #[derive(Clone, Copy, Debug)]
@@ -92,6 +48,16 @@ pub enum Scoring {
     EmptiesToWinner,
 }
 
+/// A corner and the squares next to it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CornerZone<B> {
+    pub corner: B,
+    /// The diagonal neighbour.
+    pub x_square: B,
+    /// The two orthogonal neighbours.
+    pub c_squares: B,
+}
+
 /// The masks of one board size, the win rule and the scoring.
 #[derive(Clone, Debug)]
 pub(crate) struct Shape<B> {
@@ -102,8 +68,7 @@ pub(crate) struct Shape<B> {
     pub empties_to_winner: bool,
     pub directions: [Direction<B>; 4],
     pub corners: B,
-    /// Each corner with its diagonal neighbour (X-square) and orthogonal neighbours (C-squares).
-    pub corner_zones: [(B, B, B); 4],
+    pub corner_zones: [CornerZone<B>; 4],
     pub edges: B,
     /// The board cut in four quarters, for parity.
     pub quadrants: [B; 4],
@@ -158,11 +123,11 @@ impl<B: Bits> Shape<B> {
         let corner_list = [(0, 0), (0, cols - 1), (rows - 1, 0), (rows - 1, cols - 1)];
         let corner_zones = corner_list.map(|(r, c)| {
             let (dr, dc) = (if r == 0 { 1 } else { -1 }, if c == 0 { 1 } else { -1 });
-            (
-                bit(r, c),
-                bit(r + dr, c + dc),
-                bit(r + dr, c) | bit(r, c + dc),
-            )
+            CornerZone {
+                corner: bit(r, c),
+                x_square: bit(r + dr, c + dc),
+                c_squares: bit(r + dr, c) | bit(r, c + dc),
+            }
         });
         let (half_r, half_c) = (rows / 2, cols / 2);
         let quadrants = [(false, false), (false, true), (true, false), (true, true)]
@@ -175,7 +140,9 @@ impl<B: Bits> Shape<B> {
             },
             empties_to_winner: scoring == Scoring::EmptiesToWinner,
             directions,
-            corners: corner_zones.iter().fold(B::ZERO, |acc, zone| acc | zone.0),
+            corners: corner_zones
+                .iter()
+                .fold(B::ZERO, |acc, zone| acc | zone.corner),
             corner_zones,
             edges: set_where(&|r, c| r == 0 || c == 0 || r == rows - 1 || c == cols - 1),
             quadrants,
@@ -257,52 +224,5 @@ impl<B: Bits> Shape<B> {
             }
         }
         odd
-    }
-}
-
-/// The move generator the search runs on: a generic one for every board and rule set, and a
-/// specialised one for the standard 8x8 board.
-pub(crate) trait Kernel: Send + Sync {
-    /// The bit width.
-    type B: SearchBits;
-    /// The masks and scoring.
-    fn shape(&self) -> &Shape<Self::B>;
-    /// The mover's legal moves.
-    fn moves(&self, me: Self::B, opp: Self::B) -> Self::B;
-    /// The discs flipped by a move on cell `index` (empty if illegal).
-    fn flips(&self, me: Self::B, opp: Self::B, index: u32) -> Self::B;
-}
-
-/// The generic kernel: the library's move generator for rule set `R` at width `B`.
-pub(crate) struct Generic<B, R> {
-    shape: Shape<B>,
-    _rules: std::marker::PhantomData<R>,
-}
-
-impl<B: Bits, R: Rules> Generic<B, R> {
-    pub(crate) fn new(shape: Shape<B>) -> Self {
-        Generic {
-            shape,
-            _rules: std::marker::PhantomData,
-        }
-    }
-}
-
-impl<B: SearchBits, R: Rules> Kernel for Generic<B, R> {
-    type B = B;
-
-    #[inline(always)]
-    fn shape(&self) -> &Shape<B> {
-        &self.shape
-    }
-
-    #[inline(always)]
-    fn moves(&self, me: B, opp: B) -> B {
-        R::legal_moves(&self.shape.geo, me, opp)
-    }
-
-    #[inline(always)]
-    fn flips(&self, me: B, opp: B, index: u32) -> B {
-        R::flips_at_empty(&self.shape.geo, me, opp, B::single(index))
     }
 }

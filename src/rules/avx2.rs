@@ -5,12 +5,14 @@
 //! `__m256i`, a bit operation one instruction and a shift five. The algorithms are those of the
 //! portable code in [`super`].
 //!
-//! Every function here runs AVX2 instructions: they are reached only through the two `unsafe`
-//! entry points at the end, whose callers have checked for AVX2.
+//! Every function here runs AVX2 instructions: they are reached only through the two entry
+//! points at the end, which take the [`X86_64V3`] marker as the proof that the processor has
+//! AVX2, and are meant to be inlined into code compiled for it ([`crate::cpu::Cpu::run`]).
 
 use std::arch::x86_64::*;
 
 use crate::bitboard::{Geometry, Line, U256};
+use crate::cpu::X86_64V3;
 
 /// A 256-bit set in a register.
 #[derive(Clone, Copy)]
@@ -260,20 +262,14 @@ macro_rules! with_cols {
     };
 }
 
-/// [`super::Full::legal_moves`].
-///
-/// # Safety
-/// The processor must have AVX2; call it from a function compiled with AVX2 so that it inlines.
+/// [`super::Full::legal_moves`] on a processor with AVX2 (`_avx2` proves it).
 #[inline(always)]
-pub(super) unsafe fn legal_moves(geo: &Geometry<U256>, me: U256, opp: U256) -> U256 {
+pub(super) fn legal_moves(_avx2: X86_64V3, geo: &Geometry<U256>, me: U256, opp: U256) -> U256 {
     with_cols!(geo, moves_cols(geo, me, opp))
 }
 
-/// [`super::Full::flips_at_empty`].
-///
-/// # Safety
-/// As [`legal_moves`].
+/// [`super::Full::flips_at_empty`] on a processor with AVX2 (`_avx2` proves it).
 #[inline(always)]
-pub(super) unsafe fn flips(geo: &Geometry<U256>, me: U256, opp: U256, mv: U256) -> U256 {
+pub(super) fn flips(_avx2: X86_64V3, geo: &Geometry<U256>, me: U256, opp: U256, mv: U256) -> U256 {
     with_cols!(geo, flips_cols(geo, me, opp, mv))
 }

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use othello::bitboard::{Bits, Geometry, U256};
-use othello::{Board, Color, Dimensions, Full, Position, RuleSet, Rules, Simple, Square};
+use othello::{Board, Color, Dimensions, Full, RuleSet, Rules, Simple, Square};
 
 use crate::reference::Model;
 
@@ -60,6 +60,12 @@ fn cells<B: Bits>(geo: &Geometry<B>, set: B) -> Vec<(usize, usize)> {
     found
 }
 
+/// The discs of `mover` and of the opponent at width `B`.
+fn discs<B: Bits>(board: &Board, mover: Color) -> (B, B) {
+    let at_width = |color| B::from_wide(board.discs(color));
+    (at_width(mover), at_width(mover.opponent()))
+}
+
 /// Moves and the flips of every empty cell at width `B`, or nothing when the board does not
 /// fit it.
 fn check_width<R: Rules, B: Bits>(board: &Board, mover: Color) -> Result<(), TestCaseError> {
@@ -68,19 +74,18 @@ fn check_width<R: Rules, B: Bits>(board: &Board, mover: Color) -> Result<(), Tes
     };
     let rules = R::RULE_SET;
     let model = Model::from_board(board);
-    let pos = Position::<B>::from_board(board, mover);
-    let moves = R::legal_moves(&geo, pos.me, pos.opp);
+    let (me, opp) = discs::<B>(board, mover);
+    let moves = R::legal_moves(&geo, me, opp);
     prop_assert_eq!(
         cells(&geo, moves),
         model.moves(rules, mover),
         "{} moves",
         rules
     );
-    prop_assert_eq!(pos.moves::<R>(&geo), moves);
     for square in board.dims().squares() {
         let (r, c) = (square.row(), square.col());
         let mv = geo.bit(square);
-        let flips = R::flips(&geo, pos.me, pos.opp, mv);
+        let flips = R::flips(&geo, me, opp, mv);
         let expected = model.flips(rules, mover, r, c);
         prop_assert_eq!(
             cells(&geo, flips),
@@ -90,7 +95,7 @@ fn check_width<R: Rules, B: Bits>(board: &Board, mover: Color) -> Result<(), Tes
             square
         );
         if board.get(square).unwrap().is_none() {
-            prop_assert_eq!(R::flips_at_empty(&geo, pos.me, pos.opp, mv), flips);
+            prop_assert_eq!(R::flips_at_empty(&geo, me, opp, mv), flips);
         }
     }
     Ok(())
@@ -118,12 +123,12 @@ proptest! {
     #[test]
     fn rule_set_forwards_to_the_rules((board, mover) in position()) {
         let geo = Geometry::<U256>::new(board.dims()).unwrap();
-        let pos = Position::<U256>::from_board(&board, mover);
+        let (me, opp) = discs::<U256>(&board, mover);
         for rules in RuleSet::ALL {
-            let moves = rules.legal_moves(&geo, pos.me, pos.opp);
+            let moves = rules.legal_moves(&geo, me, opp);
             let expected = match rules {
-                RuleSet::Full => Full::legal_moves(&geo, pos.me, pos.opp),
-                RuleSet::Simple => Simple::legal_moves(&geo, pos.me, pos.opp),
+                RuleSet::Full => Full::legal_moves(&geo, me, opp),
+                RuleSet::Simple => Simple::legal_moves(&geo, me, opp),
             };
             prop_assert_eq!(moves, expected);
         }
@@ -145,15 +150,15 @@ fn longest_runs_flip_on_the_largest_board() {
             for k in 1..=length {
                 board.set(at(k), Some(Color::White)).unwrap();
             }
-            let pos = Position::<U256>::from_board(&board, Color::Black);
+            let (me, opp) = discs::<U256>(&board, Color::Black);
             let mv = at(length + 1);
-            let flips = Full::flips(&geo, pos.me, pos.opp, geo.bit(mv));
+            let flips = Full::flips(&geo, me, opp, geo.bit(mv));
             assert_eq!(
                 flips.count(),
                 length as u32,
                 "direction ({dr},{dc}) length {length}"
             );
-            let moves = Full::legal_moves(&geo, pos.me, pos.opp);
+            let moves = Full::legal_moves(&geo, me, opp);
             assert_eq!(moves & geo.bit(mv), geo.bit(mv));
         }
     }

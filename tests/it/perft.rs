@@ -1,8 +1,7 @@
 //! Perft: the published counts, and agreement with the reference model on every kind of board.
 
-use othello::bitboard::{Bits, Geometry, U256};
 use othello::perft::{self, Ply};
-use othello::{Board, Color, Dimensions, Full, Position, RuleSet, Rules, Setup, Simple, Square};
+use othello::{Board, Color, Dimensions, RuleSet, Setup, Square};
 
 use crate::reference::Model;
 
@@ -129,31 +128,6 @@ fn agrees_with_the_reference_model_on_many_boards() {
                 );
             }
         }
-    }
-}
-
-/// The same position counted at every width that holds the board gives the same count.
-#[test]
-fn every_width_counts_the_same() {
-    fn at<R: Rules, B: Bits>(setup: &Setup, depth: u32) -> Option<u64> {
-        let geo = Geometry::<B>::new(setup.board.dims())?;
-        let pos = Position::<B>::from_board(&setup.board, setup.first);
-        Some(perft::perft::<R, B>(&geo, pos, depth))
-    }
-    for (rows, cols) in [(4, 4), (6, 6), (8, 8), (4, 16), (6, 10), (10, 10)] {
-        let setup = Setup::standard(dims(rows, cols));
-        let wide = at::<Full, U256>(&setup, 5).unwrap();
-        assert_eq!(at::<Full, u128>(&setup, 5).unwrap(), wide);
-        if let Some(narrow) = at::<Full, u64>(&setup, 5) {
-            assert_eq!(narrow, wide);
-        }
-        let wide = at::<Simple, U256>(&setup, 4).unwrap();
-        assert_eq!(at::<Simple, u128>(&setup, 4).unwrap(), wide);
-        assert_eq!(at::<Simple, u64>(&setup, 4).unwrap_or(wide), wide);
-        assert_eq!(
-            perft::count(&setup, RuleSet::Full, 5),
-            at::<Full, U256>(&setup, 5).unwrap()
-        );
     }
 }
 
