@@ -400,7 +400,7 @@ mod tests {
             for index in 0..dims.cells() as u32 {
                 let roll = next(&mut state) % 10;
                 if roll >= empty_share {
-                    if next(&mut state) % 3 == 0 {
+                    if next(&mut state).is_multiple_of(3) {
                         me |= B::single(index);
                     } else {
                         opp |= B::single(index);

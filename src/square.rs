@@ -51,7 +51,7 @@ impl Dimensions {
     /// Whether `side` is a supported number of rows or columns.
     #[must_use]
     pub const fn side_ok(side: usize) -> bool {
-        side >= MIN_SIDE && side <= MAX_SIDE && side % 2 == 0
+        side >= MIN_SIDE && side <= MAX_SIDE && side.is_multiple_of(2)
     }
 
     /// Number of rows.

@@ -222,7 +222,7 @@ fn iterate<K: Kernel, I: Isa>(
         depth: 0,
         pv: vec![root[0].index],
     };
-    let exact_allowed = limits.depth.map_or(true, |depth| depth >= n);
+    let exact_allowed = limits.depth.is_none_or(|depth| depth >= n);
     let limited = limits.time.is_some() || limits.nodes.is_some();
     let mut guess = None;
     let mut depth = 1;

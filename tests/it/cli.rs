@@ -154,7 +154,7 @@ fn garbage(seed: u64, len: usize, newline_every: u64) -> Vec<u8> {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            if state % newline_every == 0 {
+            if state.is_multiple_of(newline_every) {
                 b'\n'
             } else {
                 (state >> 24) as u8

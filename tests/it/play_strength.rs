@@ -57,7 +57,7 @@ struct Tally {
 
 /// Plays game `index` of a series: the computer takes black in even games, white in odd ones.
 fn play_one(opponent: Mover, index: u64, tally: &mut Tally) {
-    let computer_color = if index % 2 == 0 {
+    let computer_color = if index.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White

@@ -5,13 +5,14 @@
 
 mod players;
 mod results;
+mod screen;
 mod table;
 mod thinking;
 mod view;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::ValueEnum;
 use thiserror::Error;
@@ -83,6 +84,28 @@ pub struct PlayArgs {
     /// clock).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+
+    /// Use the line dialogue even on a terminal (it is always used when standard input or
+    /// output is not a terminal).
+    #[arg(long)]
+    line: bool,
+
+    /// Pause SECS seconds before each move of a game between two computer players (by
+    /// default half a second when the game is shown on a terminal, none otherwise).
+    #[arg(long, value_name = "SECS", value_parser = parse_delay)]
+    delay: Option<Duration>,
+}
+
+/// The pause watched games make by default on a terminal.
+const WATCHING_DELAY: Duration = Duration::from_millis(500);
+
+fn parse_delay(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .filter(|delay| *delay <= Duration::from_secs(3600))
+        .ok_or_else(|| format!("expected a number of seconds from 0 to 3600, found {text:?}"))
 }
 
 /// A colour as named on the command line.
@@ -187,6 +210,15 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
     let game = Game::new(setup, args.rules.into());
+    let on_terminal = io::stdout().is_terminal();
+    let delay = args.delay.unwrap_or(if on_terminal {
+        WATCHING_DELAY
+    } else {
+        Duration::ZERO
+    });
+    if on_terminal && io::stdin().is_terminal() && !args.line {
+        return screen::run(game, players, colour, seed, results, delay);
+    }
 
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());
@@ -199,7 +231,8 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         results,
         io::stderr().is_terminal(),
         !io::stdin().is_terminal(),
-    );
+    )
+    .with_delay(delay);
     let result = table.run(input, &mut output);
     let flushed = output.flush().map_err(Failure::Write);
     result.and(flushed)

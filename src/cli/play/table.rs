@@ -2,6 +2,7 @@
 //! commands, and report the end.
 
 use std::io::{Read, Write};
+use std::time::Duration;
 
 use othello::computer::{Computer, Level};
 use othello::session::{Command, Session};
@@ -32,6 +33,8 @@ pub struct Table {
     shown: bool,
     /// The end of the current game has been reported (and logged).
     ended: bool,
+    /// The pause before each move of a game between two computer players.
+    delay: Duration,
 }
 
 /// What to do after a command.
@@ -71,7 +74,14 @@ impl Table {
             echo,
             shown: false,
             ended: false,
+            delay: Duration::ZERO,
         }
+    }
+
+    /// Pauses for `delay` before each move when two computer players play each other, so
+    /// that people can follow the game.
+    pub fn with_delay(self, delay: Duration) -> Table {
+        Table { delay, ..self }
     }
 
     /// Plays until the player quits or `input` ends.
@@ -327,6 +337,9 @@ impl Table {
 
     fn computer_moves(&mut self, color: Color, out: &mut impl Write) -> Result<(), Failure> {
         out.flush().map_err(Failure::Write)?;
+        if !self.players.black.is_human() && !self.players.white.is_human() {
+            std::thread::sleep(self.delay);
+        }
         let game = self.session.game().clone();
         let computer = self.computers[color]
             .as_mut()

@@ -1,0 +1,1 @@
+//! Snapshots of the screen and events, without a terminal.
