@@ -107,17 +107,17 @@ pub struct Hint {
     pub text: String,
 }
 
-/// The single-key shortcuts of the key bar, in the order shown, with their labels; the
-/// cursor keys (arrows and hjkl) are not among them.
+/// The single-key shortcuts of the key bar, most used first (a narrow screen shows the first
+/// ones), with their labels; the cursor keys (arrows and hjkl) are not among them.
 pub const SHORTCUTS: [(char, &str); 9] = [
     ('n', "new"),
     ('u', "undo"),
-    ('r', "redo"),
     ('t', "hint"),
+    ('q', "quit"),
+    ('?', "help"),
+    ('r', "redo"),
     ('p', "pass"),
     (':', "type"),
-    ('?', "help"),
-    ('q', "quit"),
     ('m', "moves"),
 ];
 
@@ -522,10 +522,7 @@ impl App {
             }
             Err(error @ (MoveError::Illegal { .. } | MoveError::Occupied { .. })) => {
                 let moves = squares(&self.game().legal_moves());
-                self.note(
-                    format!("{}. Legal moves: {moves}", capitalize(&error.to_string())),
-                    Tone::Warning,
-                );
+                self.note(format!("{error}. Legal moves: {moves}"), Tone::Warning);
                 false
             }
             Err(error) => {

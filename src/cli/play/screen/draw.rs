@@ -92,7 +92,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
             panel,
         );
     }
-    frame.render_widget(Paragraph::new(message_line(app, &styles)), layout.message);
+    if let Some(summary) = layout.summary {
+        frame.render_widget(Paragraph::new(summary_line(app, &styles)), summary);
+    }
+    frame.render_widget(
+        Paragraph::new(message_line(app, &styles)).wrap(Wrap { trim: true }),
+        layout.message,
+    );
     frame.render_widget(Paragraph::new(key_bar(app, &styles)), layout.keys);
     if let Mode::Prompt(text) = &app.mode {
         let x = layout.keys.x + 1 + text.chars().count() as u16;
@@ -300,6 +306,27 @@ fn panel_lines(app: &App, styles: &Styles, width: u16, height: u16) -> Vec<Line<
         lines.extend(rows.into_iter().map(Line::raw));
     }
     lines
+}
+
+/// The score and whose turn it is, on one line, for screens without the panel.
+fn summary_line(app: &App, styles: &Styles) -> Line<'static> {
+    let game = app.game();
+    let players = app.players();
+    let score = game.score();
+    let state = match game.outcome() {
+        Some(_) => format!("Game over: {}", result_sentence(game, players)),
+        None => turn_text(app),
+    };
+    Line::from(vec![
+        Span::styled(
+            format!(
+                "{} {} - {} {}",
+                players.black, score.black, score.white, players.white
+            ),
+            styles.strong,
+        ),
+        Span::raw(format!("   {state}")),
+    ])
 }
 
 /// Whose turn it is, or who is thinking.

@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 
 use othello::{Dimensions, Square};
 
-/// Lines under the board: the message line and the key bar.
-pub const BOTTOM_LINES: u16 = 2;
+/// Lines under the board: two for messages and the key bar.
+pub const BOTTOM_LINES: u16 = 3;
 /// The narrowest side panel worth showing.
 pub const PANEL_MIN_WIDTH: u16 = 24;
 /// The widest side panel.
@@ -82,7 +82,9 @@ pub struct Layout {
     pub board: Rect,
     /// The side panel, when the terminal is wide enough.
     pub panel: Option<Rect>,
-    /// The message line.
+    /// Without a panel, a line over the board for the score and the turn, when there is room.
+    pub summary: Option<Rect>,
+    /// The message lines.
     pub message: Rect,
     /// The key bar (or the prompt, or a question).
     pub keys: Rect,
@@ -127,10 +129,17 @@ impl Layout {
         let spare = area.width - width;
         let panel_width = (spare >= PANEL_MIN_WIDTH + PANEL_GAP)
             .then(|| (spare - PANEL_GAP).min(PANEL_MAX_WIDTH));
+        // Without a panel, the score goes on a line of its own over the board.
+        let summary = (panel_width.is_none() && room > height)
+            .then(|| Rect::new(area.x, area.y, area.width, 1));
+        let (above, room) = match summary {
+            Some(_) => (1, room - 1),
+            None => (0, room),
+        };
         // Centre the board and the panel together.
         let used = width + panel_width.map_or(0, |panel| panel + PANEL_GAP);
         let left = area.x + (area.width - used) / 2;
-        let top = area.y + (room - height) / 2;
+        let top = area.y + above + (room - height) / 2;
         let board = Rect::new(left, top, width, height);
         let panel = panel_width
             .map(|panel| Rect::new(left + width + PANEL_GAP, top, panel, area.y + room - top));
@@ -140,7 +149,8 @@ impl Layout {
             shape,
             board,
             panel,
-            message: Rect::new(area.x, bottom - 2, area.width, 1),
+            summary,
+            message: Rect::new(area.x, bottom - 3, area.width, 2),
             keys: Rect::new(area.x, bottom - 1, area.width, 1),
         })
     }
@@ -226,6 +236,7 @@ mod tests {
         let eight = Dimensions::STANDARD;
         assert_eq!(layout(80, 24, eight).shape, Shape::Grid { height: 1 });
         assert_eq!(layout(200, 60, eight).shape, Shape::Grid { height: 5 });
+        assert!(layout(80, 24, dims(4, 16)).summary.is_some());
         assert_eq!(layout(80, 24, dims(16, 16)).shape, Shape::Compact);
         assert_eq!(
             layout(300, 100, dims(4, 4)).shape,
@@ -241,18 +252,18 @@ mod tests {
             Layout::compute(Rect::new(0, 0, 30, 10), dims(16, 16)),
             Fit::TooSmall {
                 width: 37,
-                height: 20
+                height: 21
             }
         );
         assert!(matches!(
-            Layout::compute(Rect::new(0, 0, 37, 20), dims(16, 16)),
+            Layout::compute(Rect::new(0, 0, 37, 21), dims(16, 16)),
             Fit::Board(_)
         ));
     }
 
     #[test]
     fn every_cell_maps_back_to_its_square_and_nothing_else_does() {
-        let sizes = [(20, 10), (40, 12), (80, 24), (120, 40), (200, 60), (37, 20)];
+        let sizes = [(20, 10), (40, 12), (80, 24), (120, 40), (200, 60), (37, 21)];
         for (rows, cols) in [(4, 4), (8, 8), (4, 16), (16, 16), (10, 6)] {
             let dims = dims(rows, cols);
             for (width, height) in sizes {
