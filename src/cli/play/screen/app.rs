@@ -152,6 +152,9 @@ pub struct App {
     delay: Duration,
     /// Frames of the thinking indicator shown so far.
     pub(super) ticks: u64,
+    /// The announcement of the last move, while the message line still shows it, so that
+    /// the reply is shown beside it.
+    announced: Option<String>,
 }
 
 impl App {
@@ -184,6 +187,7 @@ impl App {
             finished: false,
             delay,
             ticks: 0,
+            announced: None,
         };
         app.place_cursor();
         app.announce_start();
@@ -233,6 +237,7 @@ impl App {
 
     /// Shows `text` on the message line.
     pub fn note(&mut self, text: impl Into<String>, tone: Tone) {
+        self.announced = None;
         self.message = Some(Message {
             text: text.into(),
             tone,
@@ -545,7 +550,12 @@ impl App {
                 self.players[passer], self.players[played.player]
             ));
         }
-        self.note(text, Tone::Info);
+        let shown = match self.announced.take() {
+            Some(previous) => format!("{previous} {text}"),
+            None => text.clone(),
+        };
+        self.note(shown, Tone::Info);
+        self.announced = Some(text);
     }
 
     /// Says so when the first player cannot move at the start.

@@ -1,0 +1,235 @@
+//! `othello play` on a real terminal: the full-screen board inside tmux, driven by a mouse
+//! click as a terminal encodes it (SGR mouse reports), typed keys and a signal, with checks
+//! that the terminal is given back.
+//!
+//! Without tmux these tests say so and pass, unless `CI` is set: CI must have tmux (`.ci/run`
+//! installs it).
+
+use std::path::Path;
+use std::process::Command;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A tmux server of its own, killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// A server on a socket named after `test`, or `None` (after saying why) without tmux.
+    fn start(test: &str) -> Option<Tmux> {
+        let found = Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|output| output.status.success());
+        if !found {
+            assert!(
+                std::env::var_os("CI").is_none_or(|ci| ci != "true"),
+                "tmux is needed for the terminal tests on CI"
+            );
+            eprintln!("skipped {test}: tmux is not installed");
+            return None;
+        }
+        Some(Tmux {
+            socket: format!("othello-{test}-{}", std::process::id()),
+        })
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let output = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        assert!(output.status.success(), "tmux {args:?}: {output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Starts `command` (a shell command line) in an 80x24 window.
+    fn open(&self, command: &str) {
+        self.run(&[
+            "new-session",
+            "-d",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-s",
+            "play",
+            command,
+        ]);
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "play"])
+    }
+
+    /// Sends `text` as typed, escape sequences included.
+    fn type_text(&self, text: &str) {
+        self.run(&["send-keys", "-t", "play", "-l", text]);
+    }
+
+    /// tmux's view of the terminal modes: alternate screen, mouse reports, SGR mouse encoding.
+    fn modes(&self) -> String {
+        self.run(&[
+            "display-message",
+            "-p",
+            "-t",
+            "play",
+            "#{alternate_on} #{mouse_any_flag} #{mouse_sgr_flag}",
+        ])
+        .trim()
+        .to_owned()
+    }
+
+    /// Waits until the screen shows `text`, and returns the screen.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "waited for {text:?}; the screen shows:\n{screen}"
+            );
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
+
+/// The shell command that runs `othello play ARGS`, then shows that it ended and the terminal
+/// settings afterwards. Its process id goes to `pid_file`.
+fn play_command(args: &str, pid_file: &Path) -> String {
+    let binary = env!("CARGO_BIN_EXE_othello");
+    format!(
+        "sh -c 'echo $$ > \"{pid}\"; exec \"{binary}\" play {args}'; echo EXITED; stty -a; sleep 30",
+        pid = pid_file.display()
+    )
+}
+
+/// Where the centre of square `name` (`d3`) is on the screen, found from the coordinates
+/// drawn around the board: 1-based column and line, as mouse reports count.
+fn square_position(screen: &str, name: &str) -> (usize, usize) {
+    let (letter, row) = name.split_at(1);
+    let header = screen
+        .lines()
+        .find(|line| line.trim_start().starts_with("a   b"))
+        .expect("column letters");
+    let column = header.find(&format!(" {letter} ")).expect("the column") + 1;
+    let line = screen
+        .lines()
+        .position(|line| line.trim_start().starts_with(&format!("{row} │")))
+        .expect("the row");
+    (column + 1, line + 1)
+}
+
+/// Terminal settings restored: canonical mode and echo on.
+fn assert_cooked(screen: &str) {
+    let words: Vec<&str> = screen.split_whitespace().collect();
+    assert!(words.contains(&"icanon"), "{screen}");
+    assert!(words.contains(&"echo"), "{screen}");
+}
+
+#[test]
+fn a_click_and_a_typed_move_are_played_and_the_terminal_is_given_back() {
+    let Some(tmux) = Tmux::start("click") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    tmux.open(&play_command(
+        "--white computer:1 --seed 3",
+        &dir.path().join("pid"),
+    ));
+    let screen = tmux.wait_for("Black (X) to move");
+    assert_eq!(
+        tmux.modes(),
+        "1 1 1",
+        "alternate screen and mouse reports on"
+    );
+
+    // A click on d3: button press and release, as SGR mouse reports.
+    let (x, y) = square_position(&screen, "d3");
+    tmux.type_text(&format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m"));
+    let screen = tmux.wait_for("Moves (2):");
+    assert!(
+        screen.contains("Black (X) plays d3, flipping 1 disc."),
+        "{screen}"
+    );
+
+    // A typed move: ask for the legal moves, then type the first one at the prompt.
+    tmux.type_text("m");
+    let screen = tmux.wait_for("Legal moves for Black (X): ");
+    let listed = screen
+        .split("Legal moves for Black (X): ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned();
+    tmux.type_text(&format!(":{listed}\r"));
+    let screen = tmux.wait_for("Moves (4):");
+    let moves: Vec<&str> = screen
+        .lines()
+        .skip_while(|line| !line.contains("Moves (4):"))
+        .nth(1)
+        .unwrap()
+        .split("  ")
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!((moves[0], moves[2]), ("d3", listed.as_str()), "{screen}");
+
+    // Quit, confirmed since the game is in progress.
+    tmux.type_text("q");
+    tmux.wait_for("Quit anyway?");
+    tmux.type_text("y");
+    let screen = tmux.wait_for("EXITED");
+    assert_eq!(tmux.modes(), "0 0 0", "terminal modes restored");
+    assert_cooked(&screen);
+    assert!(
+        !screen.contains('│'),
+        "the board is gone with the alternate screen"
+    );
+}
+
+#[test]
+fn sigterm_and_ctrl_c_give_the_terminal_back() {
+    let Some(tmux) = Tmux::start("signals") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    tmux.open(&play_command("--size 6x6", &pid_file));
+    tmux.wait_for("to move");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let killed = Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let screen = tmux.wait_for("EXITED");
+    assert_eq!(tmux.modes(), "0 0 0");
+    assert_cooked(&screen);
+
+    let tmux = Tmux::start("ctrl-c").unwrap();
+    tmux.open(&play_command("--size 6x6", &pid_file));
+    tmux.wait_for("to move");
+    tmux.type_text(":d3");
+    tmux.run(&["send-keys", "-t", "play", "C-c"]);
+    let screen = tmux.wait_for("EXITED");
+    assert_eq!(tmux.modes(), "0 0 0");
+    assert_cooked(&screen);
+}
