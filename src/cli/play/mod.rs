@@ -168,6 +168,7 @@ pub enum PlayError {
 
 /// Plays games on standard input and output until the player quits or the input ends.
 pub fn run(args: PlayArgs) -> Result<(), Failure> {
+    let settled = settles_the_game(&args);
     let setup = match &args.from {
         Some(path) => read_setup(path)?,
         None => Setup {
@@ -217,7 +218,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         Duration::ZERO
     });
     if on_terminal && io::stdin().is_terminal() && !args.line {
-        return screen::run(game, players, colour, seed, results, delay);
+        return screen::run(game, players, colour, seed, results, delay, !settled);
     }
 
     let stdout = io::stdout();
@@ -236,6 +237,20 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     let result = table.run(input, &mut output);
     let flushed = output.flush().map_err(Failure::Write);
     result.and(flushed)
+}
+
+/// Whether the command line chose anything about the game (the board, the rules, the players
+/// or their names); if not, the full screen asks first.
+fn settles_the_game(args: &PlayArgs) -> bool {
+    args.from.is_some()
+        || args.size != Dimensions::STANDARD
+        || args.rules != RulesArg::Full
+        || args.first != ColorArg::Black
+        || args.win != WinArg::Most
+        || args.black != Controller::Human
+        || args.white != Controller::Computer(othello::computer::Level::DEFAULT)
+        || args.black_name.is_some()
+        || args.white_name.is_some()
 }
 
 fn read_setup(path: &Path) -> Result<Setup, PlayError> {

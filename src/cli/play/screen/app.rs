@@ -12,7 +12,10 @@ use ratatui::layout::Rect;
 use othello::session::{Command, Session};
 use othello::{ByColor, Color, EngineError, Game, MoveError, Played, SearchReport, Square};
 
+use othello::Setup;
+
 use super::super::players::Player;
+use super::form::{Action, Choice, Form};
 use super::layout::{Fit, Layout};
 use super::{counted, result_sentence, squares};
 
@@ -59,6 +62,8 @@ pub enum Mode {
     Confirm(Pending),
     /// The help screen is shown; any key closes it.
     Help,
+    /// The new-game screen is shown.
+    Setup(Form),
 }
 
 /// An action that abandons a game in progress, and so is confirmed first.
@@ -155,17 +160,21 @@ pub struct App {
     /// The announcement of the last move, while the message line still shows it, so that
     /// the reply is shown beside it.
     announced: Option<String>,
+    /// The players have changed (a new game from the new-game screen).
+    new_players: bool,
 }
 
 impl App {
     /// A screen for `game` between `players` in a terminal of size `area`; `delay` is the
-    /// pause before each move of a game between two computer players.
+    /// pause before each move of a game between two computer players. With `ask`, the
+    /// new-game screen comes first, with these settings preselected.
     pub fn new(
         game: Game,
         players: ByColor<Player>,
         colour: bool,
         delay: Duration,
         area: Rect,
+        ask: bool,
     ) -> App {
         let mut app = App {
             cursor: Square::new(0, 0),
@@ -188,11 +197,38 @@ impl App {
             delay,
             ticks: 0,
             announced: None,
+            new_players: false,
         };
         app.place_cursor();
-        app.announce_start();
-        app.after_change();
+        if ask {
+            app.open_form();
+        } else {
+            app.announce_start();
+            app.after_change();
+        }
         app
+    }
+
+    /// The current settings, as the new-game screen shows them.
+    fn choice(&self) -> Choice {
+        let game = self.game();
+        Choice {
+            dims: game.board().dims(),
+            rules: game.rules(),
+            win: game.win_rule(),
+            first: game.first_player(),
+            players: self.players.clone(),
+        }
+    }
+
+    fn open_form(&mut self) {
+        self.stop_search();
+        self.mode = Mode::Setup(Form::new(&self.choice()));
+    }
+
+    /// The players, when they have changed since the last call.
+    pub fn take_new_players(&mut self) -> Option<&ByColor<Player>> {
+        std::mem::take(&mut self.new_players).then_some(&self.players)
     }
 
     /// The current position.
@@ -318,7 +354,63 @@ impl App {
                 }
             }
             Mode::Help => self.mode = Mode::Play,
+            Mode::Setup(mut form) => {
+                let action = form.key(key.code);
+                self.form_action(form, action);
+            }
         }
+    }
+
+    /// Carries out what the new-game screen asked for.
+    fn form_action(&mut self, form: Form, action: Action) {
+        match action {
+            Action::Stay => self.mode = Mode::Setup(form),
+            Action::Cancel => {
+                self.mode = Mode::Play;
+                self.after_change();
+            }
+            Action::Start => match form.choice() {
+                Ok(choice) => {
+                    self.mode = Mode::Play;
+                    self.start_game(choice);
+                }
+                Err(error) => {
+                    let mut form = form;
+                    form.error = Some(error);
+                    self.mode = Mode::Setup(form);
+                }
+            },
+        }
+    }
+
+    /// Starts the game `choice` describes: from the first position again when only the
+    /// players change, else from the standard start of the new size.
+    fn start_game(&mut self, choice: Choice) {
+        let current = self.choice();
+        if (choice.dims, choice.rules, choice.win, choice.first)
+            == (current.dims, current.rules, current.win, current.first)
+        {
+            self.session.restart();
+        } else {
+            let setup = Setup {
+                first: choice.first,
+                win: choice.win,
+                ..Setup::standard(choice.dims)
+            };
+            self.session = Session::new(Game::new(setup, choice.rules));
+        }
+        if choice.players != self.players {
+            self.players = choice.players;
+            self.new_players = true;
+        }
+        self.flipped.clear();
+        self.hint = None;
+        self.redo.clear();
+        self.ended = false;
+        self.note("New game.", Tone::Info);
+        self.place_cursor();
+        self.announce_start();
+        self.after_change();
     }
 
     fn play_key(&mut self, code: KeyCode) {
@@ -395,9 +487,19 @@ impl App {
         if mouse.kind != MouseEventKind::Down(MouseButton::Left) {
             return;
         }
-        match self.mode {
+        match self.mode.clone() {
             Mode::Help => self.mode = Mode::Play,
             Mode::Prompt(_) => {}
+            Mode::Setup(mut form) => {
+                let placement = Form::placement(self.area);
+                if !placement.outer.contains((mouse.column, mouse.row).into()) {
+                    return;
+                }
+                if let Some(index) = placement.field_at(mouse.row) {
+                    let action = form.click(index);
+                    self.form_action(form, action);
+                }
+            }
             Mode::Play | Mode::Confirm(_) => {
                 let Fit::Board(layout) = self.layout() else {
                     return;
@@ -703,18 +805,7 @@ impl App {
 
     fn perform(&mut self, pending: Pending) {
         match pending {
-            Pending::NewGame => {
-                self.stop_search();
-                self.session.restart();
-                self.flipped.clear();
-                self.hint = None;
-                self.redo.clear();
-                self.ended = false;
-                self.note("New game.", Tone::Info);
-                self.place_cursor();
-                self.announce_start();
-                self.after_change();
-            }
+            Pending::NewGame => self.open_form(),
             Pending::Quit => self.leave(),
         }
     }

@@ -11,6 +11,7 @@ use othello::{Color, Square};
 
 use super::super::view;
 use super::app::{App, Job, Mode, Tone};
+use super::form::{Field, Form, FIELDS};
 use super::layout::{Fit, Layout, Shape};
 use super::{result_sentence, squares};
 
@@ -73,6 +74,10 @@ impl Styles {
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     let styles = Styles::new(app.colour);
+    if let Mode::Setup(form) = &app.mode {
+        draw_form(frame, form, &styles);
+        return;
+    }
     let dims = app.game().board().dims();
     let layout = match Layout::compute(area, dims) {
         Fit::Board(layout) => layout,
@@ -381,7 +386,7 @@ fn key_bar(app: &App, styles: &Styles) -> Line<'static> {
                 styles.strong,
             ));
         }
-        Mode::Play => {}
+        Mode::Play | Mode::Setup(_) => {}
     }
     for (index, (key, label)) in app.key_bar().iter().enumerate() {
         if index > 0 {
@@ -391,6 +396,63 @@ fn key_bar(app: &App, styles: &Styles) -> Line<'static> {
         spans.push(Span::raw(format!(" {label}")));
     }
     Line::from(spans)
+}
+
+/// The new-game screen: a line per setting, the focused one highlighted.
+fn draw_form(frame: &mut Frame, form: &Form, styles: &Styles) {
+    let area = frame.area();
+    let place = Form::placement(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(Block::bordered().title(" New game "), place.outer);
+    let inner_right = place.outer.x + place.outer.width.saturating_sub(1);
+    let buf = frame.buffer_mut();
+    let fits = |y: u16| y + 1 < place.outer.y + place.outer.height;
+    for (index, &field) in FIELDS.iter().enumerate() {
+        let y = place.first_line + index as u16;
+        if !fits(y) {
+            break;
+        }
+        let focused = index == form.focus;
+        let value = match field {
+            Field::Name(_) if focused => format!("  {}_", form.value(field)),
+            Field::Name(_) | Field::Start => format!("  {}", form.value(field)),
+            _ if focused => format!("< {} >", form.value(field)),
+            _ => format!("  {}", form.value(field)),
+        };
+        let style = if focused {
+            Style::new().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::new()
+        };
+        let label_width = usize::from(place.value_x.saturating_sub(place.label_x));
+        buf.set_stringn(
+            place.label_x,
+            y,
+            Form::label(field),
+            label_width,
+            styles.strong,
+        );
+        let room = usize::from(inner_right.saturating_sub(place.value_x));
+        buf.set_stringn(place.value_x, y, value, room, style);
+    }
+    let width = usize::from(place.outer.width.saturating_sub(4));
+    let help = form.error.clone().map_or_else(
+        || {
+            (
+                "Up/Down: line, Left/Right: change, type a name, Enter: start, Esc: cancel"
+                    .to_owned(),
+                Style::new(),
+            )
+        },
+        |error| (error, styles.warning),
+    );
+    let below = place.first_line + FIELDS.len() as u16 + 1;
+    for (y, line) in (below..).zip(wrap(&help.0, width)) {
+        if !fits(y) {
+            break;
+        }
+        buf.set_stringn(place.label_x, y, line, width, help.1);
+    }
 }
 
 /// The help text, over the middle of the screen.

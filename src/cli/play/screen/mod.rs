@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod draw;
+pub mod form;
 pub mod layout;
 pub mod terminal;
 
@@ -62,7 +63,7 @@ impl Engines {
 }
 
 /// Plays on the full screen until the player quits; the terminal is given back however this
-/// ends.
+/// ends. With `ask`, the new-game screen comes first.
 pub fn run(
     game: Game,
     players: ByColor<Player>,
@@ -70,13 +71,14 @@ pub fn run(
     seed: u64,
     mut results: Option<ResultsFile>,
     delay: Duration,
+    ask: bool,
 ) -> Result<(), Failure> {
-    let engines = Engines::new(&players, seed);
+    let mut engines = Engines::new(&players, seed);
     let signalled = terminal::termination_flag().map_err(Failure::Write)?;
     let mut guard = terminal::Guard::enter().map_err(Failure::Write)?;
     let size = guard.terminal.size().map_err(Failure::Write)?;
     let area = Rect::new(0, 0, size.width, size.height);
-    let mut app = App::new(game, players, colour, delay, area);
+    let mut app = App::new(game, players, colour, delay, area, ask);
     let (sender, answers) = mpsc::channel();
     let mut stop = Arc::new(AtomicBool::new(false));
     let result = loop {
@@ -85,6 +87,9 @@ pub fn run(
         }
         if app.take_cancel() {
             stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(players) = app.take_new_players() {
+            engines = Engines::new(players, seed);
         }
         if let Some(request) = app.take_request() {
             if let Some(engine) = engines.for_job(request.job) {

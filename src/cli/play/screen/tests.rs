@@ -57,6 +57,7 @@ fn app_with(
         colour,
         Duration::ZERO,
         Rect::new(0, 0, width, height),
+        false,
     )
 }
 
@@ -498,7 +499,8 @@ fn a_hint_is_marked_on_the_board_with_its_evaluation() {
 fn a_new_game_is_confirmed_while_one_is_in_progress() {
     let mut app = two_people(Dimensions::STANDARD, (80, 24));
     key(&mut app, KeyCode::Char('n'));
-    assert_eq!(app.mode, Mode::Play, "nothing to lose yet");
+    assert!(matches!(app.mode, Mode::Setup(_)), "nothing to lose yet");
+    key(&mut app, KeyCode::Enter);
     assert_eq!(message(&app), "New game.");
     click_square(&mut app, sq("d3"));
     key(&mut app, KeyCode::Char('n'));
@@ -509,8 +511,59 @@ fn a_new_game_is_confirmed_while_one_is_in_progress() {
     assert_eq!(message(&app), "Carrying on with this game.");
     key(&mut app, KeyCode::Char('n'));
     key(&mut app, KeyCode::Char('y'));
+    assert!(matches!(app.mode, Mode::Setup(_)));
+    // Esc leaves the game as it was.
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.session().moves_played(), 1);
+    key(&mut app, KeyCode::Char('n'));
+    key(&mut app, KeyCode::Char('y'));
+    key(&mut app, KeyCode::Enter);
     assert_eq!(app.session().moves_played(), 0);
     assert_eq!(app.mode, Mode::Play);
+}
+
+#[test]
+fn the_new_game_screen_sets_up_the_next_game() {
+    let game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
+    let mut app = App::new(
+        game,
+        players(HUMAN, Controller::Computer(Level::DEFAULT)),
+        false,
+        Duration::ZERO,
+        Rect::new(0, 0, 80, 24),
+        true,
+    );
+    assert!(
+        app.take_request().is_none(),
+        "nobody moves before the game starts"
+    );
+    let form = screen(&app);
+    assert_snapshot!(form);
+    // Black's name typed, white made a person, the board 6x6, all with keys.
+    key(&mut app, KeyCode::Down);
+    keys(&mut app, "Ada");
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Left);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Left);
+    // White's side, by a click on its line: computer 3 -> 4 -> 5 -> 6 -> person.
+    let white_line = form
+        .lines()
+        .position(|line| line.contains("White plays"))
+        .unwrap();
+    for _ in 0..4 {
+        click(&mut app, 30, white_line as u16);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Play);
+    assert_eq!(app.game().board().dims(), dims(6, 6));
+    assert_eq!(app.players().black.name, "Ada");
+    assert!(app.players().white.is_human());
+    assert!(app.take_new_players().is_some());
+    assert!(app.take_request().is_none());
+    assert!(screen(&app).contains("Ada (X) to move"));
 }
 
 #[test]
@@ -562,6 +615,7 @@ fn computers_play_each_other_to_the_end_after_their_delay() {
         false,
         delay,
         Rect::new(0, 0, 80, 24),
+        false,
     );
     let request = app.take_request().unwrap();
     assert_eq!(request.delay, delay);
