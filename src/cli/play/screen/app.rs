@@ -678,8 +678,13 @@ impl App {
             if !self.ended {
                 self.ended = true;
                 self.finished = true;
+                // The last move and the result, without older news.
                 let result = result_sentence(self.game(), &self.players);
-                self.add_note(&format!("Game over: {result}"));
+                let text = match self.announced.take() {
+                    Some(last) => format!("{last} Game over: {result}"),
+                    None => format!("Game over: {result}"),
+                };
+                self.note(text, Tone::Info);
             }
             return;
         }
