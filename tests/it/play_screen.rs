@@ -85,15 +85,20 @@ impl Tmux {
 
     /// Waits until the screen shows `text`, and returns the screen.
     fn wait_for(&self, text: &str) -> String {
+        self.wait_until(|screen| screen.contains(text))
+    }
+
+    /// Waits until `ready` holds for the screen, and returns the screen.
+    fn wait_until(&self, ready: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
-            if screen.contains(text) {
+            if ready(&screen) {
                 return screen;
             }
             assert!(
                 start.elapsed() < Duration::from_secs(20),
-                "waited for {text:?}; the screen shows:\n{screen}"
+                "waited in vain; the screen shows:\n{screen}"
             );
             thread::sleep(Duration::from_millis(50));
         }
@@ -113,7 +118,7 @@ impl Drop for Tmux {
 fn play_command(args: &str, pid_file: &Path) -> String {
     let binary = env!("CARGO_BIN_EXE_othello");
     format!(
-        "sh -c 'echo $$ > \"{pid}\"; exec \"{binary}\" play {args}'; echo EXITED; stty -a; sleep 30",
+        "sh -c 'echo $$ > \"{pid}\"; exec \"{binary}\" play {args}'; stty -a; echo EXITED; sleep 30",
         pid = pid_file.display()
     )
 }
@@ -232,4 +237,63 @@ fn sigterm_and_ctrl_c_give_the_terminal_back() {
     let screen = tmux.wait_for("EXITED");
     assert_eq!(tmux.modes(), "0 0 0");
     assert_cooked(&screen);
+}
+
+/// The shell command that runs `othello ARGS` and shows its exit status.
+fn othello_command(args: &str) -> String {
+    let binary = env!("CARGO_BIN_EXE_othello");
+    format!("\"{binary}\" {args}; echo EXITED $?; sleep 30")
+}
+
+#[test]
+fn the_line_dialogue_on_a_terminal_edits_completes_and_says_goodbye() {
+    let Some(tmux) = Tmux::start("line") else {
+        return;
+    };
+    tmux.open(&othello_command("play --line --white computer:1 --seed 3"));
+    tmux.wait_for("Black (X)>");
+    // Tab completes the only legal move starting with d.
+    tmux.type_text("d");
+    tmux.run(&["send-keys", "-t", "play", "Tab", "Enter"]);
+    tmux.wait_for("Black (X) plays d3, flipping 1 disc.");
+    // The next prompt, after the computer's reply.
+    tmux.wait_until(|screen| screen.matches("Black (X)>").count() == 2);
+    // The up arrow brings d3 back from the history; it is never read as text.
+    tmux.run(&["send-keys", "-t", "play", "Up", "Enter"]);
+    let screen = tmux.wait_for("d3 is already occupied");
+    assert!(!screen.contains("[A"), "{screen}");
+    tmux.type_text("board\r");
+    tmux.wait_until(|screen| {
+        screen.trim_end().ends_with("Black (X)>") && screen.contains("> board")
+    });
+    tmux.run(&["send-keys", "-t", "play", "C-d"]);
+    let screen = tmux.wait_for("EXITED");
+    assert!(screen.contains("Goodbye.\nEXITED 0"), "{screen}");
+    for line in screen.lines() {
+        assert!(line.chars().count() <= 80, "{line}");
+    }
+
+    let tmux = Tmux::start("line-ctrl-c").unwrap();
+    tmux.open(&othello_command("play --line"));
+    tmux.wait_for("Black (X)>");
+    tmux.run(&["send-keys", "-t", "play", "C-c"]);
+    let screen = tmux.wait_for("EXITED");
+    assert!(
+        screen.contains("Interrupted: the game is left unfinished. Goodbye.\nEXITED 0"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn the_protocol_on_a_terminal_says_what_it_waits_for() {
+    let Some(tmux) = Tmux::start("front-door") else {
+        return;
+    };
+    tmux.open(&othello_command(""));
+    tmux.wait_for("othello: waiting for a protocol game on standard input (Ctrl-D ends it).");
+    let screen = tmux.wait_for("othello: for a game to play at the terminal, run othello play.");
+    // Standard output is the protocol's: its banner, nothing more.
+    assert!(screen.contains("othello play.\nFULL\n"), "{screen}");
+    tmux.run(&["send-keys", "-t", "play", "C-d"]);
+    tmux.wait_for("EXITED 2");
 }

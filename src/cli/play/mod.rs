@@ -3,12 +3,14 @@
 //! Arguments are checked and turned into a [`table::Table`] before anything is printed; the
 //! table then runs the game loop on standard input and output.
 
+mod lines;
 mod players;
 mod results;
 mod screen;
 mod table;
 mod thinking;
 mod view;
+mod wrap;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -19,12 +21,14 @@ use thiserror::Error;
 
 use othello::{ByColor, Color, Dimensions, Game, Setup, WinRule};
 
-use super::input::{parse_setup, read_file, LineReader, SetupFileError};
+use super::input::{parse_setup, read_file, SetupFileError};
 use super::{Failure, RulesArg};
+use lines::{Piped, Typed};
 use players::{Controller, Name, Player};
 use results::ResultsFile;
 use table::Table;
 use view::Palette;
+use wrap::Wrapping;
 
 /// Play Othello at the terminal against a person or the computer.
 ///
@@ -223,7 +227,6 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
 
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());
-    let input = LineReader::new(io::stdin().lock());
     let mut table = Table::new(
         game,
         players,
@@ -234,10 +237,23 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         !io::stdin().is_terminal(),
     )
     .with_delay(delay);
-    let result = table.run(input, &mut output);
+    let result = if io::stdin().is_terminal() {
+        // A person types: line editing, and lines that fit the screen.
+        let width = ratatui::crossterm::terminal::size()
+            .map_or(MAX_LINE_WIDTH, |(columns, _)| usize::from(columns))
+            .min(MAX_LINE_WIDTH);
+        let mut wrapped = Wrapping::new(&mut output, width);
+        let result = Typed::new().and_then(|input| table.run(input, &mut wrapped));
+        result.and(wrapped.flush().map_err(Failure::Write))
+    } else {
+        table.run(Piped::new(io::stdin().lock()), &mut output)
+    };
     let flushed = output.flush().map_err(Failure::Write);
     result.and(flushed)
 }
+
+/// The longest line the dialogue writes to a person at a terminal.
+const MAX_LINE_WIDTH: usize = 80;
 
 /// Whether the command line chose anything about the game (the board, the rules, the players
 /// or their names); if not, the full screen asks first.
