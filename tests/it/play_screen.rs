@@ -297,3 +297,29 @@ fn the_protocol_on_a_terminal_says_what_it_waits_for() {
     tmux.run(&["send-keys", "-t", "play", "C-d"]);
     tmux.wait_for("EXITED 2");
 }
+
+#[test]
+fn a_watched_game_between_computers_is_logged() {
+    let Some(tmux) = Tmux::start("log") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("results.txt");
+    tmux.open(&play_command(
+        &format!(
+            "--size 4x4 --black computer:1 --white computer:2 --delay 0.05 --log \"{}\"",
+            log.display()
+        ),
+        &dir.path().join("pid"),
+    ));
+    let screen = tmux.wait_for("Result appended to");
+    assert!(screen.contains("Game over"), "{screen}");
+    tmux.type_text("q");
+    tmux.wait_for("EXITED");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(logged.lines().count(), 1, "{logged}");
+    assert!(
+        logged.contains("| 4x4 FULL, most discs wins | Black (black) "),
+        "{logged}"
+    );
+}
