@@ -625,3 +625,36 @@ fn computers_play_each_other_to_the_end_after_their_delay() {
     assert!(app.game().is_over());
     assert!(screen(&app).contains("Game over"));
 }
+
+#[test]
+fn every_screen_draws_at_every_small_size_without_panicking() {
+    let mut apps = Vec::new();
+    for ask in [false, true] {
+        let game = Game::new(Setup::standard(dims(16, 16)), RuleSet::Full);
+        apps.push(App::new(
+            game,
+            players(HUMAN, HUMAN),
+            true,
+            Duration::ZERO,
+            Rect::new(0, 0, 80, 24),
+            ask,
+        ));
+    }
+    let mut help = two_people(dims(4, 4), (80, 24));
+    key(&mut help, KeyCode::Char('?'));
+    let mut confirm = two_people(dims(4, 4), (80, 24));
+    click_square(&mut confirm, sq("b1"));
+    key(&mut confirm, KeyCode::Char('q'));
+    let mut prompt = two_people(dims(4, 4), (80, 24));
+    keys(&mut prompt, ":a very long line typed at the prompt");
+    apps.extend([help, confirm, prompt]);
+    for app in &mut apps {
+        for width in (1..=60).step_by(3) {
+            for height in (1..=25).step_by(2) {
+                app.handle(&Event::Resize(width, height));
+                let text = screen(app);
+                assert_eq!(text.lines().count(), usize::from(height));
+            }
+        }
+    }
+}
