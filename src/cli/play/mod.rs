@@ -237,8 +237,8 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         !io::stdin().is_terminal(),
     )
     .with_delay(delay);
-    let result = if io::stdin().is_terminal() {
-        // A person types: line editing, and lines that fit the screen.
+    let result = if io::stdin().is_terminal() && on_terminal {
+        // A person types at a terminal: line editing, and lines that fit the screen.
         let width = ratatui::crossterm::terminal::size()
             .map_or(MAX_LINE_WIDTH, |(columns, _)| usize::from(columns))
             .min(MAX_LINE_WIDTH);

@@ -451,6 +451,10 @@ impl Table {
         for (words, meaning) in Command::HELP {
             text.push_str(&format!("  {words:<13} {meaning}\n"));
         }
+        if !self.echo {
+            // At a terminal (piped transcripts keep their old help).
+            text.push_str("  board         show the board again\n");
+        }
         text.push_str(&format!(
             "Board: {} black, {} white, {} a legal move, [ ] around the last move.\n",
             view::BLACK,
