@@ -121,8 +121,10 @@ impl Layout {
             .rev()
             .map(|height| Shape::Grid { height })
             .find(|shape| {
+                // Room for the panel beside it, or for the score line over it.
                 let (width, height) = shape.board_size(dims);
-                width <= area.width && height <= room
+                let panel = area.width - width.min(area.width) >= PANEL_MIN_WIDTH + PANEL_GAP;
+                width <= area.width && height <= room && (panel || height < room)
             })
             .unwrap_or(Shape::Compact);
         let (width, height) = shape.board_size(dims);
@@ -237,6 +239,20 @@ mod tests {
         assert_eq!(layout(80, 24, eight).shape, Shape::Grid { height: 1 });
         assert_eq!(layout(200, 60, eight).shape, Shape::Grid { height: 5 });
         assert!(layout(80, 24, dims(4, 16)).summary.is_some());
+        // A smaller cell rather than no score at all.
+        let narrow = layout(44, 14, dims(4, 4));
+        assert_eq!(narrow.shape, Shape::Compact);
+        assert!(narrow.panel.is_some());
+        for (width, height) in [(44, 14), (30, 16), (80, 24), (23, 30), (60, 9)] {
+            let Fit::Board(layout) = Layout::compute(Rect::new(0, 0, width, height), dims(4, 4))
+            else {
+                panic!("4x4 fits {width}x{height}");
+            };
+            assert!(
+                layout.panel.is_some() || layout.summary.is_some(),
+                "{width}x{height}"
+            );
+        }
         assert_eq!(layout(80, 24, dims(16, 16)).shape, Shape::Compact);
         assert_eq!(
             layout(300, 100, dims(4, 4)).shape,
