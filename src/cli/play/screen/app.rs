@@ -505,7 +505,8 @@ impl App {
                     return;
                 };
                 if mouse.row == layout.keys.y {
-                    if let Some(key) = self.key_bar_key(mouse.column - layout.keys.x) {
+                    if let Some(key) = self.key_bar_key(mouse.column.saturating_sub(layout.keys.x))
+                    {
                         self.key(KeyEvent::from(KeyCode::Char(key)));
                     }
                 } else if self.mode == Mode::Play {
