@@ -1,6 +1,6 @@
 //! `othello [--rules full|simple]`: the console protocol on standard input and output.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 
 use othello::protocol::{Driver, Progress};
 use othello::RuleSet;
@@ -10,6 +10,14 @@ use super::Failure;
 
 /// Plays the protocol from standard input to standard output.
 pub fn run(rules: RuleSet) -> Result<(), Failure> {
+    if io::stdin().is_terminal() {
+        // Someone typed `othello` at a shell: say what it waits for (standard output stays
+        // the protocol's alone).
+        eprintln!(
+            "othello: waiting for a protocol game on standard input (Ctrl-D ends it).\n\
+             othello: for a game to play at the terminal, run othello play."
+        );
+    }
     let stdout = io::stdout();
     let mut output = BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut input = LineReader::new(io::stdin().lock());

@@ -4,6 +4,7 @@ mod reference;
 
 mod engine;
 mod play;
+mod play_screen;
 mod play_strength;
 mod reference_self_check;
 

@@ -516,3 +516,48 @@ fn a_failed_save_is_reported_and_the_game_goes_on() {
     );
     assert!(transcript.contains("White (O) plays c5"), "{transcript}");
 }
+
+#[test]
+fn board_shows_the_board_again() {
+    let output = play_command(&["--white", "human"])
+        .write_stdin("board\nquit\n")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        stdout.matches("  4 . . * O X . . . 4").count(),
+        2,
+        "{stdout}"
+    );
+    assert!(output.status.success());
+}
+
+#[test]
+fn line_and_delay_options() {
+    let output = play_command(&[
+        "--black",
+        "computer:1",
+        "--white",
+        "computer:1",
+        "--size",
+        "4x4",
+        "--line",
+        "--delay",
+        "0.01",
+        "--seed",
+        "1",
+    ])
+    .output()
+    .unwrap();
+    assert!(output.status.success());
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .contains("Game over."));
+    let bad = play_command(&["--delay", "soon"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let stderr = String::from_utf8(bad.stderr).unwrap();
+    assert!(
+        stderr.contains("expected a number of seconds from 0 to 3600, found \"soon\""),
+        "{stderr}"
+    );
+}

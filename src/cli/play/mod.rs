@@ -3,16 +3,19 @@
 //! Arguments are checked and turned into a [`table::Table`] before anything is printed; the
 //! table then runs the game loop on standard input and output.
 
+mod lines;
 mod players;
 mod results;
 mod saved;
+mod screen;
 mod table;
 mod thinking;
 mod view;
+mod wrap;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::ValueEnum;
 use thiserror::Error;
@@ -20,13 +23,15 @@ use thiserror::Error;
 use othello::record::GameRecord;
 use othello::{ByColor, Color, Dimensions, Game, RuleSet, Setup, WinRule};
 
-use super::input::{read_setup, LineReader, SetupFileError};
+use super::input::{read_setup, SetupFileError};
 use super::records::{read_records, RecordsFileError};
 use super::{Failure, RulesArg};
+use lines::{Piped, Typed};
 use players::{Controller, Name, Player};
 use results::ResultsFile;
 use table::Table;
 use view::Palette;
+use wrap::Wrapping;
 
 /// Play Othello at the terminal against a person or the computer.
 ///
@@ -96,6 +101,28 @@ pub struct PlayArgs {
     /// clock).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+
+    /// Use the line dialogue even on a terminal (it is always used when standard input or
+    /// output is not a terminal).
+    #[arg(long)]
+    line: bool,
+
+    /// Pause SECS seconds before each move of a game between two computer players (by
+    /// default half a second when the game is shown on a terminal, none otherwise).
+    #[arg(long, value_name = "SECS", value_parser = parse_delay)]
+    delay: Option<Duration>,
+}
+
+/// The pause watched games make by default on a terminal.
+const WATCHING_DELAY: Duration = Duration::from_millis(500);
+
+fn parse_delay(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .filter(|delay| *delay <= Duration::from_secs(3600))
+        .ok_or_else(|| format!("expected a number of seconds from 0 to 3600, found {text:?}"))
 }
 
 /// A colour as named on the command line.
@@ -165,6 +192,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         Some(path) => Some(read_record(path, args.rules.into())?),
         None => None,
     };
+    let settled = settles_the_game(&args);
     let setup = match &args.from {
         Some(path) => read_setup(path, None).map_err(PlayError::From)?,
         None => Setup {
@@ -222,10 +250,20 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         Some(record) => record.start_game(),
         None => Game::new(setup, args.rules.into()),
     };
+    let on_terminal = io::stdout().is_terminal();
+    let delay = args.delay.unwrap_or(if on_terminal {
+        WATCHING_DELAY
+    } else {
+        Duration::ZERO
+    });
+    // Saving and continuing a saved game are commands of the line dialogue.
+    let full_screen = on_terminal && io::stdin().is_terminal() && !args.line;
+    if full_screen && args.save.is_none() && loaded.is_none() {
+        return screen::run(game, players, colour, seed, results, delay, !settled);
+    }
 
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());
-    let input = LineReader::new(io::stdin().lock());
     let mut table = Table::new(
         game,
         players,
@@ -234,12 +272,23 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         results,
         io::stderr().is_terminal(),
         !io::stdin().is_terminal(),
-    );
+    )
+    .with_delay(delay);
     table.set_save(args.save);
     if let (Some(record), Some(path)) = (&loaded, &args.load) {
         table.continue_from(record, &path.display().to_string());
     }
-    let result = table.run(input, &mut output);
+    let result = if io::stdin().is_terminal() && on_terminal {
+        // A person types at a terminal: line editing, and lines that fit the screen.
+        let width = ratatui::crossterm::terminal::size()
+            .map_or(MAX_LINE_WIDTH, |(columns, _)| usize::from(columns))
+            .min(MAX_LINE_WIDTH);
+        let mut wrapped = Wrapping::new(&mut output, width);
+        let result = Typed::new().and_then(|input| table.run(input, &mut wrapped));
+        result.and(wrapped.flush().map_err(Failure::Write))
+    } else {
+        table.run(Piped::new(io::stdin().lock()), &mut output)
+    };
     let flushed = output.flush().map_err(Failure::Write);
     result.and(flushed)
 }
@@ -256,6 +305,23 @@ fn read_record(path: &Path, rules: RuleSet) -> Result<GameRecord, PlayError> {
             number: 1,
             count,
         }))
+}
+
+/// The longest line the dialogue writes to a person at a terminal.
+const MAX_LINE_WIDTH: usize = 80;
+
+/// Whether the command line chose anything about the game (the board, the rules, the players
+/// or their names); if not, the full screen asks first.
+fn settles_the_game(args: &PlayArgs) -> bool {
+    args.from.is_some()
+        || args.size != Dimensions::STANDARD
+        || args.rules != RulesArg::Full
+        || args.first != ColorArg::Black
+        || args.win != WinArg::Most
+        || args.black != Controller::Human
+        || args.white != Controller::Computer(othello::computer::Level::DEFAULT)
+        || args.black_name.is_some()
+        || args.white_name.is_some()
 }
 
 /// A seed that differs from run to run.

@@ -1,16 +1,17 @@
 //! The game loop: show the position, ask the person to move or let the computer move, answer
 //! commands, and report the end.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use othello::computer::{Computer, Level};
 use othello::record::{movelist, GameRecord, Metadata};
 use othello::session::{Command, Session};
 use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square, WinRule};
 
-use super::super::input::{LineError, LineReader};
 use super::super::Failure;
+use super::lines::{Lines, Reply};
 use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
 use super::saved;
@@ -39,6 +40,8 @@ pub struct Table {
     save: Option<PathBuf>,
     /// Said after the welcome: where a loaded game comes from.
     loaded: Option<String>,
+    /// The pause before each move of a game between two computer players.
+    delay: Duration,
 }
 
 /// What to do after a command.
@@ -80,7 +83,14 @@ impl Table {
             ended: false,
             save: None,
             loaded: None,
+            delay: Duration::ZERO,
         }
+    }
+
+    /// Pauses for `delay` before each move when two computer players play each other, so
+    /// that people can follow the game.
+    pub fn with_delay(self, delay: Duration) -> Table {
+        Table { delay, ..self }
     }
 
     /// Writes the game to `path` when it ends, and is where `save` writes by default.
@@ -104,11 +114,7 @@ impl Table {
     }
 
     /// Plays until the player quits or `input` ends.
-    pub fn run(
-        &mut self,
-        mut input: LineReader<impl Read>,
-        out: &mut impl Write,
-    ) -> Result<(), Failure> {
+    pub fn run(&mut self, mut input: impl Lines, out: &mut impl Write) -> Result<(), Failure> {
         self.welcome(out)?;
         match self.loaded.take() {
             Some(loaded) => write_out(out, &loaded)?,
@@ -242,30 +248,51 @@ impl Table {
         }
     }
 
-    /// Reads a line after showing `prompt`; `None` at the end of the input.
+    /// Reads a line after showing `prompt`; `None` at the end of the input (or on Ctrl-C at
+    /// a terminal).
     fn read_line(
         &self,
         prompt: &str,
-        input: &mut LineReader<impl Read>,
+        input: &mut impl Lines,
         out: &mut impl Write,
     ) -> Result<Option<String>, Failure> {
-        write_out(out, prompt)?;
-        match input.next_line(out) {
-            Ok(Some(line)) => {
-                let line = String::from_utf8_lossy(line).into_owned();
+        match input.read(prompt, &self.completions(), out)? {
+            Reply::Line(line) => {
                 if self.echo {
                     write_out(out, &format!("{}\n", echoed(&line)))?;
                 }
                 Ok(Some(line))
             }
-            Ok(None) => {
-                // End the prompt's line so the shell starts on a fresh one.
+            // The line editor has ended the prompt's line.
+            Reply::End if input.interactive() => {
+                write_out(out, "Goodbye.\n")?;
+                Ok(None)
+            }
+            // End the prompt's line so the shell starts on a fresh one.
+            Reply::End => {
                 write_out(out, "\n")?;
                 Ok(None)
             }
-            Err(LineError::Read(error)) => Err(Failure::Read(error)),
-            Err(LineError::Write(error)) => Err(Failure::Write(error)),
+            Reply::Interrupted => {
+                write_out(out, "Interrupted: the game is left unfinished. Goodbye.\n")?;
+                Ok(None)
+            }
         }
+    }
+
+    /// What Tab completes at the prompt: the legal moves and the command words.
+    fn completions(&self) -> Vec<String> {
+        let moves = self.game().legal_moves();
+        let words = Command::HELP
+            .iter()
+            .skip(1)
+            .map(|(word, _)| *word)
+            .chain(["board", "yes", "no"]);
+        moves
+            .iter()
+            .map(Square::to_string)
+            .chain(words.map(str::to_owned))
+            .collect()
     }
 
     fn warn(&self, out: &mut impl Write, message: impl std::fmt::Display) -> Result<(), Failure> {
@@ -278,7 +305,7 @@ impl Table {
     fn human_moves(
         &mut self,
         color: Color,
-        input: &mut LineReader<impl Read>,
+        input: &mut impl Lines,
         out: &mut impl Write,
     ) -> Result<Next, Failure> {
         self.show(out)?;
@@ -289,6 +316,10 @@ impl Table {
         if let Some(file) = save_command(&line) {
             self.save_now(file, out)?;
             return Ok(Next::Continue);
+        }
+        if line.trim().eq_ignore_ascii_case("board") {
+            self.shown = false;
+            return self.show(out).map(|()| Next::Continue);
         }
         let command = match Command::parse(&line, self.game().board().dims()) {
             Ok(command) => command,
@@ -363,6 +394,9 @@ impl Table {
 
     fn computer_moves(&mut self, color: Color, out: &mut impl Write) -> Result<(), Failure> {
         out.flush().map_err(Failure::Write)?;
+        if !self.players.black.is_human() && !self.players.white.is_human() {
+            std::thread::sleep(self.delay);
+        }
         let game = self.session.game().clone();
         let computer = self.computers[color]
             .as_mut()
@@ -424,11 +458,7 @@ impl Table {
     }
 
     /// Starts again, after asking if that would abandon a game in progress.
-    fn new_game(
-        &mut self,
-        input: &mut LineReader<impl Read>,
-        out: &mut impl Write,
-    ) -> Result<Next, Failure> {
+    fn new_game(&mut self, input: &mut impl Lines, out: &mut impl Write) -> Result<Next, Failure> {
         if self.session.in_progress() {
             let Some(answer) = self.read_line(
                 "A game is in progress. Abandon it and start a new one? [y/N] ",
@@ -465,6 +495,10 @@ impl Table {
             }
             text.push_str(&format!("  {words:<13} {meaning}\n"));
         }
+        if !self.echo {
+            // At a terminal (piped transcripts keep their old help).
+            text.push_str("  board         show the board again\n");
+        }
         text.push_str(&format!(
             "Board: {} black, {} white, {} a legal move, [ ] around the last move.\n",
             view::BLACK,
@@ -484,7 +518,7 @@ impl Table {
     /// Reports the end once (and logs it), then waits for `new`, `undo` or `quit`.
     fn after_the_end(
         &mut self,
-        input: &mut LineReader<impl Read>,
+        input: &mut impl Lines,
         out: &mut impl Write,
     ) -> Result<Next, Failure> {
         if !self.ended {

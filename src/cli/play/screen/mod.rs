@@ -1,0 +1,219 @@
+//! The full-screen board of `othello play` on a terminal: click or tap a square, or move a
+//! cursor with the keys.
+//!
+//! [`layout`] computes where things go from the terminal size alone, [`draw`] paints the
+//! state in a frame, [`app`] turns events into state changes, and [`terminal`] takes the
+//! terminal over and gives it back. [`run`] is the event loop tying them together: it draws,
+//! waits a moment for a key, a click or a resize, hands it to the state, and runs the searches
+//! the state asks for on worker threads whose answers come back through a channel.
+
+pub mod app;
+pub mod draw;
+pub mod form;
+pub mod layout;
+pub mod terminal;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event;
+use ratatui::layout::Rect;
+
+use othello::computer::{Computer, Level};
+use othello::{ByColor, Game, Outcome, Square, WinRule};
+
+use super::super::Failure;
+use super::players::{Controller, Player};
+use super::results::{self, ResultsFile};
+use app::{Answer, App, Job, Request, Tone};
+
+/// How long the loop waits for an event before it looks at the searches again (and moves
+/// the thinking indicator on).
+const TICK: Duration = Duration::from_millis(50);
+
+/// The engines: one per computer player, and one for hints.
+struct Engines {
+    players: ByColor<Option<Arc<Mutex<Computer>>>>,
+    adviser: Arc<Mutex<Computer>>,
+}
+
+impl Engines {
+    fn new(players: &ByColor<Player>, seed: u64) -> Engines {
+        Engines {
+            players: ByColor::new_with(|color| match players[color].controller {
+                Controller::Computer(level) => Some(Arc::new(Mutex::new(Computer::new(
+                    level,
+                    seed ^ (color as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                )))),
+                Controller::Human => None,
+            }),
+            adviser: Arc::new(Mutex::new(Computer::new(Level::HINT, seed))),
+        }
+    }
+
+    fn for_job(&self, job: Job) -> Option<Arc<Mutex<Computer>>> {
+        match job {
+            Job::Move(color) => self.players[color].clone(),
+            Job::Hint => Some(Arc::clone(&self.adviser)),
+        }
+    }
+}
+
+/// Plays on the full screen until the player quits; the terminal is given back however this
+/// ends. With `ask`, the new-game screen comes first.
+pub fn run(
+    game: Game,
+    players: ByColor<Player>,
+    colour: bool,
+    seed: u64,
+    mut results: Option<ResultsFile>,
+    delay: Duration,
+    ask: bool,
+) -> Result<(), Failure> {
+    let mut engines = Engines::new(&players, seed);
+    let signalled = terminal::termination_flag().map_err(Failure::Write)?;
+    let mut guard = terminal::Guard::enter().map_err(Failure::Write)?;
+    let size = guard.terminal.size().map_err(Failure::Write)?;
+    let area = Rect::new(0, 0, size.width, size.height);
+    let mut app = App::new(game, players, colour, delay, area, ask);
+    let (sender, answers) = mpsc::channel();
+    let mut stop = Arc::new(AtomicBool::new(false));
+    let result = loop {
+        if signalled.load(Ordering::Relaxed) {
+            break Ok(());
+        }
+        if app.take_cancel() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(players) = app.take_new_players() {
+            engines = Engines::new(players, seed);
+        }
+        if let Some(request) = app.take_request() {
+            if let Some(engine) = engines.for_job(request.job) {
+                stop = Arc::new(AtomicBool::new(false));
+                start_search(request, engine, Arc::clone(&stop), sender.clone());
+            }
+        }
+        if app.take_finished() {
+            log_result(&mut app, results.as_mut());
+        }
+        if let Err(error) = guard.terminal.draw(|frame| draw::draw(frame, &app)) {
+            break Err(Failure::Write(error));
+        }
+        if app.quitting() {
+            break Ok(());
+        }
+        match event::poll(TICK).and_then(|ready| ready.then(event::read).transpose()) {
+            Ok(Some(event)) => app.handle(&event),
+            Ok(None) => app.tick(),
+            Err(error) => break Err(Failure::Read(error)),
+        }
+        while let Ok((id, answer)) = answers.try_recv() {
+            app.finished(id, answer);
+        }
+    };
+    stop.store(true, Ordering::Relaxed);
+    drop(guard);
+    result
+}
+
+/// Runs `request` on a worker thread after its delay (cut short by `stop`) and sends the
+/// answer back with the request's id.
+fn start_search(
+    request: Request,
+    engine: Arc<Mutex<Computer>>,
+    stop: Arc<AtomicBool>,
+    answers: Sender<(u64, Answer)>,
+) {
+    thread::spawn(move || {
+        let start = Instant::now();
+        while start.elapsed() < request.delay {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            thread::sleep(TICK.min(request.delay - start.elapsed().min(request.delay)));
+        }
+        // A cancelled search may still be stopping: wait for its engine.
+        let mut computer = engine.lock().unwrap_or_else(PoisonError::into_inner);
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let answer = match request.job {
+            Job::Move(_) => Answer::Move(
+                computer
+                    .choose(&request.game, &stop)
+                    .map(|choice| choice.square),
+            ),
+            Job::Hint => Answer::Hint(computer.analyse(&request.game, &stop)),
+        };
+        let _ = answers.send((request.id, answer));
+    });
+}
+
+/// Appends the finished game to the results file, and says so on the message line.
+fn log_result(app: &mut App, results: Option<&mut ResultsFile>) {
+    let Some(file) = results else {
+        return;
+    };
+    let line = results::line(&results::now(), app.game(), app.players());
+    match file.append(&line) {
+        Ok(()) => app.add_note(&format!("Result appended to {}.", file.path().display())),
+        Err(error) => app.note(
+            format!(
+                "Cannot append to results file {}: {error}",
+                file.path().display()
+            ),
+            Tone::Warning,
+        ),
+    }
+}
+
+/// `1 disc`, `2 discs`.
+fn counted(count: impl TryInto<u64>, noun: &str) -> String {
+    match count.try_into().unwrap_or(u64::MAX) {
+        1 => format!("1 {noun}"),
+        count => format!("{count} {noun}s"),
+    }
+}
+
+/// `c4 d3 e6 f5`, or `none`.
+fn squares(moves: &[Square]) -> String {
+    if moves.is_empty() {
+        return "none".to_owned();
+    }
+    moves
+        .iter()
+        .map(Square::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Who won and by how much, or a draw, once the game is over.
+fn result_sentence(game: &Game, players: &ByColor<Player>) -> String {
+    let score = game.score();
+    match game.outcome() {
+        Some(Outcome::Win(color)) => {
+            let margin = score[color].abs_diff(score[color.opponent()]);
+            let how = match game.win_rule() {
+                WinRule::MostDiscs => format!("by {}", counted(margin, "disc")),
+                WinRule::FewestDiscs => {
+                    format!("with {} fewer (fewest discs wins)", counted(margin, "disc"))
+                }
+            };
+            format!(
+                "{} wins {how}, {} to {}.",
+                players[color],
+                score[color],
+                score[color.opponent()]
+            )
+        }
+        Some(Outcome::Draw) => format!("a draw, {} to {}.", score.black, score.white),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

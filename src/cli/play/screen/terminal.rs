@@ -1,0 +1,93 @@
+//! Taking the terminal over (raw mode, the alternate screen, mouse reports) and always giving
+//! it back: when the guard is dropped, on a panic (through a panic hook that restores first),
+//! and on the termination signals, which the event loop watches.
+
+use std::io::{self, Stdout, Write};
+use std::panic;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Once};
+
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+};
+use ratatui::crossterm::{cursor, execute};
+use ratatui::Terminal;
+
+/// The terminal, taken over for as long as this lives.
+pub struct Guard {
+    /// The ratatui terminal drawing on standard output.
+    pub terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+impl Guard {
+    /// Enters raw mode and the alternate screen and turns mouse reports on; everything is
+    /// undone again if a step fails.
+    pub fn enter() -> io::Result<Guard> {
+        install_panic_hook();
+        enable_raw_mode()?;
+        let entered = execute!(
+            io::stdout(),
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            cursor::Hide
+        )
+        .and_then(|()| Terminal::new(CrosstermBackend::new(io::stdout())));
+        match entered {
+            Ok(terminal) => Ok(Guard { terminal }),
+            Err(error) => {
+                restore();
+                Err(error)
+            }
+        }
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Gives the terminal back: mouse reports off, the main screen, the cursor, cooked mode.
+/// Harmless when the terminal was not taken over.
+pub fn restore() {
+    let mut stdout = io::stdout();
+    let _ = execute!(
+        stdout,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+    let _ = stdout.flush();
+    let _ = disable_raw_mode();
+}
+
+/// A panic restores the terminal before its message is printed, so that the message is
+/// readable and the shell usable.
+fn install_panic_hook() {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
+}
+
+/// A flag raised by SIGTERM, SIGHUP or SIGINT (in raw mode Ctrl-C arrives as a key instead),
+/// so that the event loop ends and the guard restores the terminal.
+pub fn termination_flag() -> io::Result<Arc<AtomicBool>> {
+    let flag = Arc::new(AtomicBool::new(false));
+    #[cfg(unix)]
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
+        signal_hook::flag::register(signal, Arc::clone(&flag))?;
+    }
+    Ok(flag)
+}
