@@ -14,7 +14,7 @@ seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(protocol setup play_input ffo engine)
+    targets=(protocol setup play_input ffo engine record)
 fi
 export RUSTC_BOOTSTRAP=1
 
@@ -41,6 +41,10 @@ seed() {
             for text in d3 D3 3d c10 10c "3 4" hint undo new pass moves help quit q '?' p16 a1 zz 0; do
                 n=$((n + 1))
                 printf '\x77%s' "$text" > "$dir/typed-$n"
+            done ;;
+        record)
+            for file in ../fixtures/records/*; do
+                { printf '\x00'; cat "$file"; } > "$dir/$(basename "$file")"
             done ;;
         engine) ;;
     esac
