@@ -4,8 +4,8 @@
 
 use std::io::{self, Stdout, Write};
 use std::panic;
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Once};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once, OnceLock};
 
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
@@ -78,16 +78,15 @@ fn install_panic_hook() {
 }
 
 /// A flag raised by SIGTERM, SIGHUP or SIGINT (in raw mode Ctrl-C arrives as a key instead),
-/// so that the event loop ends and the guard restores the terminal.
+/// so that the event loop ends and the guard restores the terminal. The handler (ctrlc, as in
+/// every command) is installed once; later calls share its flag.
 pub fn termination_flag() -> io::Result<Arc<AtomicBool>> {
-    let flag = Arc::new(AtomicBool::new(false));
-    #[cfg(unix)]
-    for signal in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGINT,
-    ] {
-        signal_hook::flag::register(signal, Arc::clone(&flag))?;
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    if let Some(flag) = FLAG.get() {
+        return Ok(Arc::clone(flag));
     }
-    Ok(flag)
+    let flag = Arc::new(AtomicBool::new(false));
+    let raised = Arc::clone(&flag);
+    ctrlc::set_handler(move || raised.store(true, Ordering::Relaxed)).map_err(io::Error::other)?;
+    Ok(Arc::clone(FLAG.get_or_init(|| flag)))
 }
