@@ -16,7 +16,7 @@ use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
 use super::saved;
 use super::thinking;
-use super::view::{self, Palette};
+use super::view::{self, counted, squares, Palette};
 
 /// The level `hint` searches at.
 const HINT_LEVEL: Level = Level::HINT;
@@ -656,26 +656,6 @@ fn echoed(line: &str) -> String {
     }
     let head: String = line.chars().take(SHOWN).collect();
     format!("{head}...")
-}
-
-/// `1 disc`, `2 discs`.
-fn counted(count: impl TryInto<u64>, noun: &str) -> String {
-    match count.try_into().unwrap_or(u64::MAX) {
-        1 => format!("1 {noun}"),
-        count => format!("{count} {noun}s"),
-    }
-}
-
-/// `c4 d3 e6 f5`, or `none`.
-fn squares(moves: &[Square]) -> String {
-    if moves.is_empty() {
-        return "none".to_owned();
-    }
-    moves
-        .iter()
-        .map(Square::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn write_out(out: &mut impl Write, text: &str) -> Result<(), Failure> {

@@ -114,6 +114,26 @@ pub fn board(game: &Game, last: Option<Square>, show_legal: bool, palette: &Pale
     out
 }
 
+/// `1 disc`, `2 discs`.
+pub fn counted(count: impl TryInto<u64>, noun: &str) -> String {
+    match count.try_into().unwrap_or(u64::MAX) {
+        1 => format!("1 {noun}"),
+        count => format!("{count} {noun}s"),
+    }
+}
+
+/// `c4 d3 e6 f5`, or `none`.
+pub fn squares(moves: &[Square]) -> String {
+    if moves.is_empty() {
+        return "none".to_owned();
+    }
+    moves
+        .iter()
+        .map(Square::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use othello::{Dimensions, RuleSet, Setup};

@@ -23,11 +23,12 @@ use ratatui::crossterm::event;
 use ratatui::layout::Rect;
 
 use othello::computer::{Computer, Level};
-use othello::{ByColor, Game, Outcome, Square, WinRule};
+use othello::{ByColor, Game, Outcome, WinRule};
 
 use super::super::Failure;
 use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
+use super::view::{counted, squares};
 use app::{Answer, App, Job, Request, Tone};
 
 /// How long the loop waits for an event before it looks at the searches again (and moves
@@ -169,26 +170,6 @@ fn log_result(app: &mut App, results: Option<&mut ResultsFile>) {
             Tone::Warning,
         ),
     }
-}
-
-/// `1 disc`, `2 discs`.
-fn counted(count: impl TryInto<u64>, noun: &str) -> String {
-    match count.try_into().unwrap_or(u64::MAX) {
-        1 => format!("1 {noun}"),
-        count => format!("{count} {noun}s"),
-    }
-}
-
-/// `c4 d3 e6 f5`, or `none`.
-fn squares(moves: &[Square]) -> String {
-    if moves.is_empty() {
-        return "none".to_owned();
-    }
-    moves
-        .iter()
-        .map(Square::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Who won and by how much, or a draw, once the game is over.
