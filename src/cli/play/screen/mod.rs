@@ -76,6 +76,7 @@ pub fn run(
 ) -> Result<(), Failure> {
     let mut engines = Engines::new(&players, seed);
     let signalled = terminal::termination_flag().map_err(Failure::Write)?;
+    terminal::exit_on_hang_up();
     let mut guard = terminal::Guard::enter().map_err(Failure::Write)?;
     let size = guard.terminal.size().map_err(Failure::Write)?;
     let area = Rect::new(0, 0, size.width, size.height);

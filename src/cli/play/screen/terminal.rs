@@ -90,3 +90,35 @@ pub fn termination_flag() -> io::Result<Arc<AtomicBool>> {
     ctrlc::set_handler(move || raised.store(true, Ordering::Relaxed)).map_err(io::Error::other)?;
     Ok(Arc::clone(FLAG.get_or_init(|| flag)))
 }
+
+/// Ends the program (status 0, as at the end of the input) once standard input's terminal hangs
+/// up: its window closed, its ssh connection dropped. Reading it then gives end of file at once,
+/// which the event reader retries for ever inside one call, so a watcher thread looks every
+/// quarter of a second.
+pub fn exit_on_hang_up() {
+    let _ = std::thread::Builder::new()
+        .name("hang-up watcher".into())
+        .spawn(|| loop {
+            std::thread::sleep(std::time::Duration::from_millis(250));
+            if hung_up() {
+                std::process::exit(0);
+            }
+        });
+}
+
+/// Whether standard input's terminal has hung up.
+fn hung_up() -> bool {
+    #[cfg(unix)]
+    {
+        let mut input = libc::pollfd {
+            fd: libc::STDIN_FILENO,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: poll(2) is given one valid pollfd and its count; a zero timeout never blocks.
+        let ready = unsafe { libc::poll(&mut input, 1, 0) };
+        ready > 0 && input.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+    }
+    #[cfg(not(unix))]
+    false
+}
