@@ -323,3 +323,33 @@ fn a_watched_game_between_computers_is_logged() {
         "{logged}"
     );
 }
+
+#[test]
+fn closing_the_terminal_ends_the_game() {
+    let Some(tmux) = Tmux::start("hang-up") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    tmux.open(&play_command("--size 6x6", &pid_file));
+    tmux.wait_for("to move");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let pid = pid.trim().to_owned();
+    // The window closes: the terminal hangs up under the program.
+    drop(tmux);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let gone = std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+        });
+        if gone {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "othello play {pid} still runs after its terminal closed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
