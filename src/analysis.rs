@@ -28,7 +28,6 @@ use crate::color::{ByColor, Color};
 use crate::engine::{Engine, EngineError, Limits};
 use crate::game::Game;
 use crate::record::GameRecord;
-use crate::setup::WinRule;
 use crate::square::{Dimensions, Square};
 
 /// How deeply to analyse.
@@ -210,7 +209,7 @@ fn analyse_move(
         let mut after = game.clone();
         after.play(played).expect("a record's moves are legal");
         match after.turn() {
-            None => margin(&after, player),
+            None => after.margin(player),
             Some(next) => {
                 let child_limits = if exact {
                     Limits::exact()
@@ -240,18 +239,8 @@ fn analyse_move(
     })
 }
 
-/// The final margin of a finished game for `player`, as the engine scores it.
-fn margin(game: &Game, player: Color) -> i32 {
-    let score = game.score();
-    let margin = score[player] as i32 - score[player.opponent()] as i32;
-    match game.win_rule() {
-        WinRule::MostDiscs => margin,
-        WinRule::FewestDiscs => -margin,
-    }
-}
-
 fn black_margin(game: &Game) -> i32 {
-    margin(game, Color::Black)
+    game.margin(Color::Black)
 }
 
 fn for_black(player: Color, value: i32) -> i32 {

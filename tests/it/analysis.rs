@@ -10,21 +10,11 @@ use crate::support::othello;
 /// A whole 4x4 game with a pass and a draw at the end.
 const GAME_4X4: &str = "4x4 b1a1a2c1d1d3d2a3d4c4a4b4";
 
-/// The final margin for `player`: discs ahead (behind, under "fewest discs wins").
-fn margin(game: &Game, player: Color) -> i32 {
-    let score = game.score();
-    let margin = score[player] as i32 - score[player.opponent()] as i32;
-    match game.win_rule() {
-        WinRule::MostDiscs => margin,
-        WinRule::FewestDiscs => -margin,
-    }
-}
-
 /// The value of `game` for `player` with perfect play by both sides: plain minimax over every
 /// legal move, no pruning, no table.
 fn minimax(game: &Game, player: Color) -> i32 {
     let Some(turn) = game.turn() else {
-        return margin(game, player);
+        return game.margin(player);
     };
     let values = game.legal_moves().into_iter().map(|square| {
         let mut child = game.clone();
@@ -102,7 +92,7 @@ fn check_exact_moves(record: &GameRecord, options: &AnalysisOptions) -> usize {
     assert_eq!(theoretical.black_margin, minimax(game, Color::Black));
     assert_eq!(
         analysis.final_black_margin,
-        margin(record.final_game(), Color::Black)
+        record.final_game().margin(Color::Black)
     );
     checked
 }

@@ -11,20 +11,10 @@ use othello::gen::{Generator, Options, Shape, Sizes, Start};
 use othello::{Color, RuleSet, Setup, WinRule};
 
 use crate::reference::Model;
-use crate::support::othello;
+use crate::support::{othello, scratch};
 
 fn othello_path() -> PathBuf {
     assert_cmd::cargo::cargo_bin("othello")
-}
-
-/// A fresh, empty scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("grader")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn gen(dir: &Path, args: &[&str]) {
@@ -70,10 +60,10 @@ fn text_lines(path: &Path) -> Vec<String> {
 #[test]
 fn gen_is_deterministic_and_each_case_independent_of_the_count() {
     let (a, b, c, d) = (
-        scratch("det-a"),
-        scratch("det-b"),
-        scratch("det-c"),
-        scratch("det-d"),
+        scratch("grader", "det-a"),
+        scratch("grader", "det-b"),
+        scratch("grader", "det-c"),
+        scratch("grader", "det-d"),
     );
     let args = ["--seed", "5", "--count", "12", "--invalid-rate", "0.3"];
     gen(&a, &args);
@@ -105,7 +95,7 @@ fn gen_pins_the_first_case_of_seed_0() {
 #[test]
 fn generated_cases_are_reproduced_by_the_protocol_program() {
     for rules in ["full", "simple"] {
-        let dir = scratch(&format!("reproduced-{rules}"));
+        let dir = scratch("grader", &format!("reproduced-{rules}"));
         gen(
             &dir,
             &[
@@ -272,7 +262,7 @@ fn gen_options_shape_the_cases() {
 
 #[test]
 fn gen_replaces_its_own_files_and_refuses_others() {
-    let dir = scratch("replace");
+    let dir = scratch("grader", "replace");
     gen(&dir, &["--count", "5"]);
     gen(&dir, &["--count", "2"]);
     assert_eq!(case_names(&dir), ["0000", "0001"]);
@@ -293,7 +283,7 @@ fn gen_replaces_its_own_files_and_refuses_others() {
 
 #[test]
 fn gen_rejects_bad_options() {
-    let dir = scratch("bad-options");
+    let dir = scratch("grader", "bad-options");
     for bad in [
         &["--sizes", "5..8"][..],
         &["--sizes", "10..6"],
@@ -325,7 +315,7 @@ fn check(dir: &Path, extra: &[&str], program: &[&str]) -> assert_cmd::assert::As
 
 #[test]
 fn check_passes_the_protocol_program() {
-    let dir = scratch("check-full");
+    let dir = scratch("grader", "check-full");
     gen(&dir, &["--count", "10", "--seed", "9"]);
     let binary = othello_path();
     let binary = binary.to_str().unwrap();
@@ -341,7 +331,7 @@ fn check_passes_the_protocol_program() {
         .collect();
     assert_eq!(report, expected);
 
-    let dir = scratch("check-simple");
+    let dir = scratch("grader", "check-simple");
     gen(&dir, &["--rules", "simple", "--count", "6"]);
     check(&dir, &["--rules", "simple"], &[binary, "--rules", "simple"])
         .code(0)
@@ -378,7 +368,7 @@ fn after_setup(input: &[String]) -> String {
 
 #[test]
 fn check_reports_wrong_programs_with_verdict_and_first_differing_line() {
-    let dir = scratch("wrong-programs");
+    let dir = scratch("grader", "wrong-programs");
     gen(
         &dir,
         &[
@@ -486,19 +476,19 @@ fn check_reports_wrong_programs_with_verdict_and_first_differing_line() {
 fn check_usage_errors_exit_with_status_2() {
     let binary = othello_path();
     let binary = binary.to_str().unwrap();
-    let missing = scratch("usage").join("missing");
+    let missing = scratch("grader", "usage").join("missing");
     check(&missing, &[], &[binary])
         .code(2)
         .stderr(predicate::str::starts_with(
             "othello: cannot read directory",
         ));
 
-    let empty = scratch("usage-empty");
+    let empty = scratch("grader", "usage-empty");
     check(&empty, &[], &[binary])
         .code(2)
         .stderr(predicate::str::contains("holds no test cases"));
 
-    let cases = scratch("usage-cases");
+    let cases = scratch("grader", "usage-cases");
     gen(&cases, &["--count", "2"]);
     check(&cases, &["--rules", "simple"], &[binary])
         .code(2)

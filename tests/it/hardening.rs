@@ -3,23 +3,12 @@
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use predicates::prelude::*;
 
-use crate::support::othello;
-
-/// A fresh, empty scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("hardening")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{is_gone, othello, scratch};
 
 const START_4X4: &str = "4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n";
 
@@ -138,7 +127,7 @@ fn a_small_solve_gets_a_small_table_and_the_same_answer() {
 
 #[test]
 fn a_failed_write_is_status_1_without_a_panic() {
-    let dir = scratch("gen-full");
+    let dir = scratch("hardening", "gen-full");
     let full = fs::OpenOptions::new().write(true).open("/dev/full");
     let Ok(full) = full else {
         eprintln!("skipped: this system has no /dev/full");
@@ -172,7 +161,7 @@ fn gen_into_a_directory_it_cannot_create_is_a_usage_error() {
 
 #[test]
 fn an_invalid_rate_close_to_one_still_ends() {
-    let dir = scratch("gen-rate");
+    let dir = scratch("hardening", "gen-rate");
     othello()
         .args([
             "gen",
@@ -226,7 +215,7 @@ fn with_stdout_closed(args: &[&str], input: &str) -> std::process::Output {
 #[cfg(unix)]
 #[test]
 fn a_closed_standard_output_is_status_1_in_every_command() {
-    let dir = scratch("closed-stdout");
+    let dir = scratch("hardening", "closed-stdout");
     let cases = dir.join("cases");
     let cases = cases.to_str().unwrap();
     let binary = assert_cmd::cargo::cargo_bin("othello");
@@ -265,20 +254,10 @@ fn signal(pid: u32, signal: libc::c_int) {
     }
 }
 
-/// Whether the process `pid` is gone (or a zombie nobody has reaped yet).
-fn is_gone(pid: u32) -> bool {
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-    }
-}
-
 #[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_on_check_stops_every_program_it_started() {
-    let dir = scratch("check-interrupt");
+    let dir = scratch("hardening", "check-interrupt");
     let cases = dir.join("cases");
     othello()
         .args(["gen", "--count", "3", "--out"])
@@ -381,7 +360,7 @@ fn an_exact_solve_beyond_reach_says_so_and_ctrl_c_prints_the_best_so_far() {
 
 #[test]
 fn a_log_line_starts_on_a_new_line_and_names_cannot_break_it() {
-    let dir = scratch("log");
+    let dir = scratch("hardening", "log");
     let log = dir.join("results.txt");
     fs::write(&log, "an unfinished line").unwrap();
     othello()

@@ -334,7 +334,7 @@ fn closing_the_terminal_ends_the_game() {
     tmux.open(&play_command("--size 6x6", &pid_file));
     tmux.wait_for("to move");
     let pid = std::fs::read_to_string(&pid_file).unwrap();
-    let pid = pid.trim().to_owned();
+    let pid: u32 = pid.trim().parse().unwrap();
     // The window closes: the terminal hangs up under the program.
     drop(tmux);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);

@@ -85,3 +85,23 @@ impl Fixture {
         inputs.iter().map(|path| Fixture::load(path)).collect()
     }
 }
+
+/// A fresh, empty scratch directory for one test: `GROUP/NAME` under Cargo's test temp dir.
+pub fn scratch(group: &str, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(group)
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Whether the process `pid` is gone (or a zombie nobody has reaped yet).
+pub fn is_gone(pid: u32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}

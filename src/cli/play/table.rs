@@ -8,7 +8,7 @@ use std::time::Duration;
 use othello::computer::{Computer, Level};
 use othello::record::{movelist, GameRecord, Metadata};
 use othello::session::{Command, Session};
-use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square, WinRule};
+use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square};
 
 use super::super::Failure;
 use super::lines::{Lines, Reply};
@@ -232,16 +232,9 @@ impl Table {
     /// Who won and by how much, or a draw.
     fn result_sentence(&self) -> String {
         let game = self.game();
-        let score = game.score();
         match game.outcome() {
             Some(Outcome::Win(color)) => {
-                let margin = score[color].abs_diff(score[color.opponent()]);
-                let how = match game.win_rule() {
-                    WinRule::MostDiscs => format!("by {}", counted(margin, "disc")),
-                    WinRule::FewestDiscs => {
-                        format!("with {} fewer (fewest discs wins)", counted(margin, "disc"))
-                    }
-                };
+                let how = view::win_phrase(game, color);
                 format!("{} wins {how}.", self.strong(&self.players[color]))
             }
             Some(Outcome::Draw) | None => "The game is a draw.".to_owned(),

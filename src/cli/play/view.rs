@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Color as Paint, Style};
 
-use othello::{Color, Game, Square};
+use othello::{Color, Game, Square, WinRule};
 
 /// The character for each kind of cell; the same with or without colour.
 pub const BLACK: char = 'X';
@@ -112,6 +112,18 @@ pub fn board(game: &Game, last: Option<Square>, show_legal: bool, palette: &Pale
     }
     out.push_str(&letters);
     out
+}
+
+/// How `winner` won a finished game: `by 6 discs`, or `with 6 fewer (fewest discs wins)`.
+pub fn win_phrase(game: &Game, winner: Color) -> String {
+    let score = game.score();
+    let margin = score[winner].abs_diff(score[winner.opponent()]);
+    match game.win_rule() {
+        WinRule::MostDiscs => format!("by {}", counted(margin, "disc")),
+        WinRule::FewestDiscs => {
+            format!("with {} fewer (fewest discs wins)", counted(margin, "disc"))
+        }
+    }
 }
 
 /// `1 disc`, `2 discs`.

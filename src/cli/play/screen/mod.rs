@@ -23,12 +23,12 @@ use ratatui::crossterm::event;
 use ratatui::layout::Rect;
 
 use othello::computer::{Computer, Level};
-use othello::{ByColor, Game, Outcome, WinRule};
+use othello::{ByColor, Game, Outcome};
 
 use super::super::Failure;
 use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
-use super::view::{counted, squares};
+use super::view::{self, counted, squares};
 use app::{Answer, App, Job, Request, Tone};
 
 /// How long the loop waits for an event before it looks at the searches again (and moves
@@ -178,13 +178,7 @@ fn result_sentence(game: &Game, players: &ByColor<Player>) -> String {
     let score = game.score();
     match game.outcome() {
         Some(Outcome::Win(color)) => {
-            let margin = score[color].abs_diff(score[color.opponent()]);
-            let how = match game.win_rule() {
-                WinRule::MostDiscs => format!("by {}", counted(margin, "disc")),
-                WinRule::FewestDiscs => {
-                    format!("with {} fewer (fewest discs wins)", counted(margin, "disc"))
-                }
-            };
+            let how = view::win_phrase(game, color);
             format!(
                 "{} wins {how}, {} to {}.",
                 players[color],
