@@ -61,6 +61,7 @@ mod rules;
 pub mod session;
 mod setup;
 mod square;
+pub mod train;
 
 pub use board::{Board, DiscsError};
 pub use color::{ByColor, Color, ParseColorError};

@@ -11,6 +11,7 @@ mod progress;
 mod protocol;
 mod records;
 mod solve;
+mod train;
 
 use std::io;
 
@@ -59,6 +60,8 @@ enum Command {
     /// Count the leaves of the game tree to a given depth (a check of the move generator and a
     /// measure of its speed).
     Perft(perft::PerftArgs),
+    /// Make the 8x8 pattern evaluation's weights: self-play data, then the fit.
+    Train(train::TrainArgs),
 }
 
 /// A rule set as named on the command line.
@@ -131,6 +134,9 @@ pub enum Failure {
     /// `othello perft` could not start.
     #[error(transparent)]
     Perft(#[from] perft::PerftError),
+    /// `othello train` failed.
+    #[error(transparent)]
+    Train(#[from] train::TrainError),
 }
 
 impl Failure {
@@ -153,6 +159,7 @@ impl Failure {
             Failure::Gen(error) => error.exit_status(),
             Failure::Check(error) => error.exit_status(),
             Failure::CasesFailed { .. } => 1,
+            Failure::Train(error) => error.exit_status(),
         }
     }
 
@@ -183,6 +190,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Some(Command::Gen(args)) => gen::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(perft_args)) => perft::run(&perft_args),
+        Some(Command::Train(args)) => train::run(&args),
     }
 }
 

@@ -1,0 +1,193 @@
+//! `othello train`: the pipeline that makes the 8x8 pattern evaluation's weights. `selfplay`
+//! appends self-play games to a data file (continuing where a previous run stopped), `fit`
+//! fits the weights to a data file and writes the weights file.
+
+use std::fs::OpenOptions;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use rayon::prelude::*;
+use thiserror::Error;
+
+use othello::train::selfplay::{count_games, read_samples};
+use othello::train::SelfPlay;
+
+use super::{progress, threads_parser, Failure};
+
+/// Arguments of `othello train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    #[command(subcommand)]
+    step: Step,
+}
+
+/// The steps of the pipeline.
+#[derive(Debug, Subcommand)]
+enum Step {
+    /// Play self-play games and append their positions, each with its final margin, to a data
+    /// file; a run continues the games already in the file.
+    Selfplay(SelfplayArgs),
+}
+
+/// Arguments of `othello train selfplay`.
+#[derive(Debug, Args)]
+struct SelfplayArgs {
+    /// The data file to append to (created if missing).
+    file: PathBuf,
+
+    /// Games the file should hold when the run ends.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    games: u64,
+
+    /// Seed of the run: game i depends only on it and i.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+
+    /// Random moves at the start of each game, drawn from LOW-HIGH.
+    #[arg(long, value_name = "LOW-HIGH", default_value = "2-10", value_parser = parse_range)]
+    opening: (u32, u32),
+
+    /// Depth of the engine's moves before the exact solve.
+    #[arg(long, value_name = "PLIES", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    depth: u32,
+
+    /// Per mille of the engine's moves replaced by a random move.
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    random: u32,
+
+    /// Empty squares from which each game is played perfectly (solved exactly).
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    solve_empties: u32,
+
+    /// Worker threads, one game each at a time.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
+    threads: u16,
+}
+
+/// `LOW-HIGH` (or one number) as an inclusive range.
+fn parse_range(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected LOW-HIGH (for example 2-10), found {text:?}");
+    let (low, high) = text.split_once('-').unwrap_or((text, text));
+    let low: u32 = low.trim().parse().map_err(|_| bad())?;
+    let high: u32 = high.trim().parse().map_err(|_| bad())?;
+    if low > high || high > 60 {
+        return Err(bad());
+    }
+    Ok((low, high))
+}
+
+/// Why `othello train` failed.
+#[derive(Debug, Error)]
+pub enum TrainError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// The worker threads could not be started.
+    #[error("cannot start {threads} threads: {source}")]
+    Threads {
+        /// How many were asked for.
+        threads: u16,
+        /// What went wrong.
+        source: rayon::ThreadPoolBuildError,
+    },
+}
+
+impl TrainError {
+    /// The exit status: 1, a run-time failure.
+    pub fn exit_status(&self) -> u8 {
+        1
+    }
+}
+
+/// Games played between two writes to the data file.
+const BATCH: u64 = 16;
+
+/// Runs a step of the pipeline.
+pub fn run(args: &TrainArgs) -> Result<(), Failure> {
+    match &args.step {
+        Step::Selfplay(args) => Ok(selfplay(args)?),
+    }
+}
+
+fn file_error(path: &Path) -> impl FnOnce(io::Error) -> TrainError + '_ {
+    move |source| TrainError::File {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
+    let path = &args.file;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(file_error(path))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(file_error(path))?;
+    let (samples, whole) = read_samples(&bytes);
+    if whole < bytes.len() {
+        // A game cut short by an interrupted run: drop it, it is played again.
+        file.set_len(whole as u64).map_err(file_error(path))?;
+    }
+    let done = count_games(&samples);
+    drop(samples);
+    drop(bytes);
+    let config = SelfPlay {
+        seed: args.seed,
+        opening_moves: args.opening,
+        depth: args.depth,
+        random_per_mille: args.random,
+        solve_empties: args.solve_empties,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads as usize)
+        .build()
+        .map_err(|source| TrainError::Threads {
+            threads: args.threads,
+            source,
+        })?;
+    let bar = progress::bar(args.games, "games");
+    bar.set_position(done.min(args.games));
+    let started = Instant::now();
+    let mut positions = 0u64;
+    let mut next = done;
+    while next < args.games {
+        let end = (next + BATCH).min(args.games);
+        let games: Vec<Vec<u8>> = pool.install(|| {
+            (next..end)
+                .into_par_iter()
+                .map_init(SelfPlay::engine, |engine, index| {
+                    config
+                        .game(engine, index)
+                        .iter()
+                        .flat_map(|sample| sample.to_bytes())
+                        .collect()
+                })
+                .collect()
+        });
+        let batch: Vec<u8> = games.concat();
+        file.write_all(&batch).map_err(file_error(path))?;
+        positions += (batch.len() / othello::train::RECORD_BYTES) as u64;
+        bar.set_position(end);
+        next = end;
+    }
+    file.sync_all().map_err(file_error(path))?;
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{}: {} games ({} new, {positions} positions) in {seconds:.1} s",
+        path.display(),
+        args.games.max(done),
+        args.games.saturating_sub(done),
+    );
+    Ok(())
+}

@@ -1,0 +1,9 @@
+//! Training the pattern evaluation of 8x8 Othello from the engine's own games: self-play data
+//! ([`selfplay`]) and the fit of the weights to it ([`fit`]).
+//!
+//! Everything here is computation on values: the `othello train` command reads and writes the
+//! files and runs the work on several threads.
+
+pub mod selfplay;
+
+pub use selfplay::{Sample, SelfPlay, RECORD_BYTES};
