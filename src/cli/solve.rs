@@ -12,14 +12,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use thiserror::Error;
 
 use othello::ffo::{self, Listed, ProblemError};
 use othello::record::{self, Format, ReadOptions, RecordError};
 use othello::{
-    Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring, SearchReport, Square,
-    WinRule,
+    Engine, EngineConfig, EngineError, Evaluation, Game, Limits, RuleSet, Scoring, SearchReport,
+    Square, WinRule,
 };
 
 use super::input::{read_bytes, ReadError};
@@ -29,6 +29,15 @@ use super::{progress, threads_parser, RulesArg};
 const FFO: &str = include_str!("../../fixtures/ffo/ffo-40-59.txt");
 /// The FFO positions of the benchmark.
 const BENCH_IDS: std::ops::RangeInclusive<u32> = 40..=49;
+
+/// An evaluation as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EvalArg {
+    /// The trained pattern evaluation.
+    Trained,
+    /// The hand-made evaluation.
+    Classic,
+}
 
 /// Arguments of `othello solve`.
 #[derive(Debug, Args)]
@@ -73,6 +82,12 @@ pub struct SolveArgs {
     /// Rule set for protocol setups (FFO lines are always FULL).
     #[arg(long, value_enum, default_value_t = RulesArg::Full)]
     rules: RulesArg,
+
+    /// The midgame evaluation that orders the moves: the trained patterns (8x8 FULL, most
+    /// discs wins; the classic one elsewhere) or the classic hand-made one. Exact scores do
+    /// not depend on it.
+    #[arg(long, value_enum, default_value_t = EvalArg::Trained)]
+    eval: EvalArg,
 
     /// Print one table row per position; without FILE, solve the built-in FFO #40-#49
     /// benchmark (with --empties-to-winner); FILE `-` reads standard input.
@@ -220,6 +235,10 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
     })
     .map_err(SolveError::Memory)?;
     engine.set_scoring(scoring);
+    engine.set_evaluation(match args.eval {
+        EvalArg::Trained => Evaluation::Trained,
+        EvalArg::Classic => Evaluation::Classic,
+    });
     warn_beyond_reach(&entries, &limits);
     let interrupted = interrupt_flag();
     let stdout = io::stdout();

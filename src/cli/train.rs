@@ -11,6 +11,8 @@ use clap::{Args, Subcommand};
 use rayon::prelude::*;
 use thiserror::Error;
 
+use othello::engine::patterns::PHASES;
+use othello::train::fit::FitConfig;
 use othello::train::selfplay::{count_games, read_samples};
 use othello::train::SelfPlay;
 
@@ -29,6 +31,53 @@ enum Step {
     /// Play self-play games and append their positions, each with its final margin, to a data
     /// file; a run continues the games already in the file.
     Selfplay(SelfplayArgs),
+    /// Fit the pattern weights to data files of `selfplay` and write the weights file,
+    /// printing each phase's mean absolute error (training and held out) as it goes.
+    Fit(FitArgs),
+}
+
+/// Arguments of `othello train fit`.
+#[derive(Debug, Args)]
+struct FitArgs {
+    /// Data files written by `othello train selfplay`.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+
+    /// The weights file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+
+    /// Chooses the held-out games.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+
+    /// Passes of gradient descent.
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    epochs: u32,
+
+    /// Per mille of the games held out.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(0..=999))]
+    holdout: u32,
+
+    /// The step size.
+    #[arg(long, value_name = "X", default_value_t = 0.05)]
+    rate: f32,
+
+    /// Occurrences added to every configuration's count.
+    #[arg(long, value_name = "X", default_value_t = 4.0)]
+    damping: f32,
+
+    /// Empty squares outside its phase whose positions each phase's table also fits.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    overlap: u32,
+
+    /// Print the errors every N epochs.
+    #[arg(long, value_name = "N", default_value_t = 25)]
+    report_every: u32,
+
+    /// Worker threads (one phase each at a time).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
+    threads: u16,
 }
 
 /// Arguments of `othello train selfplay`.
@@ -113,7 +162,78 @@ const BATCH: u64 = 16;
 pub fn run(args: &TrainArgs) -> Result<(), Failure> {
     match &args.step {
         Step::Selfplay(args) => Ok(selfplay(args)?),
+        Step::Fit(args) => Ok(fit(args)?),
     }
+}
+
+fn fit(args: &FitArgs) -> Result<(), TrainError> {
+    let mut samples = Vec::new();
+    for path in &args.data {
+        let bytes = std::fs::read(path).map_err(file_error(path))?;
+        samples.extend(read_samples(&bytes).0);
+    }
+    let config = FitConfig {
+        seed: args.seed,
+        epochs: args.epochs,
+        holdout_per_mille: args.holdout,
+        overlap: args.overlap,
+        rate: args.rate,
+        damping: args.damping,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads as usize)
+        .build()
+        .map_err(|source| TrainError::Threads {
+            threads: args.threads,
+            source,
+        })?;
+    println!(
+        "{} positions in {} games; mean absolute error in discs, training / held out, by empty squares:",
+        samples.len(),
+        count_games(&samples)
+    );
+    let header: Vec<String> = (0..PHASES)
+        .map(|p| {
+            format!(
+                "{:>11}",
+                format!("{}-{}", 6 * p, if p + 1 == PHASES { 60 } else { 6 * p + 5 })
+            )
+        })
+        .collect();
+    println!("epoch {}", header.join(""));
+    let bar = progress::bar(u64::from(args.epochs), "epochs");
+    let started = Instant::now();
+    let (weights, _) = pool.install(|| {
+        othello::train::fit::fit(
+            &samples,
+            &config,
+            args.report_every,
+            &mut |epoch, errors| {
+                let cells: Vec<String> = errors
+                    .iter()
+                    .map(|e| {
+                        format!(
+                            "{:>11}",
+                            format!("{:.2}/{:.2}", e.training_error, e.held_out_error)
+                        )
+                    })
+                    .collect();
+                bar.suspend(|| println!("{epoch:>5} {}", cells.join("")));
+                bar.set_position(u64::from(epoch));
+            },
+        )
+    });
+    bar.finish_and_clear();
+    let bytes = weights.to_bytes();
+    std::fs::write(&args.out, &bytes).map_err(file_error(&args.out))?;
+    println!(
+        "{}: {} bytes, checksum {:016x}, in {:.1} s",
+        args.out.display(),
+        bytes.len(),
+        othello::engine::patterns::checksum(&bytes),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn file_error(path: &Path) -> impl FnOnce(io::Error) -> TrainError + '_ {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::eval::{evaluate, SCALE};
 use super::search::{Budget, Searcher, Window, INFINITY};
-use super::shape::{Scoring, Shape};
+use super::shape::{Evaluation, Scoring, Shape};
 use super::tt::Table;
 use super::{EngineConfig, Limits, SearchReport};
 use crate::bitboard::{mix64, Bits, SearchBits};
@@ -26,6 +26,7 @@ pub(crate) struct Request<'a> {
     pub rules: RuleSet,
     pub win: WinRule,
     pub scoring: Scoring,
+    pub evaluation: Evaluation,
     pub limits: Limits,
     pub config: EngineConfig,
     pub stop: &'a AtomicBool,
@@ -96,6 +97,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         request.rules,
         request.win,
         request.scoring,
+        request.evaluation,
     );
     let start = Instant::now();
     let position = Position::<B>::from_board(request.board, request.turn);
@@ -184,7 +186,7 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
         .members()
         .map(|index| RootMove {
             index,
-            score: -evaluate::<B, R>(shape, searcher.play(position, index)),
+            score: -evaluate::<B, R, C>(shape, searcher.play(position, index), searcher.cpu()),
         })
         .collect();
     root.sort_by_key(|m| std::cmp::Reverse(m.score));

@@ -1,4 +1,5 @@
-//! The midgame evaluation: a handful of classic features, computed with whole-board bit
+//! The midgame evaluation: the trained patterns of [`super::patterns`] where they apply (8x8,
+//! FULL, most discs wins), otherwise a handful of classic features, computed with whole-board bit
 //! operations so that it works on every board size and both rule sets.
 //!
 //! The score is in hundredths of a disc from the mover's point of view. Features that count
@@ -7,6 +8,7 @@
 
 use super::shape::Shape;
 use crate::bitboard::Bits;
+use crate::cpu::Cpu;
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -24,7 +26,14 @@ const PARITY: i32 = 100;
 
 /// The evaluation of `pos` for the mover, under rule set `R`.
 #[inline(always)]
-pub(crate) fn evaluate<B: Bits, R: Rules>(shape: &Shape<B>, pos: Position<B>) -> i32 {
+pub(crate) fn evaluate<B: Bits, R: Rules, C: Cpu>(
+    shape: &Shape<B>,
+    pos: Position<B>,
+    cpu: C,
+) -> i32 {
+    if let Some(weights) = shape.patterns {
+        return weights.evaluate(cpu, pos.me.low_u64(), pos.opp.low_u64());
+    }
     let (me, opp) = (pos.me, pos.opp);
     let empties = pos.empties(&shape.geo);
     let my_moves = pos.moves::<R>(&shape.geo).count() as i32;

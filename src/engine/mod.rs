@@ -22,6 +22,7 @@
 
 mod driver;
 mod eval;
+pub mod patterns;
 mod search;
 mod shape;
 mod tt;
@@ -34,7 +35,7 @@ use thiserror::Error;
 use crate::game::Game;
 use crate::square::Square;
 
-pub use shape::Scoring;
+pub use shape::{Evaluation, Scoring};
 
 /// How the engine is set up; fixed for its lifetime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -139,6 +140,7 @@ pub enum EngineError {
 pub struct Engine {
     config: EngineConfig,
     scoring: Scoring,
+    evaluation: Evaluation,
     table: tt::Table,
 }
 
@@ -173,6 +175,7 @@ impl Engine {
             table,
             config,
             scoring: Scoring::default(),
+            evaluation: Evaluation::default(),
         })
     }
 
@@ -191,6 +194,17 @@ impl Engine {
     /// Sets how finished games are scored.
     pub fn set_scoring(&mut self, scoring: Scoring) {
         self.scoring = scoring;
+    }
+
+    /// Which evaluation the midgame search uses (the trained one, unless set otherwise).
+    #[must_use]
+    pub fn evaluation(&self) -> Evaluation {
+        self.evaluation
+    }
+
+    /// Sets which evaluation the midgame search uses; exact results do not depend on it.
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.evaluation = evaluation;
     }
 
     /// Searches the position of `game` within `limits`.
@@ -228,6 +242,7 @@ impl Engine {
             rules: game.rules(),
             win: game.win_rule(),
             scoring: self.scoring,
+            evaluation: self.evaluation,
             limits: *limits,
             config: self.config,
             stop,

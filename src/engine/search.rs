@@ -142,6 +142,12 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         }
     }
 
+    /// The processor marker of the compiled copy in use.
+    #[inline(always)]
+    pub(crate) fn cpu(&self) -> C {
+        self.cpu
+    }
+
     /// The masks and scoring of the board.
     #[inline(always)]
     pub(crate) fn shape(&self) -> &'a Shape<B> {
@@ -475,7 +481,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             return shape.final_score(pos.me, pos.opp) * SCALE;
         }
         if depth == 0 {
-            return evaluate::<B, R>(shape, pos);
+            return evaluate::<B, R, C>(shape, pos, self.cpu);
         }
         let moves = self.moves(pos);
         if moves.is_empty() {
@@ -854,6 +860,7 @@ mod tests {
             R::RULE_SET,
             WinRule::MostDiscs,
             Scoring::EmptiesToWinner,
+            crate::engine::Evaluation::Trained,
         );
         for position in positions::<B, R>(&shape, empties, 6) {
             let portable = search_with::<B, R, _>(&shape, Portable, position, depth);

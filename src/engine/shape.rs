@@ -1,6 +1,7 @@
 //! Everything the search needs to know about one board size, rule set and win rule: masks for
 //! stability and the evaluation, and how a finished game is scored.
 
+use super::patterns::{Weights, WEIGHTS};
 use crate::bitboard::{Bits, Geometry};
 use crate::rules::RuleSet;
 use crate::setup::WinRule;
@@ -48,6 +49,17 @@ pub enum Scoring {
     EmptiesToWinner,
 }
 
+/// Which evaluation the midgame search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Evaluation {
+    /// The trained pattern evaluation on 8x8 under FULL rules with "most discs wins"
+    /// ([`super::patterns`]); the classic one everywhere else.
+    #[default]
+    Trained,
+    /// The hand-made evaluation of a few features, on every board.
+    Classic,
+}
+
 /// A corner and the squares next to it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CornerZone<B> {
@@ -75,6 +87,8 @@ pub(crate) struct Shape<B> {
     /// The 8 neighbours of each cell.
     pub neighbours: Vec<B>,
     pub rule_set: RuleSet,
+    /// The pattern weights, when the trained evaluation applies.
+    pub patterns: Option<&'static Weights>,
 }
 
 fn steps_to_cross(distance: u32) -> u32 {
@@ -92,6 +106,7 @@ impl<B: Bits> Shape<B> {
         rule_set: RuleSet,
         win: WinRule,
         scoring: Scoring,
+        evaluation: Evaluation,
     ) -> Shape<B> {
         let geo = Geometry::<B>::new(dims).expect("the width was chosen to fit the board");
         let (rows, cols) = (dims.rows() as i32, dims.cols() as i32);
@@ -151,6 +166,11 @@ impl<B: Bits> Shape<B> {
                 .map(|i| geo.dilate(B::single(i as u32)) & !B::single(i as u32))
                 .collect(),
             rule_set,
+            patterns: (evaluation == Evaluation::Trained
+                && dims == Dimensions::STANDARD
+                && rule_set == RuleSet::Full
+                && win == WinRule::MostDiscs)
+                .then(|| &*WEIGHTS),
         }
     }
 

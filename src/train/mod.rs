@@ -4,6 +4,7 @@
 //! Everything here is computation on values: the `othello train` command reads and writes the
 //! files and runs the work on several threads.
 
+pub mod fit;
 pub mod selfplay;
 
 pub use selfplay::{Sample, SelfPlay, RECORD_BYTES};
