@@ -21,6 +21,7 @@ mod properties;
 mod analysis;
 mod records;
 
+mod eval_match;
 mod grader;
 mod hardening;
 mod movegen_props;
