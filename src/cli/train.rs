@@ -60,11 +60,11 @@ struct FitArgs {
     holdout: u32,
 
     /// The step size.
-    #[arg(long, value_name = "X", default_value_t = 0.05)]
+    #[arg(long, value_name = "X", default_value_t = 0.01)]
     rate: f32,
 
     /// Occurrences added to every configuration's count.
-    #[arg(long, value_name = "X", default_value_t = 4.0)]
+    #[arg(long, value_name = "X", default_value_t = 10.0)]
     damping: f32,
 
     /// Empty squares outside its phase whose positions each phase's table also fits.
@@ -195,7 +195,7 @@ fn fit(args: &FitArgs) -> Result<(), TrainError> {
     let header: Vec<String> = (0..PHASES)
         .map(|p| {
             format!(
-                "{:>11}",
+                "{:>12}",
                 format!("{}-{}", 6 * p, if p + 1 == PHASES { 60 } else { 6 * p + 5 })
             )
         })
@@ -213,7 +213,7 @@ fn fit(args: &FitArgs) -> Result<(), TrainError> {
                     .iter()
                     .map(|e| {
                         format!(
-                            "{:>11}",
+                            "{:>12}",
                             format!("{:.2}/{:.2}", e.training_error, e.held_out_error)
                         )
                     })

@@ -32,7 +32,15 @@ pub(crate) fn evaluate<B: Bits, R: Rules, C: Cpu>(
     cpu: C,
 ) -> i32 {
     if let Some(weights) = shape.patterns {
-        return weights.evaluate(cpu, pos.me.low_u64(), pos.opp.low_u64());
+        let my_moves = pos.moves::<R>(&shape.geo).count();
+        let their_moves = pos.passed().moves::<R>(&shape.geo).count();
+        return weights.evaluate(
+            cpu,
+            pos.me.low_u64(),
+            pos.opp.low_u64(),
+            my_moves,
+            their_moves,
+        );
     }
     let (me, opp) = (pos.me, pos.opp);
     let empties = pos.empties(&shape.geo);

@@ -3,8 +3,8 @@
 //! 2x5 blocks, each edge with its two X-squares, the rows and columns 2 to 4 and their
 //! mirrors, the diagonals of length 4 to 8), each pattern's contents read as a base-3 number
 //! (0 empty, 1 the mover's disc, 2 the opponent's), and the score is the sum of one weight per
-//! pattern, plus a constant, from the table of the position's phase (its number of empty
-//! squares).
+//! pattern, one weight for the mover's number of legal moves and one for the opponent's, and a
+//! constant, from the table of the position's phase (its number of empty squares).
 //!
 //! The patterns of one class are the images of one pattern under the board's 8 symmetries and
 //! share one weight table, read in the order of that first pattern's cells; the weights of the
@@ -20,7 +20,13 @@ use std::sync::LazyLock;
 
 use thiserror::Error;
 
+use crate::bitboard::Geometry;
 use crate::cpu::Cpu;
+use crate::rules::{Full, Rules};
+use crate::square::Dimensions;
+
+/// Move counts above this share the weight of this one.
+pub const MOBILITY_MAX: u32 = 32;
 
 /// Phases of the weight tables: [`phase`] of a position.
 pub const PHASES: usize = 10;
@@ -129,13 +135,16 @@ pub struct Instance {
 }
 
 /// The patterns of the board and how their weights are laid out: one table per class, one
-/// after another, then the constant.
+/// after another, then the mover's move counts (0 to [`MOBILITY_MAX`]), the opponent's, and
+/// the constant.
 #[derive(Clone, Debug)]
 pub struct Layout {
     /// Every pattern of every class.
     pub instances: Vec<Instance>,
     /// Where each class's table starts.
     pub offsets: Vec<usize>,
+    /// Where the weights of the mover's move counts start; the opponent's follow.
+    pub mobility: usize,
     /// Weights of one phase: every class's table and the constant, the last one.
     pub stride: usize,
     /// For each weight, the weight it must equal (the smallest index among the configurations
@@ -203,8 +212,9 @@ impl Layout {
             }
             offset += size;
         }
-        canonical.push(offset as u32);
-        let stride = offset + 1;
+        let mobility = offset;
+        let stride = mobility + 2 * (MOBILITY_MAX as usize + 1) + 1;
+        canonical.extend(mobility as u32..stride as u32);
         let mut ternary = Vec::new();
         let mut ternary_offsets = Vec::new();
         for instance in &instances {
@@ -227,6 +237,7 @@ impl Layout {
         Layout {
             instances,
             offsets,
+            mobility,
             stride,
             canonical,
             ternary,
@@ -234,11 +245,16 @@ impl Layout {
         }
     }
 
-    /// The weight indexes (within a phase's table) of the patterns of a position, read cell by
-    /// cell: the reference the fast evaluation is tested against, and what the fit uses.
+    /// The weight indexes (within a phase's table) of a position, its patterns read cell by
+    /// cell, then its two move counts: the reference the fast evaluation is tested against,
+    /// and what the fit uses.
     #[must_use]
     pub fn indexes(&self, me: u64, opp: u64) -> Vec<u32> {
-        self.instances
+        let geo = Geometry::<u64>::new(Dimensions::STANDARD).expect("8x8 fits 64 bits");
+        let my_moves = Full::legal_moves(&geo, me, opp).count_ones();
+        let their_moves = Full::legal_moves(&geo, opp, me).count_ones();
+        let mut indexes: Vec<u32> = self
+            .instances
             .iter()
             .map(|instance| {
                 let index: usize = instance
@@ -258,7 +274,17 @@ impl Layout {
                     .sum();
                 (instance.offset + index) as u32
             })
-            .collect()
+            .collect();
+        indexes.push(self.mobility_index(my_moves, false) as u32);
+        indexes.push(self.mobility_index(their_moves, true) as u32);
+        indexes
+    }
+
+    /// The index of the weight of `moves` legal moves for the mover (or the opponent).
+    #[inline(always)]
+    fn mobility_index(&self, moves: u32, opponent: bool) -> usize {
+        let slot = moves.min(MOBILITY_MAX) as usize;
+        self.mobility + slot + usize::from(opponent) * (MOBILITY_MAX as usize + 1)
     }
 }
 
@@ -463,14 +489,24 @@ impl Weights {
     }
 
     /// The score of a position for the mover, in hundredths of a disc: `me` and `opp` are the
-    /// mover's and the opponent's discs (bit `8 * row + column`).
+    /// mover's and the opponent's discs (bit `8 * row + column`), `my_moves` and `their_moves`
+    /// their numbers of legal moves.
     #[inline(always)]
-    pub(crate) fn evaluate<C: Cpu>(&self, cpu: C, me: u64, opp: u64) -> i32 {
+    pub(crate) fn evaluate<C: Cpu>(
+        &self,
+        cpu: C,
+        me: u64,
+        opp: u64,
+        my_moves: u32,
+        their_moves: u32,
+    ) -> i32 {
         let empties = 64 - (me | opp).count_ones();
         let start = phase(empties) * self.layout.stride;
         let table = &self.values[start..start + self.layout.stride];
         let ternary = &self.layout.ternary;
-        let mut score = i32::from(table[self.layout.stride - 1]);
+        let mut score = i32::from(table[self.layout.stride - 1])
+            + i32::from(table[self.layout.mobility_index(my_moves, false)])
+            + i32::from(table[self.layout.mobility_index(their_moves, true)]);
         for (instance, &at) in self
             .layout
             .instances
@@ -504,7 +540,7 @@ impl Weights {
 pub const TRAINED: &[u8] = include_bytes!("weights.bin");
 
 /// The checksum ([`checksum`]) of [`TRAINED`], as `othello train fit` printed it.
-pub const TRAINED_CHECKSUM: u64 = 0xde21_93cc_cfe8_7cef;
+pub const TRAINED_CHECKSUM: u64 = 0x42c3_c8af_bff3_fbfd;
 
 /// The engine's trained weights, read once.
 pub(crate) static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
@@ -515,14 +551,14 @@ pub(crate) static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
 mod tests {
     use super::*;
     use crate::cpu::Portable;
-    use crate::rules::{Full, Rules};
+
+    const STRIDE: usize = 167_332;
 
     /// Positions of pseudo-random games, a few at every number of empties.
     fn positions() -> Vec<(u64, u64)> {
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut found = Vec::new();
-        let geo = crate::bitboard::Geometry::<u64>::new(crate::square::Dimensions::STANDARD)
-            .expect("8x8 fits");
+        let geo = Geometry::<u64>::new(Dimensions::STANDARD).expect("8x8 fits");
         for _ in 0..12 {
             let (mut me, mut opp) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
             loop {
@@ -553,9 +589,9 @@ mod tests {
     #[test]
     fn the_compiled_in_weights_load_with_their_size_and_checksum() {
         let weights = Weights::from_bytes(TRAINED).unwrap();
-        assert_eq!(weights.layout().stride, 167_266);
-        assert_eq!(weights.values().len(), PHASES * 167_266);
+        assert_eq!(weights.values().len(), PHASES * STRIDE);
         assert_eq!(weights.layout().instances.len(), 46);
+        assert_eq!(weights.layout().stride, 167_265 + 2 * 33 + 1);
         assert_eq!(checksum(TRAINED), TRAINED_CHECKSUM);
         assert!(weights.values().iter().any(|&w| w != 0));
         assert_eq!(
@@ -591,12 +627,12 @@ mod tests {
             Weights::from_bytes(&with_checksum(header)).unwrap_err(),
             WeightsError::Size {
                 found: 7,
-                expected: 167_266
+                expected: STRIDE
             }
         );
         let mut header = MAGIC.to_vec();
         header.extend_from_slice(&(PHASES as u32).to_le_bytes());
-        header.extend_from_slice(&167_266u32.to_le_bytes());
+        header.extend_from_slice(&(STRIDE as u32).to_le_bytes());
         header.extend_from_slice(&5i16.to_le_bytes());
         assert_eq!(
             Weights::from_bytes(&with_checksum(header)).unwrap_err(),
@@ -611,11 +647,14 @@ mod tests {
         let mut empties_seen = [false; 61];
         for &(me, opp) in &positions {
             empties_seen[64 - (me | opp).count_ones() as usize] = true;
-            let fast = weights.evaluate(Portable, me, opp);
+            let geo = Geometry::<u64>::new(Dimensions::STANDARD).unwrap();
+            let my_moves = Full::legal_moves(&geo, me, opp).count_ones();
+            let their_moves = Full::legal_moves(&geo, opp, me).count_ones();
+            let fast = weights.evaluate(Portable, me, opp, my_moves, their_moves);
             assert_eq!(fast, weights.evaluate_slowly(me, opp));
             #[cfg(target_arch = "x86_64")]
             if let Some(v3) = crate::cpu::X86_64V3::detect() {
-                assert_eq!(weights.evaluate(v3, me, opp), fast);
+                assert_eq!(weights.evaluate(v3, me, opp, my_moves, their_moves), fast);
             }
             for symmetry in 1..8 {
                 let (me_image, opp_image) =

@@ -39,3 +39,37 @@ fn selfplay_rejects_a_bad_opening_range() {
         .code(2)
         .stderr(predicate::str::contains("expected LOW-HIGH"));
 }
+
+#[test]
+fn fit_writes_a_weights_file_the_engine_can_read() {
+    let dir = scratch("train", "fit");
+    let (data, weights) = (dir.join("data.bin"), dir.join("weights.bin"));
+    othello()
+        .args(["train", "selfplay"])
+        .arg(&data)
+        .args(["--games", "4", "--solve-empties", "8", "--depth", "1"])
+        .assert()
+        .success();
+    othello()
+        .args(["train", "fit"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&weights)
+        .args(["--epochs", "4", "--report-every", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("positions in 4 games"))
+        .stdout(predicate::str::contains("    4 "));
+    let bytes = std::fs::read(&weights).unwrap();
+    let read = othello::engine::patterns::Weights::from_bytes(&bytes).unwrap();
+    assert!(read.values().iter().any(|&weight| weight != 0));
+}
+
+#[test]
+fn fit_names_a_missing_data_file() {
+    othello()
+        .args(["train", "fit", "no-such-file.bin", "--out", "w.bin"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no-such-file.bin"));
+}
