@@ -154,6 +154,11 @@ impl NBoard {
         self.depth
     }
 
+    /// Sets the search depth in plies (1 to [`MAX_DEPTH`]; larger is taken as the maximum).
+    pub fn set_depth(&mut self, depth: u32) {
+        self.depth = depth.clamp(1, MAX_DEPTH);
+    }
+
     /// The contempt the GUI set, in hundredths of a disc. The engine scores in whole discs
     /// with a draw worth 0, so it is kept but plays no part in the search.
     #[must_use]
@@ -217,7 +222,7 @@ impl NBoard {
         match name {
             "depth" => match value.parse::<u32>() {
                 Ok(depth) if depth >= 1 => {
-                    self.depth = depth.min(MAX_DEPTH);
+                    self.set_depth(depth);
                     Reply::default()
                 }
                 _ => Reply::note(format!(
@@ -454,6 +459,7 @@ impl Task {
             let mover = game
                 .turn()
                 .expect("a hint is asked where a player can move");
+            let mut nodes = 0;
             for (done, &square) in moves.iter().enumerate() {
                 let mut after = game.clone();
                 after.play(square).expect("a legal move");
@@ -466,10 +472,12 @@ impl Task {
                     },
                     Some(next) => {
                         let depth = self.depth.saturating_sub(1).max(1);
-                        let Some(report) = self.search(&after, depth, engine, stop, emit, start)
+                        let limits = limits_for_depth(depth, after.board().empties());
+                        let Ok(report) = engine.search_with(&after, &limits, stop, &mut |_| {})
                         else {
                             return;
                         };
+                        nodes += report.nodes;
                         let mut pv = vec![square];
                         pv.extend(&report.pv);
                         Valued {
@@ -487,12 +495,19 @@ impl Task {
                 if stop.load(std::sync::atomic::Ordering::Relaxed) {
                     return;
                 }
-                emit(format!(
-                    "status searched {} of {} moves",
-                    done + 1,
-                    moves.len()
-                ));
                 valued.push(value);
+                let best = valued
+                    .iter()
+                    .min_by_key(|value| std::cmp::Reverse(value.score))
+                    .expect("a move was just valued");
+                emit(format!(
+                    "status searched {} of {} moves; best so far {} {}",
+                    done + 1,
+                    moves.len(),
+                    &best.line[..2],
+                    eval_text(best.score)
+                ));
+                emit(format!("nodestats {nodes} {}", seconds(start.elapsed(), 2)));
             }
             // Best first; among equal scores, exact ones first, then in board order.
             valued.sort_by_key(|value| (std::cmp::Reverse(value.score), !value.exact));
