@@ -113,7 +113,7 @@ pub struct Gtp {
 
 impl Gtp {
     /// A session at the standard 8x8 start, searching `depth` plies deep (exact near the end,
-    /// see [`limits_for_depth`](super::limits_for_depth)).
+    /// see [`limits_for_depth`]).
     #[must_use]
     pub fn new(engine: Engine, depth: u32) -> Gtp {
         Gtp {

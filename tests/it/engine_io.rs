@@ -246,7 +246,14 @@ fn nboard_ping_stops_a_running_search_before_its_pong() {
     session.send("set depth 1");
     session.send("go");
     session.until(|line| line.starts_with("=== "));
+    // "quit" stops a search too, and ends the program at once.
+    session.send("set depth 40");
+    session.send("go");
+    session.until(|line| line.starts_with("nodestats"));
+    let asked = Instant::now();
+    session.send("quit");
     let (status, _) = session.finish();
+    assert!(asked.elapsed() < Duration::from_secs(20));
     assert_eq!(status, 0);
 }
 
