@@ -391,3 +391,19 @@ fn an_nboard_engine_and_a_gtp_engine_play_a_whole_game() {
     let (white_status, _) = white.finish();
     assert_eq!((black_status, white_status), (0, 0));
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_nboard_at_once_during_a_search() {
+    use std::os::unix::process::ExitStatusExt;
+
+    let mut session = Session::start(&["nboard", "--hash", "1"]);
+    session.send("set depth 40");
+    session.send("go");
+    session.until(|line| line.starts_with("nodestats"));
+    let pid = libc::pid_t::try_from(session.child.id()).unwrap();
+    // SAFETY: kill only sends a signal to the process this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let status = session.child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGINT));
+}
