@@ -304,7 +304,7 @@ pub(crate) trait SearchBits: Bits {
     fn hash_pair(self, other: Self, salt: u64) -> u64;
 }
 
-/// The finalizer of MurmurHash3: a bijection that mixes every input bit into every output bit.
+/// The finalizer of `MurmurHash3`: a bijection that mixes every input bit into every output bit.
 #[inline(always)]
 pub(crate) fn mix64(mut x: u64) -> u64 {
     x ^= x >> 33;

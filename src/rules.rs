@@ -117,22 +117,22 @@ macro_rules! with_cols {
 /// `2^steps - 1` cells. Steps whose shift would not fit `B` are never needed (the board is
 /// smaller than the run they cross); with `s` a constant they are left out at compile time.
 #[inline(always)]
-fn fill<B: Bits, const UP: bool>(gen: B, pro: B, s: u32, steps: u32) -> B {
+fn fill<B: Bits, const UP: bool>(grow: B, pro: B, s: u32, steps: u32) -> B {
     let shift = |set: B, n: u32| if UP { set << n } else { set >> n };
-    let mut gen = gen | (pro & shift(gen, s));
+    let mut grow = grow | (pro & shift(grow, s));
     if steps > 1 && 2 * s < B::WIDTH {
         let pro = pro & shift(pro, s);
-        gen |= pro & shift(gen, 2 * s);
+        grow |= pro & shift(grow, 2 * s);
         if steps > 2 && 4 * s < B::WIDTH {
             let pro = pro & shift(pro, 2 * s);
-            gen |= pro & shift(gen, 4 * s);
+            grow |= pro & shift(grow, 4 * s);
             if steps > 3 && 8 * s < B::WIDTH {
                 let pro = pro & shift(pro, 4 * s);
-                gen |= pro & shift(gen, 8 * s);
+                grow |= pro & shift(grow, 8 * s);
             }
         }
     }
-    gen
+    grow
 }
 
 /// The cells of `me`'s runs of `opp` along `line` (step `s`, a constant), both ways, shifted one step
@@ -165,16 +165,16 @@ fn closed_run<B: Bits>(pro: B, me: B, mv: B, step: impl Fn(B) -> B) -> B {
         run |= next;
         next = step(next);
     }
-    if (next & me).is_empty() {
-        B::ZERO
-    } else {
-        run
-    }
+    if (next & me).is_empty() { B::ZERO } else { run }
 }
 
 /// [`Full::legal_moves`] on any board, compiled for this processor.
 #[inline(always)]
 fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+    #[inline(never)]
+    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+        full_moves_on(Portable, geo, me, opp)
+    }
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = X86_64V3::detect() {
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
@@ -183,10 +183,6 @@ fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
         }
         // SAFETY: `detect` found every feature the function is compiled for.
         return unsafe { x86_64_v3(cpu, geo, me, opp) };
-    }
-    #[inline(never)]
-    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
-        full_moves_on(Portable, geo, me, opp)
     }
     portable(geo, me, opp)
 }
@@ -217,6 +213,10 @@ fn full_moves_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B) -> B
 /// [`Full::flips_at_empty`] on any board, compiled for this processor.
 #[inline(always)]
 fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+    #[inline(never)]
+    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        full_flips_on(Portable, geo, me, opp, mv)
+    }
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = X86_64V3::detect() {
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
@@ -225,10 +225,6 @@ fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
         }
         // SAFETY: `detect` found every feature the function is compiled for.
         return unsafe { x86_64_v3(cpu, geo, me, opp, mv) };
-    }
-    #[inline(never)]
-    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
-        full_flips_on(Portable, geo, me, opp, mv)
     }
     portable(geo, me, opp, mv)
 }

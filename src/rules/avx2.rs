@@ -9,7 +9,12 @@
 //! points at the end, which take the [`X86_64V3`] marker as the proof that the processor has
 //! AVX2, and are meant to be inlined into code compiled for it ([`crate::cpu::Cpu::run`]).
 
-use std::arch::x86_64::*;
+use std::arch::x86_64::{
+    __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32,
+    _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_permute4x64_epi64,
+    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_storeu_si256,
+    _mm256_testz_si256,
+};
 
 use crate::bitboard::{Geometry, Line, U256};
 use crate::cpu::X86_64V3;
@@ -159,21 +164,21 @@ impl Y {
 
 /// Occluded fill, as `super::fill`.
 #[inline(always)]
-fn fill<const UP: bool>(gen: Y, pro: Y, s: Step, steps: u32) -> Y {
-    let mut gen = gen.or(pro.and(gen.step::<UP>(s, 1)));
+fn fill<const UP: bool>(grow: Y, pro: Y, s: Step, steps: u32) -> Y {
+    let mut grow = grow.or(pro.and(grow.step::<UP>(s, 1)));
     if steps > 1 {
         let pro = pro.and(pro.step::<UP>(s, 1));
-        gen = gen.or(pro.and(gen.step::<UP>(s, 2)));
+        grow = grow.or(pro.and(grow.step::<UP>(s, 2)));
         if steps > 2 {
             let pro = pro.and(pro.step::<UP>(s, 2));
-            gen = gen.or(pro.and(gen.step::<UP>(s, 4)));
+            grow = grow.or(pro.and(grow.step::<UP>(s, 4)));
             if steps > 3 && 8 * s.bits < 256 {
                 let pro = pro.and(pro.step::<UP>(s, 4));
-                gen = gen.or(pro.and(gen.step::<UP>(s, 8)));
+                grow = grow.or(pro.and(grow.step::<UP>(s, 8)));
             }
         }
     }
-    gen
+    grow
 }
 
 #[inline(always)]
