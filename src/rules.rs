@@ -12,15 +12,48 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-#[cfg(target_arch = "x86_64")]
-use std::any::Any;
 
-#[cfg(target_arch = "x86_64")]
-use crate::bitboard::U256;
 use crate::bitboard::{Bits, Geometry, Line};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::X86_64V3;
 use crate::cpu::{Cpu, Portable};
+
+/// Evaluates `$body` with `$c` a constant equal to the board's number of columns, so that the
+/// generic kernels it calls (`kernel::<.., $c>(..)`) shift by constants.
+macro_rules! with_cols {
+    ($geo:expr, $c:ident => $body:expr) => {
+        match $geo.dims().cols() {
+            4 => {
+                const $c: u32 = 4;
+                $body
+            }
+            6 => {
+                const $c: u32 = 6;
+                $body
+            }
+            8 => {
+                const $c: u32 = 8;
+                $body
+            }
+            10 => {
+                const $c: u32 = 10;
+                $body
+            }
+            12 => {
+                const $c: u32 = 12;
+                $body
+            }
+            14 => {
+                const $c: u32 = 14;
+                $body
+            }
+            _ => {
+                const $c: u32 = 16;
+                $body
+            }
+        }
+    };
+}
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -94,22 +127,6 @@ impl Rules for Full {
             full_flips(geo, me, opp, mv)
         }
     }
-}
-
-/// Calls `$kernel::<B, C>(args)` with the board's number of columns `C` as a constant, so
-/// that every shift of the generic move generator is a constant too.
-macro_rules! with_cols {
-    ($geo:expr, $kernel:ident($($arg:expr),*)) => {
-        match $geo.dims().cols() {
-            4 => $kernel::<B, 4>($($arg),*),
-            6 => $kernel::<B, 6>($($arg),*),
-            8 => $kernel::<B, 8>($($arg),*),
-            10 => $kernel::<B, 10>($($arg),*),
-            12 => $kernel::<B, 12>($($arg),*),
-            14 => $kernel::<B, 14>($($arg),*),
-            _ => $kernel::<B, 16>($($arg),*),
-        }
-    };
 }
 
 /// Occluded fill: `gen` spread through the cells of `pro` by steps of `s` bits (towards higher
@@ -193,10 +210,10 @@ fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn full_moves_on<B: Bits, C: Cpu>(cpu: C, geo: &Geometry<B>, me: B, opp: B) -> B {
     #[cfg(target_arch = "x86_64")]
-    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), as_wide(geo)) {
+    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), B::as_wide_geometry(geo)) {
         return B::from_wide(avx2::legal_moves(v3, wide, me.to_wide(), opp.to_wide()));
     }
-    with_cols!(geo, full_moves_cols(geo, me, opp))
+    with_cols!(geo, COLS => full_moves_cols::<B, COLS>(geo, me, opp))
 }
 
 /// [`Full::legal_moves`] on a board of `C` columns.
@@ -234,19 +251,11 @@ fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn full_flips_on<B: Bits, C: Cpu>(cpu: C, geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
     #[cfg(target_arch = "x86_64")]
-    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), as_wide(geo)) {
+    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), B::as_wide_geometry(geo)) {
         let flips = avx2::flips(v3, wide, me.to_wide(), opp.to_wide(), mv.to_wide());
         return B::from_wide(flips);
     }
-    with_cols!(geo, full_flips_cols(geo, me, opp, mv))
-}
-
-/// `geo` as the masks of 256-bit sets when `B` is [`U256`]: a test of types, which the compiler
-/// answers for each `B`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn as_wide<B: Bits>(geo: &Geometry<B>) -> Option<&Geometry<U256>> {
-    (geo as &dyn Any).downcast_ref()
+    with_cols!(geo, COLS => full_flips_cols::<B, COLS>(geo, me, opp, mv))
 }
 
 /// [`Full::flips_at_empty`] on a board of `C` columns.

@@ -252,29 +252,14 @@ fn flips_cols<const C: u32>(geo: &Geometry<U256>, me: U256, opp: U256, mv: U256)
         .store()
 }
 
-/// Calls `$kernel::<C>(args)` with the board's number of columns `C` as a constant.
-macro_rules! with_cols {
-    ($geo:expr, $kernel:ident($($arg:expr),*)) => {
-        match $geo.dims().cols() {
-            4 => $kernel::<4>($($arg),*),
-            6 => $kernel::<6>($($arg),*),
-            8 => $kernel::<8>($($arg),*),
-            10 => $kernel::<10>($($arg),*),
-            12 => $kernel::<12>($($arg),*),
-            14 => $kernel::<14>($($arg),*),
-            _ => $kernel::<16>($($arg),*),
-        }
-    };
-}
-
 /// [`super::Full::legal_moves`] on a processor with AVX2 (`_avx2` proves it).
 #[inline(always)]
 pub(super) fn legal_moves(_avx2: X86_64V3, geo: &Geometry<U256>, me: U256, opp: U256) -> U256 {
-    with_cols!(geo, moves_cols(geo, me, opp))
+    with_cols!(geo, COLS => moves_cols::<COLS>(geo, me, opp))
 }
 
 /// [`super::Full::flips_at_empty`] on a processor with AVX2 (`_avx2` proves it).
 #[inline(always)]
 pub(super) fn flips(_avx2: X86_64V3, geo: &Geometry<U256>, me: U256, opp: U256, mv: U256) -> U256 {
-    with_cols!(geo, flips_cols(geo, me, opp, mv))
+    with_cols!(geo, COLS => flips_cols::<COLS>(geo, me, opp, mv))
 }
