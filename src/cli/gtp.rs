@@ -10,8 +10,8 @@ use othello::engine_protocol::gtp::Gtp;
 use othello::engine_protocol::{DEFAULT_DEPTH, MAX_DEPTH};
 use othello::{Engine, EngineConfig};
 
-use super::input::{LineError, LineReader};
 use super::Failure;
+use super::input::{LineError, LineReader};
 
 /// The engine's settings, shared by `othello gtp` and `othello nboard`.
 #[derive(Debug, Args)]

@@ -12,16 +12,16 @@
 use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{Arc, mpsc};
 use std::thread;
 
 use clap::Args;
 
 use othello::engine_protocol::nboard::{self, NBoard, Task};
 
+use super::Failure;
 use super::gtp::EngineArgs;
 use super::input::{LineError, LineReader};
-use super::Failure;
 
 /// The longest command line read whole (a `set game` with a long GGF game and comments);
 /// longer ones are ignored with a note.

@@ -29,7 +29,7 @@ use crate::rules::RuleSet;
 use crate::setup::Setup;
 use crate::square::{Dimensions, Square};
 
-use super::{limits_for_depth, MAX_DEPTH};
+use super::{MAX_DEPTH, limits_for_depth};
 
 /// Every command answered, as `list_commands` gives them.
 pub const COMMANDS: [&str; 19] = [
@@ -146,7 +146,7 @@ impl Gtp {
                     return Some(respond(
                         id.as_deref(),
                         Err("syntax error: a command after the id".to_owned()),
-                    ))
+                    ));
                 }
             };
         }
@@ -189,17 +189,16 @@ impl Gtp {
                 Ok(String::new())
             }
             "showboard" => Ok(format!("\n{}", self.board_text())),
-            "final_score" => match self.game.outcome() {
-                None => Err("the game is not over".to_owned()),
-                Some(_) => {
-                    let margin = self.game.margin(Color::Black);
-                    Ok(match margin {
-                        0 => "0".to_owned(),
-                        m if m > 0 => format!("B+{m}"),
-                        m => format!("W+{}", -m),
-                    })
+            "final_score" => {
+                if !self.game.is_over() {
+                    return Err("the game is not over".to_owned());
                 }
-            },
+                Ok(match self.game.margin(Color::Black) {
+                    0 => "0".to_owned(),
+                    m if m > 0 => format!("B+{m}"),
+                    m => format!("W+{}", -m),
+                })
+            }
             "time_settings" => {
                 let [main, byo_time, byo_stones] = args else {
                     return Err(
@@ -329,19 +328,16 @@ impl Gtp {
     fn board_text(&self) -> String {
         let board = self.game.board();
         let dims = board.dims();
-        let letters: String = (0..dims.cols())
-            .map(|col| {
-                format!(
-                    " {}",
-                    Square::new(0, col as u8).file_letter().to_ascii_uppercase()
-                )
-            })
-            .collect();
+        let mut letters = String::new();
+        for col in 0..dims.cols() {
+            letters.push(' ');
+            letters.push(Square::new(0, col).file_letter().to_ascii_uppercase());
+        }
         let mut text = format!("  {letters}\n");
         for row in 0..dims.rows() {
             text.push_str(&format!("{:>2}", row + 1));
             for col in 0..dims.cols() {
-                let cell = match board.get(Square::new(row as u8, col as u8)) {
+                let cell = match board.get(Square::new(row, col)) {
                     Ok(Some(Color::Black)) => 'X',
                     Ok(Some(Color::White)) => 'O',
                     _ => '.',

@@ -38,12 +38,12 @@ use crate::color::Color;
 use crate::engine::{Engine, SearchReport};
 use crate::game::Game;
 use crate::notation::parse_square;
-use crate::record::{ggf, RecordMove};
+use crate::record::{RecordMove, ggf};
 use crate::rules::RuleSet;
 use crate::setup::Setup;
 use crate::square::{Dimensions, Square};
 
-use super::{eval_text, limits_for_depth, line_text, DEFAULT_DEPTH, MAX_DEPTH};
+use super::{DEFAULT_DEPTH, MAX_DEPTH, eval_text, limits_for_depth, line_text};
 
 /// The name the engine gives itself (`set myname`): one word, as NBoard reads it.
 #[must_use]
@@ -303,7 +303,7 @@ impl NBoard {
         match (square, spot.game.turn()) {
             (_, None) => return refused("the game is over".to_owned()),
             (None, Some(_)) if !spot.must_pass() => {
-                return refused(format!("{} has a legal move and cannot pass", spot.nominal))
+                return refused(format!("{} has a legal move and cannot pass", spot.nominal));
             }
             (None, Some(_)) => spot.nominal = spot.nominal.opponent(),
             (Some(square), Some(mover)) => {
@@ -340,7 +340,7 @@ impl NBoard {
                 return Reply::note(format!(
                     "hint: expected a number of moves such as \"hint 3\", found {}",
                     shorten(rest)
-                ))
+                ));
             }
         };
         let spot = self.current();
@@ -415,7 +415,7 @@ impl Task {
             return;
         }
         emit(format!("status thinking at depth {}", self.depth));
-        let Some(report) = self.search(&spot.game, self.depth, engine, stop, emit, start) else {
+        let Some(report) = self.search(&spot.game, engine, stop, emit, start) else {
             return;
         };
         emit(format!(
@@ -440,7 +440,7 @@ impl Task {
         let moves = game.legal_moves();
         let mut valued = Vec::new();
         if spot.must_pass() || count == 1 || moves.len() == 1 {
-            let Some(report) = self.search(game, self.depth, engine, stop, emit, start) else {
+            let Some(report) = self.search(game, engine, stop, emit, start) else {
                 return;
             };
             let line = line_text(game, &report.pv);
@@ -456,7 +456,7 @@ impl Task {
                 depth: report.depth,
             });
         } else {
-            let mover = game
+            let player = game
                 .turn()
                 .expect("a hint is asked where a player can move");
             let mut nodes = 0;
@@ -466,7 +466,7 @@ impl Task {
                 let value = match after.turn() {
                     None => Valued {
                         line: square.to_string(),
-                        score: after.margin(mover),
+                        score: after.margin(player),
                         exact: true,
                         depth: 1,
                     },
@@ -482,7 +482,7 @@ impl Task {
                         pv.extend(&report.pv);
                         Valued {
                             line: line_text(game, &pv),
-                            score: if next == mover {
+                            score: if next == player {
                                 report.score
                             } else {
                                 -report.score
@@ -557,18 +557,17 @@ impl Task {
         }
     }
 
-    /// Searches `game` to `depth` (exact near the end), reporting each completed iteration as
-    /// a `status` line and `nodestats`; `None` if the engine cannot search it.
+    /// Searches `game` to the task's depth (exact near the end), reporting each completed
+    /// iteration as a `status` line and `nodestats`; `None` if the engine cannot search it.
     fn search(
         &self,
         game: &Game,
-        depth: u32,
         engine: &mut Engine,
         stop: &AtomicBool,
         emit: &mut dyn FnMut(String),
         start: Instant,
     ) -> Option<SearchReport> {
-        let limits = limits_for_depth(depth, game.board().empties());
+        let limits = limits_for_depth(self.depth, game.board().empties());
         let mut progress = |report: &SearchReport| {
             let depth = if report.exact {
                 "exact".to_owned()
@@ -628,7 +627,9 @@ mod tests {
         );
         assert_eq!(
             nboard.handle("move zz").notes,
-            ["move \"zz\": expected a square such as d3, 3d or \"3 4\" (row column), found \"zz\"; position kept"]
+            [
+                "move \"zz\": expected a square such as d3, 3d or \"3 4\" (row column), found \"zz\"; position kept"
+            ]
         );
         assert_eq!(nboard.spots.len(), 3);
         // A bare square is a move, as in version 1.
@@ -666,10 +667,12 @@ mod tests {
         assert!(ggf_text.contains("B[a1]W[PA]B[g2];)"));
         let before_end = ggf_text.replace("W[PA]B[g2]", "");
         let mut nboard = NBoard::new();
-        assert!(nboard
-            .handle(&format!("set game {before_end}"))
-            .notes
-            .is_empty());
+        assert!(
+            nboard
+                .handle(&format!("set game {before_end}"))
+                .notes
+                .is_empty()
+        );
         assert!(nboard.current().must_pass());
         let lines = run(&nboard.handle("go").task.unwrap());
         assert_eq!(lines, ["=== PA", "status"]);

@@ -301,9 +301,11 @@ fn gtp_session_with_ids_errors_and_a_whole_6x6_game() {
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(String::from_utf8(output.stderr).unwrap(), "");
-    assert_snapshot!(String::from_utf8(output.stdout)
-        .unwrap()
-        .replace(env!("CARGO_PKG_VERSION"), "VERSION"));
+    assert_snapshot!(
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .replace(env!("CARGO_PKG_VERSION"), "VERSION")
+    );
 }
 
 /// The board as `showboard` draws it, from `game`.
@@ -313,7 +315,7 @@ fn board_lines(game: &Game) -> Vec<String> {
         .map(|row| {
             let cells: String = (0..dims.cols())
                 .map(
-                    |col| match game.board().get(Square::new(row as u8, col as u8)).unwrap() {
+                    |col| match game.board().get(Square::new(row, col)).unwrap() {
                         Some(Color::Black) => " X",
                         Some(Color::White) => " O",
                         None => " .",
@@ -366,7 +368,7 @@ fn an_nboard_engine_and_a_gtp_engine_play_a_whole_game() {
     assert_eq!(white.line(), "= pass");
     white.line();
     white.send("showboard");
-    let board = white.until(|line| line.is_empty());
+    let board = white.until(str::is_empty);
     assert_eq!(board[2..10], board_lines(&game)[..]);
     white.send("final_score");
     let score = white.line();

@@ -24,5 +24,4 @@ mod records;
 
 mod grader;
 mod hardening;
-mod movegen_props;
 mod perft;
