@@ -35,7 +35,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::color::Color;
-use crate::engine::{Engine, SearchReport};
+use crate::engine::{Engine, Limits, SearchReport};
 use crate::game::Game;
 use crate::notation::parse_square;
 use crate::record::{RecordMove, ggf};
@@ -459,6 +459,7 @@ impl Task {
             let player = game
                 .turn()
                 .expect("a hint is asked where a player can move");
+            let root_limits = limits_for_depth(self.depth, game.board().empties());
             let mut nodes = 0;
             for (done, &square) in moves.iter().enumerate() {
                 let mut after = game.clone();
@@ -471,8 +472,12 @@ impl Task {
                         depth: 1,
                     },
                     Some(next) => {
-                        let depth = self.depth.saturating_sub(1).max(1);
-                        let limits = limits_for_depth(depth, after.board().empties());
+                        // Exact where the root's search would be, else one ply less.
+                        let limits = if root_limits.depth.is_none() {
+                            root_limits
+                        } else {
+                            Limits::depth(self.depth.saturating_sub(1).max(1))
+                        };
                         let Ok(report) = engine.search_with(&after, &limits, stop, &mut |_| {})
                         else {
                             return;
