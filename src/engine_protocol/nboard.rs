@@ -664,6 +664,54 @@ mod tests {
     }
 
     #[test]
+    fn hints_agree_with_go_where_both_solve_exactly() {
+        // 12 empties before the end of the fixture's first game: depth 6 solves from 12.
+        let text = include_str!("../../fixtures/records/two-games.ggf");
+        let record = &ggf::read(text).unwrap()[0];
+        let (game, _) = record.positions()[48].clone();
+        assert_eq!(game.board().empties(), 12);
+        let mut nboard = NBoard::new();
+        let start =
+            crate::record::GameRecord::from_position(&game, crate::record::Metadata::default());
+        assert!(
+            nboard
+                .handle(&format!("set game {}", ggf::game(&start)))
+                .notes
+                .is_empty()
+        );
+        nboard.handle("set depth 6");
+        let moves = game.legal_moves().len();
+        let hints = run(&nboard.handle("hint 99").task.unwrap());
+        let searched: Vec<&String> = hints
+            .iter()
+            .filter(|line| line.starts_with("search "))
+            .collect();
+        assert_eq!(searched.len(), moves, "{hints:?}");
+        assert!(
+            searched.iter().all(|line| line.ends_with(" 0 100%")),
+            "{hints:?}"
+        );
+        let go = run(&nboard.handle("go").task.unwrap());
+        let answer = go.iter().find(|line| line.starts_with("=== ")).unwrap();
+        let fields: Vec<&str> = answer[4..].split('/').collect();
+        let best: Vec<&str> = searched[0].split(' ').collect();
+        // The best hint's value is go's; its move is go's or another as good.
+        assert_eq!(best[2], fields[1], "{hints:?} {go:?}");
+        assert!(
+            searched
+                .iter()
+                .any(|line| line.starts_with(&format!("search {}", fields[0]))
+                    && line.split(' ').nth(2) == Some(fields[1]))
+        );
+        let one = run(&nboard.handle("hint 1").task.unwrap());
+        assert!(
+            one.iter()
+                .any(|line| line.starts_with(&format!("search {}", fields[0]))),
+            "{one:?}"
+        );
+    }
+
+    #[test]
     fn a_pass_nboard_has_not_sent_yet_is_answered_pa() {
         // Black plays a1 in the fixture's first game; white then has no move.
         let text = include_str!("../../fixtures/records/two-games.ggf");
