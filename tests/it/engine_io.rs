@@ -327,16 +327,21 @@ fn board_lines(game: &Game) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn an_nboard_engine_and_a_gtp_engine_play_a_whole_game() {
-    let mut black = Session::start(&["nboard", "--hash", "1"]);
-    let mut white = Session::start(&["gtp", "--depth", "3", "--hash", "1"]);
+/// Plays a whole 8x8 game between an `othello nboard` process (black, at `black_depth`) and an
+/// `othello gtp` process (white, at `white_depth`), driven as NBoard and a GTP front end would;
+/// checks the end against `Game` and returns the moves and each move's wall-clock time.
+fn nboard_against_gtp(black_depth: u32, white_depth: u32) -> (Vec<Square>, Vec<Duration>) {
+    let mut black = Session::start(&["nboard", "--hash", "16"]);
+    let white_depth = white_depth.to_string();
+    let mut white = Session::start(&["gtp", "--depth", &white_depth, "--hash", "16"]);
     black.send("nboard 2");
     black.line();
-    black.send("set depth 2");
+    black.send(&format!("set depth {black_depth}"));
     let mut game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
     let mut moves = Vec::new();
+    let mut times = Vec::new();
     while let Some(turn) = game.turn() {
+        let asked = Instant::now();
         let played = match turn {
             Color::Black => {
                 black.send("go");
@@ -360,8 +365,13 @@ fn an_nboard_engine_and_a_gtp_engine_play_a_whole_game() {
                 played
             }
         };
-        game.play(played).expect("both engines play legal moves");
+        times.push(asked.elapsed());
+        let done = game.play(played).expect("both engines play legal moves");
         moves.push(played);
+        // NBoard sends passes as moves; GTP's front end may leave them out.
+        if done.passed == Some(Color::White) {
+            black.send("move PA");
+        }
     }
     // Both engines agree that the game is over, and GTP's board is the game's.
     white.send("genmove b");
@@ -372,8 +382,7 @@ fn an_nboard_engine_and_a_gtp_engine_play_a_whole_game() {
     assert_eq!(board[2..10], board_lines(&game)[..]);
     white.send("final_score");
     let score = white.line();
-    let margin = game.margin(Color::Black);
-    let expected = match margin {
+    let expected = match game.margin(Color::Black) {
         0 => "= 0".to_owned(),
         m if m > 0 => format!("= B+{m}"),
         m => format!("= W+{}", -m),
@@ -392,6 +401,48 @@ fn an_nboard_engine_and_a_gtp_engine_play_a_whole_game() {
     let (black_status, _) = black.finish();
     let (white_status, _) = white.finish();
     assert_eq!((black_status, white_status), (0, 0));
+    (moves, times)
+}
+
+#[test]
+fn an_nboard_engine_and_a_gtp_engine_play_a_whole_game() {
+    let (moves, _) = nboard_against_gtp(2, 3);
+    assert!(moves.len() >= 50, "{moves:?}");
+}
+
+/// The figures of DESIGN.md, "Engine protocols": a whole game at depth 10 on each side, and
+/// how long a `ping` takes to stop a deep search. Run with
+/// `cargo test --release --test it -- --ignored engine_protocol_timing --nocapture`.
+#[test]
+#[ignore = "timing figures; see the comment for how to run them"]
+fn engine_protocol_timing() {
+    let (moves, mut times) = nboard_against_gtp(10, 10);
+    let total: Duration = times.iter().sum();
+    times.sort();
+    println!(
+        "depth 10 both sides: {} moves, {:.1} s in all, median {:.3} s, slowest {:.3} s",
+        moves.len(),
+        total.as_secs_f64(),
+        times[times.len() / 2].as_secs_f64(),
+        times[times.len() - 1].as_secs_f64()
+    );
+    let mut latencies = Vec::new();
+    for _ in 0..5 {
+        let mut session = Session::start(&["nboard"]);
+        session.send("set depth 40");
+        session.send("go");
+        let thinking = Instant::now();
+        while thinking.elapsed() < Duration::from_secs(1) {
+            session.line();
+        }
+        let asked = Instant::now();
+        session.send("ping 1");
+        session.until(|line| line == "pong 1");
+        latencies.push(asked.elapsed().as_secs_f64() * 1000.0);
+        session.send("quit");
+        session.finish();
+    }
+    println!("ping to pong during a depth-40 search, ms: {latencies:.1?}");
 }
 
 #[cfg(unix)]
