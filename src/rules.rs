@@ -21,31 +21,14 @@ use crate::cpu::{Cpu, Portable};
 /// generic kernels it calls (`kernel::<.., $c>(..)`) shift by constants.
 macro_rules! with_cols {
     ($geo:expr, $c:ident => $body:expr) => {
+        with_cols!(@arms $geo, $c, $body, [4, 6, 8, 10, 12, 14])
+    };
+    (@arms $geo:expr, $c:ident, $body:expr, [$($cols:literal),*]) => {
         match $geo.dims().cols() {
-            4 => {
-                const $c: u32 = 4;
+            $($cols => {
+                const $c: u32 = $cols;
                 $body
-            }
-            6 => {
-                const $c: u32 = 6;
-                $body
-            }
-            8 => {
-                const $c: u32 = 8;
-                $body
-            }
-            10 => {
-                const $c: u32 = 10;
-                $body
-            }
-            12 => {
-                const $c: u32 = 12;
-                $body
-            }
-            14 => {
-                const $c: u32 = 14;
-                $body
-            }
+            })*
             _ => {
                 const $c: u32 = 16;
                 $body
