@@ -12,11 +12,11 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use othello::engine::patterns::PHASES;
+use othello::train::SelfPlay;
 use othello::train::fit::FitConfig;
 use othello::train::selfplay::{count_games, read_samples};
-use othello::train::SelfPlay;
 
-use super::{progress, threads_parser, Failure};
+use super::{Failure, progress, threads_parser};
 
 /// Arguments of `othello train`.
 #[derive(Debug, Args)]
@@ -149,9 +149,12 @@ pub enum TrainError {
 }
 
 impl TrainError {
-    /// The exit status: 1, a run-time failure.
+    /// The exit status: 1, a run-time failure (a data file that cannot be read is one too:
+    /// it is usually the output of an earlier step).
     pub fn exit_status(&self) -> u8 {
-        1
+        match self {
+            TrainError::File { .. } | TrainError::Threads { .. } => 1,
+        }
     }
 }
 
@@ -289,7 +292,7 @@ fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
                     config
                         .game(engine, index)
                         .iter()
-                        .flat_map(|sample| sample.to_bytes())
+                        .flat_map(othello::train::Sample::to_bytes)
                         .collect()
                 })
                 .collect()

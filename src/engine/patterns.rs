@@ -606,9 +606,11 @@ mod tests {
         flipped[100] ^= 1;
         let error = Weights::from_bytes(&flipped).unwrap_err();
         assert!(matches!(error, WeightsError::Checksum { .. }));
-        assert!(error
-            .to_string()
-            .starts_with("the weights file is corrupted"));
+        assert!(
+            error
+                .to_string()
+                .starts_with("the weights file is corrupted")
+        );
         assert!(Weights::from_bytes(&TRAINED[..TRAINED.len() / 2]).is_err());
         assert_eq!(
             Weights::from_bytes(b"PK\x03\x04").unwrap_err(),

@@ -1,7 +1,7 @@
 //! Everything the search needs to know about one board size, rule set and win rule: masks for
 //! stability and the evaluation, and how a finished game is scored.
 
-use super::patterns::{Weights, WEIGHTS};
+use super::patterns::{WEIGHTS, Weights};
 use crate::bitboard::{Bits, Geometry};
 use crate::rules::RuleSet;
 use crate::setup::WinRule;

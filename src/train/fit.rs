@@ -8,7 +8,7 @@
 
 use rayon::prelude::*;
 
-use crate::engine::patterns::{phase, Layout, Weights, PHASES};
+use crate::engine::patterns::{Layout, PHASES, Weights, phase};
 use crate::train::Sample;
 
 /// How to fit.

@@ -7,4 +7,4 @@
 pub mod fit;
 pub mod selfplay;
 
-pub use selfplay::{Sample, SelfPlay, RECORD_BYTES};
+pub use selfplay::{RECORD_BYTES, Sample, SelfPlay};

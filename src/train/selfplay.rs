@@ -189,19 +189,15 @@ impl SelfPlay {
                     .expect("the game is not over");
                 Some(report.best_move)
             };
-            let square = match square {
-                Some(square) => square,
-                None => {
-                    // The line of play ran out (or went through a pass): solve again.
-                    exact_line.clear();
-                    let report = engine
-                        .search(&game, &Limits::exact())
-                        .expect("the game is not over");
-                    exact_line = report.pv;
-                    exact_line.reverse();
-                    exact_line.pop().expect("a line starts with its best move")
-                }
-            };
+            let square = square.unwrap_or_else(|| {
+                // The line of play ran out (or went through a pass): solve again.
+                let report = engine
+                    .search(&game, &Limits::exact())
+                    .expect("the game is not over");
+                exact_line = report.pv;
+                exact_line.reverse();
+                exact_line.pop().expect("a line starts with its best move")
+            });
             game.play(square).expect("the engine plays legal moves");
             played += 1;
         }
@@ -244,7 +240,7 @@ mod tests {
         assert!(game.len() >= 50);
         assert!(game[0].first && game[game.len() - 1].last);
         assert!(game.iter().rev().take(5).all(|s| s.exact));
-        let mut bytes: Vec<u8> = game.iter().flat_map(|s| s.to_bytes()).collect();
+        let mut bytes: Vec<u8> = game.iter().flat_map(Sample::to_bytes).collect();
         let (read, whole) = read_samples(&bytes);
         assert_eq!(read, game);
         assert_eq!(whole, bytes.len());

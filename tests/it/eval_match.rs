@@ -6,8 +6,8 @@
 //! It prints the wins, draws, losses and mean disc margin of the trained evaluation (DESIGN.md
 //! quotes them) and fails unless the trained evaluation scores at least half the points.
 
-use rand::seq::IndexedRandom;
 use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use othello::{Color, Dimensions, Engine, EngineConfig, Evaluation, Game, Limits, RuleSet, Setup};
