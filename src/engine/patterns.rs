@@ -521,7 +521,8 @@ impl Weights {
         score
     }
 
-    /// The score of a position as [`Weights::evaluate`] gives it, read cell by cell.
+    /// The score of a position as the search computes it, read cell by cell (the reference of
+    /// the tests), with the move counts computed here.
     #[must_use]
     pub fn evaluate_slowly(&self, me: u64, opp: u64) -> i32 {
         let empties = 64 - (me | opp).count_ones();
