@@ -536,11 +536,11 @@ fn search(
         let mut show = |report: &SearchReport| {
             if let Ok(mut text) = last.lock() {
                 *text = if report.exact {
-                    format!("exact {} {:+}", report.best_move, report.score)
+                    format!("exact: {} {:+}", report.best_move, report.score)
                 } else {
                     format!(
-                        "depth {} {} {:+}",
-                        report.depth, report.best_move, report.score
+                        "best so far {} {:+} (depth {})",
+                        report.best_move, report.score, report.depth
                     )
                 };
             }
