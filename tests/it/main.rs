@@ -25,3 +25,4 @@ mod grader;
 mod hardening;
 mod movegen_props;
 mod perft;
+mod solve;
