@@ -154,7 +154,7 @@ pub fn analyze(
     let total = positions.len();
     let mut moves = Vec::with_capacity(total);
     for (index, (game, played)) in positions.iter().enumerate() {
-        moves.push(analyse_move(index + 1, game, *played, options, engine)?);
+        moves.push(analyse_move(index + 1, game, *played, *options, engine)?);
         progress(index + 1, total);
     }
     let mut summary: ByColor<PlayerSummary> = ByColor::default();
@@ -191,10 +191,10 @@ fn analyse_move(
     number: usize,
     game: &Game,
     played: Square,
-    options: &AnalysisOptions,
+    options: AnalysisOptions,
     engine: &mut Engine,
 ) -> Result<MoveAnalysis, EngineError> {
-    let player = game.turn().expect("a move was played from this position");
+    let mover = game.turn().expect("a move was played from this position");
     let empties = game.board().empties();
     let exact = empties <= options.exact_from;
     let limits = if exact {
@@ -209,7 +209,7 @@ fn analyse_move(
         let mut after = game.clone();
         after.play(played).expect("a record's moves are legal");
         match after.turn() {
-            None => after.margin(player),
+            None => after.margin(mover),
             Some(next) => {
                 let child_limits = if exact {
                     Limits::exact()
@@ -217,17 +217,13 @@ fn analyse_move(
                     Limits::depth(options.depth.saturating_sub(1).max(1))
                 };
                 let value = engine.search(&after, &child_limits)?.score;
-                if next == player {
-                    value
-                } else {
-                    -value
-                }
+                if next == mover { value } else { -value }
             }
         }
     };
     Ok(MoveAnalysis {
         number,
-        player,
+        player: mover,
         played,
         empties,
         best: best.best_move,

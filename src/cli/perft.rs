@@ -10,9 +10,9 @@ use thiserror::Error;
 use othello::perft::{self, Division, Tally};
 use othello::{Dimensions, Setup};
 
-use super::input::{read_setup, SetupFileError};
+use super::input::{SetupFileError, read_setup};
 use super::rate::per_second;
-use super::{threads_parser, Failure, RulesArg};
+use super::{Failure, RulesArg, threads_parser};
 
 /// Arguments of `othello perft`.
 #[derive(Debug, Args)]

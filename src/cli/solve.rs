@@ -12,8 +12,8 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -26,9 +26,9 @@ use othello::{
     WinRule,
 };
 
-use super::input::{read_bytes, ReadError};
+use super::input::{ReadError, read_bytes};
 use super::rate::per_second;
-use super::{progress, threads_parser, RulesArg};
+use super::{RulesArg, progress, threads_parser};
 
 /// FFO #40-#59, the positions `--bench` solves (#40-#49).
 const FFO: &str = include_str!("../../fixtures/ffo/ffo-40-59.txt");
@@ -456,7 +456,7 @@ fn solve_one(
     out: &mut impl Write,
 ) -> Result<Solved, SolveError> {
     let game = &entry.game;
-    let Some(mover) = game.turn() else {
+    let Some(to_move) = game.turn() else {
         return Ok(Solved {
             outcome: Outcome::Over(final_margin(game, game.first_player(), plan.scoring)),
             moves: Vec::new(),
@@ -484,9 +484,9 @@ fn solve_one(
                 legal.len()
             );
             let (score, exact) = match child.turn() {
-                None => (final_margin(&child, mover, plan.scoring), true),
+                None => (final_margin(&child, to_move, plan.scoring), true),
                 Some(turn) => match search(engine, &child, &label, plan, &mut io::sink())? {
-                    Ok(report) if turn == mover => (report.score, report.exact),
+                    Ok(report) if turn == to_move => (report.score, report.exact),
                     Ok(report) => (-report.score, report.exact),
                     Err(_) => continue,
                 },

@@ -26,8 +26,8 @@ mod search;
 mod shape;
 mod tt;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use thiserror::Error;

@@ -3,6 +3,7 @@
 mod reference;
 
 mod engine;
+mod engine_io;
 mod play;
 mod play_screen;
 mod play_strength;
@@ -23,6 +24,5 @@ mod records;
 
 mod grader;
 mod hardening;
-mod movegen_props;
 mod perft;
 mod solve;

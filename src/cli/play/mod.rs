@@ -23,8 +23,8 @@ use thiserror::Error;
 use othello::record::GameRecord;
 use othello::{ByColor, Color, Dimensions, Game, RuleSet, Setup, WinRule};
 
-use super::input::{read_setup, SetupFileError};
-use super::records::{read_records, RecordsFileError};
+use super::input::{SetupFileError, read_setup};
+use super::records::{RecordsFileError, read_records};
 use super::{Failure, RulesArg};
 use lines::{Piped, Typed};
 use players::{Controller, Name, Player};
@@ -93,7 +93,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = results::DEFAULT_FILE)]
     log: Option<PathBuf>,
 
-    /// When to colour the board: auto colours only a terminal, and not when NO_COLOR is set.
+    /// When to colour the board: auto colours only a terminal, and not when `NO_COLOR` is set.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoiceArg::Auto)]
     color: ColorChoiceArg,
 

@@ -56,12 +56,12 @@ pub fn save(path: &Path, record: &GameRecord) -> Result<Format, SaveError> {
     for &format in formats {
         match record::write(std::slice::from_ref(record), format) {
             Ok(bytes) => {
-                return fs::write(path, bytes)
-                    .map(|()| format)
-                    .map_err(|source| SaveError::Write {
+                return fs::write(path, bytes).map(|()| format).map_err(|source| {
+                    SaveError::Write {
                         path: path.to_owned(),
                         source,
-                    })
+                    }
+                });
             }
             Err(error) => last = Some(error),
         }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use othello::computer::{Computer, Level};
-use othello::record::{movelist, GameRecord, Metadata};
+use othello::record::{GameRecord, Metadata, movelist};
 use othello::session::{Command, Session};
 use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square};
 
@@ -16,7 +16,7 @@ use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
 use super::saved;
 use super::thinking;
-use super::view::{self, counted, squares, Palette};
+use super::view::{self, Palette, counted, squares};
 
 /// The level `hint` searches at.
 const HINT_LEVEL: Level = Level::HINT;
@@ -630,6 +630,10 @@ impl Table {
 }
 
 /// `save` or `save FILE` (the word in any case): `Some` with the file, if any.
+#[expect(
+    clippy::option_option,
+    reason = "not a save command, or one with or without a file"
+)]
 fn save_command(line: &str) -> Option<Option<&str>> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
