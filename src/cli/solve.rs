@@ -320,8 +320,8 @@ fn bench_positions() -> Vec<Entry> {
         .collect()
 }
 
-/// What searching one position gave.
-enum Outcome {
+/// What searching one position found (not `othello::Outcome`, the end of a game).
+enum Finding {
     Searched(SearchReport),
     /// Nobody can move; the final margin for the player named first.
     Over(i32),
@@ -336,9 +336,9 @@ struct MoveScore {
     exact: bool,
 }
 
-/// A searched position: the search's outcome, and with `--all-moves` the score of every move.
+/// A searched position: the search's finding, and with `--all-moves` the score of every move.
 struct Solved {
-    outcome: Outcome,
+    finding: Finding,
     moves: Vec<MoveScore>,
 }
 
@@ -346,17 +346,17 @@ impl Solved {
     /// Whether the result is exact (perfect play), the final score of a finished game
     /// included.
     fn exact(&self) -> bool {
-        match &self.outcome {
-            Outcome::Searched(report) => report.exact,
-            Outcome::Over(_) => true,
-            Outcome::Failed(_) => false,
+        match &self.finding {
+            Finding::Searched(report) => report.exact,
+            Finding::Over(_) => true,
+            Finding::Failed(_) => false,
         }
     }
 
     /// Positions visited and time taken, by the search and the move searches.
     fn cost(&self) -> (u64, Duration) {
-        match &self.outcome {
-            Outcome::Searched(report) => (report.nodes, report.elapsed),
+        match &self.finding {
+            Finding::Searched(report) => (report.nodes, report.elapsed),
             _ => (0, Duration::ZERO),
         }
     }
@@ -458,16 +458,16 @@ fn solve_one(
     let game = &entry.game;
     let Some(to_move) = game.turn() else {
         return Ok(Solved {
-            outcome: Outcome::Over(final_margin(game, game.first_player(), plan.scoring)),
+            finding: Finding::Over(final_margin(game, game.first_player(), plan.scoring)),
             moves: Vec::new(),
         });
     };
-    let outcome = match search(engine, game, &entry.label, plan, out)? {
-        Ok(report) => Outcome::Searched(report),
-        Err(error) => Outcome::Failed(error),
+    let finding = match search(engine, game, &entry.label, plan, out)? {
+        Ok(report) => Finding::Searched(report),
+        Err(error) => Finding::Failed(error),
     };
     let mut moves = Vec::new();
-    if plan.all_moves && matches!(outcome, Outcome::Searched(_)) {
+    if plan.all_moves && matches!(finding, Finding::Searched(_)) {
         let legal = game.legal_moves();
         for (number, &square) in legal.iter().enumerate() {
             if plan.stop.load(Ordering::Relaxed) {
@@ -499,7 +499,7 @@ fn solve_one(
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
     }
-    Ok(Solved { outcome, moves })
+    Ok(Solved { finding, moves })
 }
 
 /// One search with its progress display: a spinner on standard error that shows the last
@@ -605,17 +605,17 @@ impl Verdict {
         let Some(listed) = &entry.listed else {
             return Verdict::Unlisted;
         };
-        let agrees = match &solved.outcome {
-            Outcome::Searched(report) if !report.exact => {
+        let agrees = match &solved.finding {
+            Finding::Searched(report) if !report.exact => {
                 return Verdict::NotExact {
                     best_listed: listed.best.contains(&report.best_move),
                 };
             }
-            Outcome::Searched(report) => {
+            Finding::Searched(report) => {
                 report.score == listed.score && listed.best.contains(&report.best_move)
             }
-            Outcome::Over(margin) => *margin == listed.score && listed.best.is_empty(),
-            Outcome::Failed(_) => false,
+            Finding::Over(margin) => *margin == listed.score && listed.best.is_empty(),
+            Finding::Failed(_) => false,
         };
         if agrees && differing_moves(listed, &solved.moves).is_empty() {
             Verdict::Match
@@ -713,14 +713,14 @@ const SCORING_NOTE: &str = "FFO scores count empties for the winner: use --empti
 /// `--verbose`: the detailed block of one position (after its description and iterations).
 fn block(entry: &Entry, solved: &Solved, verdict: &Verdict, scoring: Scoring) -> String {
     let mut text = String::new();
-    match &solved.outcome {
-        Outcome::Over(margin) => {
+    match &solved.finding {
+        Finding::Over(margin) => {
             let _ = writeln!(text, "  nobody can move: final score {margin:+}");
         }
-        Outcome::Failed(error) => {
+        Finding::Failed(error) => {
             let _ = writeln!(text, "  not searched: {error}");
         }
-        Outcome::Searched(report) => {
+        Finding::Searched(report) => {
             let kind = if report.exact {
                 "exact".to_owned()
             } else {
@@ -780,13 +780,13 @@ fn table_header(label_width: usize) -> String {
 fn table_row(entry: &Entry, solved: &Solved, verdict: &Verdict, label_width: usize) -> String {
     let empties = entry.game.board().empties();
     let verdict = verdict.word();
-    let mut row = match &solved.outcome {
-        Outcome::Over(margin) => format!(
+    let mut row = match &solved.finding {
+        Finding::Over(margin) => format!(
             "{:<label_width$}  {empties:>7}  {:>5}  {margin:>+5}  {:>10}  {:>13}  {:>8}  {verdict:<21}  -",
             entry.label, "over", "-", "-", "-",
         ),
-        Outcome::Failed(error) => format!("{:<label_width$}  {empties:>7}  {error}", entry.label),
-        Outcome::Searched(report) => {
+        Finding::Failed(error) => format!("{:<label_width$}  {empties:>7}  {error}", entry.label),
+        Finding::Searched(report) => {
             let depth = if report.exact {
                 "exact".to_owned()
             } else {
