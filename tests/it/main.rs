@@ -26,4 +26,5 @@ mod eval_match;
 mod grader;
 mod hardening;
 mod perft;
+mod solve;
 mod train;
