@@ -38,7 +38,8 @@
 //! formats players use (move lists, GGF, OBF, WTHOR) in [`record`], and the engine's review
 //! of a game, move by move, in [`analysis`]; the search engine ([`Engine`]) in [`engine`], and computer
 //! players of graded strength in [`computer`]; the NBoard and GTP protocols through which other
-//! programs drive the engine in [`engine_protocol`].
+//! programs drive the engine in [`engine_protocol`]; the self-play games and the fit that make
+//! the engine's 8x8 pattern evaluation ([`engine::patterns`]) in [`train`].
 
 #![warn(missing_docs)]
 
