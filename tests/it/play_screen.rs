@@ -353,3 +353,41 @@ fn closing_the_terminal_ends_the_game() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+#[test]
+fn keys_typed_while_the_computer_thinks_wait_quietly_and_ctrl_c_stops_it() {
+    let Some(tmux) = Tmux::start("line-thinking") else {
+        return;
+    };
+    // Level 6 on a 12x12 board thinks for up to 3 seconds.
+    let shown = "play --line --size 12x12 --white computer:6 --seed 1";
+    tmux.open(&format!(
+        "{}; stty -a; echo STTY; sleep 30",
+        othello_command(shown).replace("; sleep 30", "")
+    ));
+    tmux.wait_for("Black (X)>");
+    tmux.type_text("f5\r");
+    tmux.wait_for("Computer (O) is thinking");
+    // The up arrow while it thinks: not echoed, and kept for the prompt, where it recalls f5.
+    tmux.run(&["send-keys", "-t", "play", "Up"]);
+    let screen = tmux.wait_until(|screen| {
+        screen.trim_end().ends_with("Black (X)> f5") && screen.contains("Computer (O) plays")
+    });
+    assert!(!screen.contains("^["), "{screen}");
+    tmux.run(&["send-keys", "-t", "play", "C-u"]);
+    let legal = screen
+        .lines()
+        .rev()
+        .find_map(|line| line.strip_prefix("Legal moves: "))
+        .and_then(|moves| moves.split_whitespace().next())
+        .expect("the legal moves");
+    tmux.type_text(&format!("{legal}\r"));
+    tmux.wait_for("Computer (O) is thinking");
+    tmux.run(&["send-keys", "-t", "play", "C-c"]);
+    let screen = tmux.wait_for("STTY");
+    assert!(
+        screen.contains("Interrupted: the game is left unfinished. Goodbye.\nEXITED 0"),
+        "{screen}"
+    );
+    assert_cooked(&screen);
+}

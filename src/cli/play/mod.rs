@@ -10,6 +10,7 @@ mod saved;
 mod screen;
 mod table;
 mod thinking;
+mod tty;
 mod view;
 mod wrap;
 
@@ -30,6 +31,7 @@ use lines::{Piped, Typed};
 use players::{Controller, Name, Player};
 use results::ResultsFile;
 use table::Table;
+use thinking::Thinking;
 use view::Palette;
 use wrap::Wrapping;
 
@@ -262,6 +264,19 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         return screen::run(game, players, colour, seed, results, delay, !settled);
     }
 
+    let typed = io::stdin().is_terminal() && on_terminal;
+    let mut thinking = Thinking {
+        spinner: io::stderr().is_terminal(),
+        ..Thinking::default()
+    };
+    if typed {
+        // Ctrl-C while the computer thinks stops it; keys typed meanwhile wait quietly.
+        let interrupt = tty::termination_flag().map_err(Failure::Write)?;
+        tty::save_cooked();
+        tty::watch_signals(std::sync::Arc::clone(&interrupt));
+        thinking.quiet_keys = true;
+        thinking.interrupt = Some(interrupt);
+    }
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());
     let mut table = Table::new(
@@ -270,7 +285,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         Palette::new(colour),
         seed,
         results,
-        io::stderr().is_terminal(),
+        thinking,
         !io::stdin().is_terminal(),
     )
     .with_delay(delay);
@@ -278,7 +293,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     if let (Some(record), Some(path)) = (&loaded, &args.load) {
         table.continue_from(record, &path.display().to_string());
     }
-    let result = if io::stdin().is_terminal() && on_terminal {
+    let result = if typed {
         // A person types at a terminal: line editing, and lines that fit the screen.
         let width = ratatui::crossterm::terminal::size()
             .map_or(MAX_LINE_WIDTH, |(columns, _)| usize::from(columns))

@@ -15,7 +15,7 @@ use super::lines::{Lines, Reply};
 use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
 use super::saved;
-use super::thinking;
+use super::thinking::Thinking;
 use super::view::{self, counted, squares, Palette};
 
 /// The level `hint` searches at.
@@ -29,7 +29,8 @@ pub struct Table {
     adviser: Computer,
     palette: Palette,
     results: Option<ResultsFile>,
-    spinner: bool,
+    /// How the computer's thinking is shown and interrupted.
+    thinking: Thinking,
     /// Input lines are repeated after the prompt (when they do not come from a terminal).
     echo: bool,
     /// The current position has been shown since it last changed.
@@ -44,6 +45,9 @@ pub struct Table {
     delay: Duration,
 }
 
+/// Said when Ctrl-C ends the game.
+const INTERRUPTED: &str = "Interrupted: the game is left unfinished. Goodbye.\n";
+
 /// What to do after a command.
 enum Next {
     Continue,
@@ -52,7 +56,7 @@ enum Next {
 
 impl Table {
     /// A table for `game` between `players`. `seed` makes the computer's choices repeatable;
-    /// `spinner` shows on standard error that the computer is thinking; `echo` repeats each
+    /// `thinking` says how the computer's searches are shown and interrupted; `echo` repeats each
     /// line read after its prompt, so that a transcript of piped input reads like a session.
     pub fn new(
         game: Game,
@@ -60,7 +64,7 @@ impl Table {
         palette: Palette,
         seed: u64,
         results: Option<ResultsFile>,
-        spinner: bool,
+        thinking: Thinking,
         echo: bool,
     ) -> Table {
         let computers = ByColor::new_with(|color| match players[color].controller {
@@ -77,7 +81,7 @@ impl Table {
             adviser: Computer::new(HINT_LEVEL, seed),
             palette,
             results,
-            spinner,
+            thinking,
             echo,
             shown: false,
             ended: false,
@@ -124,8 +128,7 @@ impl Table {
             let next = match self.session.game().turn() {
                 None => self.after_the_end(&mut input, out)?,
                 Some(color) if !self.players[color].is_human() => {
-                    self.computer_moves(color, out)?;
-                    Next::Continue
+                    self.computer_moves(color, out)?
                 }
                 Some(color) => self.human_moves(color, &mut input, out)?,
             };
@@ -267,7 +270,7 @@ impl Table {
                 Ok(None)
             }
             Reply::Interrupted => {
-                write_out(out, "Interrupted: the game is left unfinished. Goodbye.\n")?;
+                write_out(out, INTERRUPTED)?;
                 Ok(None)
             }
         }
@@ -332,7 +335,7 @@ impl Table {
                     squares(&self.game().legal_moves())
                 ),
             )?,
-            Command::Hint => self.hint(out)?,
+            Command::Hint => return self.hint(out),
             Command::Undo => self.undo(out)?,
             Command::New => return self.new_game(input, out),
             Command::Help => self.help(out)?,
@@ -385,40 +388,49 @@ impl Table {
         write_out(out, &text)
     }
 
-    fn computer_moves(&mut self, color: Color, out: &mut impl Write) -> Result<(), Failure> {
+    fn computer_moves(&mut self, color: Color, out: &mut impl Write) -> Result<Next, Failure> {
         out.flush().map_err(Failure::Write)?;
-        if !self.players.black.is_human() && !self.players.white.is_human() {
-            std::thread::sleep(self.delay);
-        }
+        let delay = if self.players.black.is_human() || self.players.white.is_human() {
+            Duration::ZERO
+        } else {
+            self.delay
+        };
         let game = self.session.game().clone();
         let computer = self.computers[color]
             .as_mut()
             .expect("every computer player has an engine");
         let label = format!("{} is thinking", self.players[color]);
-        let square = thinking::think(self.spinner, &label, |stop| computer.choose(&game, stop))
-            .map(|choice| choice.square);
-        match square {
-            Ok(square) => {
+        let Some(choice) = self
+            .thinking
+            .think(&label, delay, |stop| computer.choose(&game, stop))
+        else {
+            return self.interrupted(out);
+        };
+        match choice {
+            Ok(choice) => {
                 let played = self
                     .session
-                    .play(square)
+                    .play(choice.square)
                     .expect("the engine plays legal moves");
                 self.moved(played, out)?;
-                self.show(out)
+                self.show(out)?;
+                Ok(Next::Continue)
             }
             // The loop only asks for a move while the game goes on.
             Err(error) => Err(Failure::Engine(error)),
         }
     }
 
-    fn hint(&mut self, out: &mut impl Write) -> Result<(), Failure> {
+    fn hint(&mut self, out: &mut impl Write) -> Result<Next, Failure> {
         out.flush().map_err(Failure::Write)?;
         let game = self.session.game().clone();
         let adviser = &mut self.adviser;
-        let report = thinking::think(self.spinner, "Thinking", |stop| {
+        let Some(report) = self.thinking.think("Thinking", Duration::ZERO, |stop| {
             adviser.analyse(&game, stop)
-        })
-        .map_err(Failure::Engine)?;
+        }) else {
+            return self.interrupted(out);
+        };
+        let report = report.map_err(Failure::Engine)?;
         let verdict = if report.exact {
             match report.score {
                 0 => "draws with perfect play".to_owned(),
@@ -432,7 +444,14 @@ impl Table {
             };
             format!("evaluation {balance} ({} moves ahead)", report.depth)
         };
-        write_out(out, &format!("Hint: {}, {verdict}.\n", report.best_move))
+        write_out(out, &format!("Hint: {}, {verdict}.\n", report.best_move))?;
+        Ok(Next::Continue)
+    }
+
+    /// Ctrl-C or a termination signal while the computer thought: the game ends.
+    fn interrupted(&self, out: &mut impl Write) -> Result<Next, Failure> {
+        write_out(out, INTERRUPTED)?;
+        Ok(Next::Quit)
     }
 
     fn undo(&mut self, out: &mut impl Write) -> Result<(), Failure> {

@@ -75,7 +75,7 @@ pub fn run(
     ask: bool,
 ) -> Result<(), Failure> {
     let mut engines = Engines::new(&players, seed);
-    let signalled = terminal::termination_flag().map_err(Failure::Write)?;
+    let signalled = super::tty::termination_flag().map_err(Failure::Write)?;
     terminal::exit_on_hang_up();
     let mut guard = terminal::Guard::enter().map_err(Failure::Write)?;
     let size = guard.terminal.size().map_err(Failure::Write)?;
