@@ -299,21 +299,26 @@ fn the_protocol_on_a_terminal_says_what_it_waits_for() {
 }
 
 #[test]
-fn a_watched_game_between_computers_is_logged() {
+fn a_watched_game_between_computers_is_logged_and_saved() {
     let Some(tmux) = Tmux::start("log") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("results.txt");
+    let saved = dir.path().join("game.txt");
     tmux.open(&play_command(
         &format!(
-            "--size 4x4 --black computer:1 --white computer:2 --delay 0.05 --log \"{}\"",
-            log.display()
+            "--size 4x4 --black computer:1 --white computer:2 --delay 0.05 --log \"{}\" --save \"{}\"",
+            log.display(),
+            saved.display()
         ),
         &dir.path().join("pid"),
     ));
-    let screen = tmux.wait_for("Result appended to");
+    let screen = tmux.wait_for("Game saved to");
     assert!(screen.contains("Game over"), "{screen}");
+    assert!(screen.contains("Result appended to"), "{screen}");
+    let moves = std::fs::read_to_string(&saved).unwrap();
+    assert!(moves.starts_with("4x4 "), "{moves}");
     tmux.type_text("q");
     tmux.wait_for("EXITED");
     let logged = std::fs::read_to_string(&log).unwrap();
@@ -389,5 +394,44 @@ fn keys_typed_while_the_computer_thinks_wait_quietly_and_ctrl_c_stops_it() {
         screen.contains("Interrupted: the game is left unfinished. Goodbye.\nEXITED 0"),
         "{screen}"
     );
+    assert_cooked(&screen);
+}
+
+#[test]
+fn the_full_screen_saves_a_game_and_continues_it() {
+    let Some(tmux) = Tmux::start("save-load") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let file = dir.path().join("game.ggf");
+    tmux.open(&play_command("--size 6x6 --white human", &pid_file));
+    tmux.wait_for("Black (X) to move");
+    // Enter plays the square under the cursor (the first legal move).
+    tmux.type_text("\r");
+    tmux.wait_for("Moves (1):");
+    // A file that cannot be written: the game goes on.
+    tmux.type_text(":save /nonexistent/game.ggf\r");
+    tmux.wait_for("Cannot write /nonexistent/game.ggf: ");
+    tmux.type_text(&format!(":save {}\r", file.display()));
+    tmux.wait_for("(GGF, 1 move).");
+    tmux.type_text("qy");
+    tmux.wait_for("EXITED");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.starts_with("(;GM[Othello]"), "{saved}");
+
+    let tmux = Tmux::start("load").unwrap();
+    tmux.open(&play_command(
+        &format!("--white human --load {}", file.display()),
+        &pid_file,
+    ));
+    let screen = tmux.wait_for("Continuing the game of ");
+    assert!(screen.contains("after 1 move."), "{screen}");
+    assert!(screen.contains("Moves (1):"), "{screen}");
+    assert!(screen.contains("White (O) to move"), "{screen}");
+    tmux.type_text("\r");
+    tmux.wait_for("Moves (2):");
+    tmux.type_text("qy");
+    let screen = tmux.wait_for("EXITED");
     assert_cooked(&screen);
 }

@@ -258,10 +258,17 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     } else {
         Duration::ZERO
     });
-    // Saving and continuing a saved game are commands of the line dialogue.
     let full_screen = on_terminal && io::stdin().is_terminal() && !args.line;
-    if full_screen && args.save.is_none() && loaded.is_none() {
-        return screen::run(game, players, colour, seed, results, delay, !settled);
+    if full_screen {
+        let options = screen::Options {
+            colour,
+            seed,
+            delay,
+            ask: !settled,
+            save: args.save,
+            loaded: loaded.zip(args.load.map(|path| path.display().to_string())),
+        };
+        return screen::run(game, players, results, options);
     }
 
     let typed = io::stdin().is_terminal() && on_terminal;

@@ -105,16 +105,8 @@ impl Table {
     /// Continues the game of `record` (read from `name`): its moves are played from its start,
     /// so that undo can take them back.
     pub fn continue_from(&mut self, record: &GameRecord, name: &str) {
-        self.session = Session::new(record.start_game());
-        for square in record.squares() {
-            self.session
-                .play(square)
-                .expect("a record's moves are legal");
-        }
-        self.loaded = Some(format!(
-            "Continuing the game of {name} after {}.\n",
-            counted(record.squares().count(), "move")
-        ));
+        self.session = saved::continued(record);
+        self.loaded = Some(format!("{}\n", saved::continuing(record, name)));
     }
 
     /// Plays until the player quits or `input` ends.
@@ -309,7 +301,7 @@ impl Table {
         let Some(line) = self.read_line(&prompt, input, out)? else {
             return Ok(Next::Quit);
         };
-        if let Some(file) = save_command(&line) {
+        if let Some(file) = saved::command(&line) {
             self.save_now(file, out)?;
             return Ok(Next::Continue);
         }
@@ -554,7 +546,7 @@ impl Table {
         else {
             return Ok(Next::Quit);
         };
-        if let Some(file) = save_command(&line) {
+        if let Some(file) = saved::command(&line) {
             self.save_now(file, out)?;
             return Ok(Next::Continue);
         }
@@ -567,23 +559,6 @@ impl Table {
             Err(error) => self.warn(out, error)?,
         }
         Ok(Next::Continue)
-    }
-
-    /// The game so far as a record, with the players' names, today's date and, once it is
-    /// over, black's margin as the result.
-    fn record(&self) -> GameRecord {
-        let game = self.game();
-        let result = game.outcome().map(|_| {
-            let score = game.score();
-            format!("{:+}.000", score.black as i32 - score.white as i32)
-        });
-        self.session.record(Metadata {
-            black: Some(self.players.black.name.clone()),
-            white: Some(self.players.white.name.clone()),
-            date: Some(results::now()),
-            result,
-            ..Metadata::default()
-        })
     }
 
     /// The moves so far as a move list (`f5d6c3...`, with the board size and rules in front
@@ -602,23 +577,17 @@ impl Table {
 
     /// The `save` command: to FILE, or the `--save` file, or the default file.
     fn save_now(&mut self, file: Option<&str>, out: &mut impl Write) -> Result<(), Failure> {
-        let path = match (file, &self.save) {
-            (Some(file), _) => PathBuf::from(file),
-            (None, Some(path)) => path.clone(),
-            (None, None) => PathBuf::from(saved::DEFAULT_FILE),
-        };
+        let path = saved::target(file, self.save.as_deref());
         self.save_to(&path, out)
     }
 
     fn save_to(&mut self, path: &Path, out: &mut impl Write) -> Result<(), Failure> {
-        match saved::save(path, &self.record()) {
+        match saved::save(path, &saved::record(&self.session, &self.players)) {
             Ok(format) => write_out(
                 out,
                 &format!(
-                    "Game saved to {} ({}, {}).\n",
-                    path.display(),
-                    format,
-                    counted(self.session.moves_played(), "move")
+                    "{}\n",
+                    saved::saved(path, format, self.session.moves_played())
                 ),
             ),
             Err(error) => self.warn(out, error),
@@ -646,17 +615,6 @@ impl Table {
             }
         }
     }
-}
-
-/// `save` or `save FILE` (the word in any case): `Some` with the file, if any.
-fn save_command(line: &str) -> Option<Option<&str>> {
-    let line = line.trim();
-    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    if !word.eq_ignore_ascii_case("save") {
-        return None;
-    }
-    let rest = rest.trim();
-    Some((!rest.is_empty()).then_some(rest))
 }
 
 /// A line read, as repeated after its prompt: without its line ending, and shortened.
