@@ -8,6 +8,7 @@ mod players;
 mod results;
 mod saved;
 mod screen;
+mod settings;
 mod table;
 mod thinking;
 mod tty;

@@ -15,6 +15,7 @@ use super::lines::{Lines, Reply};
 use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
 use super::saved;
+use super::settings::{Changes, Choice};
 use super::thinking::Thinking;
 use super::view::{self, counted, squares, Palette};
 
@@ -43,6 +44,8 @@ pub struct Table {
     loaded: Option<String>,
     /// The pause before each move of a game between two computer players.
     delay: Duration,
+    /// Seeds the computer players' choices.
+    seed: u64,
 }
 
 /// Said when Ctrl-C ends the game.
@@ -67,13 +70,7 @@ impl Table {
         thinking: Thinking,
         echo: bool,
     ) -> Table {
-        let computers = ByColor::new_with(|color| match players[color].controller {
-            Controller::Computer(level) => Some(Computer::new(
-                level,
-                seed ^ (color as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-            )),
-            Controller::Human => None,
-        });
+        let computers = computers(&players, seed);
         Table {
             session: Session::new(game),
             players,
@@ -88,6 +85,7 @@ impl Table {
             save: None,
             loaded: None,
             delay: Duration::ZERO,
+            seed,
         }
     }
 
@@ -305,6 +303,9 @@ impl Table {
             self.save_now(file, out)?;
             return Ok(Next::Continue);
         }
+        if let Some(changes) = new_command(&line) {
+            return self.new_game(changes, input, out);
+        }
         if line.trim().eq_ignore_ascii_case("board") {
             self.shown = false;
             return self.show(out).map(|()| Next::Continue);
@@ -329,7 +330,7 @@ impl Table {
             )?,
             Command::Hint => return self.hint(out),
             Command::Undo => self.undo(out)?,
-            Command::New => return self.new_game(input, out),
+            Command::New => return self.new_game("", input, out),
             Command::Help => self.help(out)?,
             Command::Quit => return Ok(Next::Quit),
         }
@@ -461,8 +462,24 @@ impl Table {
         }
     }
 
-    /// Starts again, after asking if that would abandon a game in progress.
-    fn new_game(&mut self, input: &mut impl Lines, out: &mut impl Write) -> Result<Next, Failure> {
+    /// Starts again, with the settings `changes` gives (words such as `6x6 white=human`),
+    /// after asking if that would abandon a game in progress.
+    fn new_game(
+        &mut self,
+        changes: &str,
+        input: &mut impl Lines,
+        out: &mut impl Write,
+    ) -> Result<Next, Failure> {
+        let changes: Changes = match changes.parse() {
+            Ok(changes) => changes,
+            Err(error) => {
+                self.warn(
+                    out,
+                    format!("{}.", super::players::capitalized(&error.to_string())),
+                )?;
+                return Ok(Next::Continue);
+            }
+        };
         if self.session.in_progress() {
             let Some(answer) = self.read_line(
                 "A game is in progress. Abandon it and start a new one? [y/N] ",
@@ -477,10 +494,22 @@ impl Table {
                 return Ok(Next::Continue);
             }
         }
-        self.session.restart();
         self.shown = false;
         self.ended = false;
-        write_out(out, "New game.\n")?;
+        if changes.is_empty() {
+            self.session.restart();
+            write_out(out, "New game.\n")?;
+        } else {
+            let current = Choice::of(&self.session, &self.players);
+            let next = changes.apply(&current);
+            next.start(&current, &mut self.session);
+            if next.players != self.players {
+                self.players = next.players;
+                self.computers = computers(&self.players, self.seed);
+            }
+            write_out(out, "New game.\n")?;
+            self.welcome(out)?;
+        }
         self.announce_start(out)?;
         Ok(Next::Continue)
     }
@@ -489,6 +518,11 @@ impl Table {
         let game = self.game();
         let mut text = String::from("Commands:\n");
         for (words, meaning) in Command::HELP {
+            if words == "new" {
+                // With the settings this front end takes.
+                text.push_str(NEW_HELP);
+                continue;
+            }
             // `save` is a command of this front end, listed before help and quit.
             if words == "help" {
                 text.push_str(&format!(
@@ -550,8 +584,10 @@ impl Table {
             self.save_now(file, out)?;
             return Ok(Next::Continue);
         }
+        if let Some(changes) = new_command(&line) {
+            return self.new_game(changes, input, out);
+        }
         match Command::parse(&line, self.game().board().dims()) {
-            Ok(Command::New) => return self.new_game(input, out),
             Ok(Command::Undo) => self.undo(out)?,
             Ok(Command::Help) => self.help(out)?,
             Ok(Command::Quit) => return Ok(Next::Quit),
@@ -616,6 +652,29 @@ impl Table {
         }
     }
 }
+
+/// `new` with the words after it (empty for `new` alone), if the line is the `new` command.
+fn new_command(line: &str) -> Option<&str> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    word.eq_ignore_ascii_case("new").then(|| rest.trim())
+}
+
+/// The engines of the computer players, seeded from `seed`.
+fn computers(players: &ByColor<Player>, seed: u64) -> ByColor<Option<Computer>> {
+    ByColor::new_with(|color| match players[color].controller {
+        Controller::Computer(level) => Some(Computer::new(
+            level,
+            seed ^ (color as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        )),
+        Controller::Human => None,
+    })
+}
+
+/// The help of `new`, in 80 columns.
+const NEW_HELP: &str = "  new [OPTIONS] start a new game; OPTIONS change it, as in new 6x6 simple
+                win=fewest first=white black=human white=computer:4 (or white=4)
+";
 
 /// A line read, as repeated after its prompt: without its line ending, and shortened.
 fn echoed(line: &str) -> String {

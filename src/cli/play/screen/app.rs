@@ -13,10 +13,9 @@ use ratatui::layout::Rect;
 use othello::session::{Command, Session};
 use othello::{ByColor, Color, EngineError, Game, MoveError, Played, SearchReport, Square};
 
-use othello::Setup;
-
 use super::super::players::Player;
 use super::super::saved;
+use super::super::settings::Changes;
 use super::form::{Action, Choice, Form};
 use super::layout::{Fit, Layout};
 use super::{counted, result_sentence, squares};
@@ -172,6 +171,8 @@ pub struct App {
     save_file: Option<PathBuf>,
     /// A file to write the game to now.
     save_wanted: Option<PathBuf>,
+    /// The settings typed after `:new`, for the new-game screen.
+    typed_choice: Option<Choice>,
 }
 
 impl App {
@@ -210,6 +211,7 @@ impl App {
             new_players: false,
             save_file: None,
             save_wanted: None,
+            typed_choice: None,
         };
         app.place_cursor();
         if ask {
@@ -223,19 +225,14 @@ impl App {
 
     /// The current settings, as the new-game screen shows them.
     fn choice(&self) -> Choice {
-        let game = self.game();
-        Choice {
-            dims: game.board().dims(),
-            rules: game.rules(),
-            win: game.win_rule(),
-            first: game.first_player(),
-            players: self.players.clone(),
-        }
+        Choice::of(&self.session, &self.players)
     }
 
+    /// Opens the new-game screen with the settings typed after `:new`, or the current ones.
     fn open_form(&mut self) {
         self.stop_search();
-        self.mode = Mode::Setup(Form::new(&self.choice()));
+        let choice = self.typed_choice.take().unwrap_or_else(|| self.choice());
+        self.mode = Mode::Setup(Form::new(&choice));
     }
 
     /// Writes the game to `path` when it ends; `save` without a file writes there too.
@@ -402,6 +399,7 @@ impl App {
                 if matches!(key.code, KeyCode::Char('y' | 'Y')) {
                     self.perform(pending);
                 } else {
+                    self.typed_choice = None;
                     self.note("Carrying on with this game.", Tone::Info);
                 }
             }
@@ -439,18 +437,7 @@ impl App {
     /// players change, else from the standard start of the new size.
     fn start_game(&mut self, choice: Choice) {
         let current = self.choice();
-        if (choice.dims, choice.rules, choice.win, choice.first)
-            == (current.dims, current.rules, current.win, current.first)
-        {
-            self.session.restart();
-        } else {
-            let setup = Setup {
-                first: choice.first,
-                win: choice.win,
-                ..Setup::standard(choice.dims)
-            };
-            self.session = Session::new(Game::new(setup, choice.rules));
-        }
+        choice.start(&current, &mut self.session);
         if choice.players != self.players {
             self.players = choice.players;
             self.new_players = true;
@@ -522,6 +509,23 @@ impl App {
         }
         if let Some(file) = saved::command(line) {
             self.save(file);
+            return;
+        }
+        let (word, words) = line
+            .trim()
+            .split_once(char::is_whitespace)
+            .unwrap_or((line.trim(), ""));
+        if word.eq_ignore_ascii_case("new") && !words.trim().is_empty() {
+            match words.parse::<Changes>() {
+                Ok(changes) => {
+                    self.typed_choice = Some(changes.apply(&self.choice()));
+                    self.ask(Pending::NewGame);
+                }
+                Err(error) => self.note(
+                    format!("{}.", capitalize(&error.to_string())),
+                    Tone::Warning,
+                ),
+            }
             return;
         }
         match Command::parse(line, self.game().board().dims()) {

@@ -705,6 +705,36 @@ fn the_prompt_shows_the_end_of_a_long_line() {
 }
 
 #[test]
+fn new_with_settings_at_the_prompt_fills_in_the_new_game_screen() {
+    let mut app = against_computer();
+    click_square(&mut app, sq("d3"));
+    settle(&mut app);
+    key(&mut app, KeyCode::Char(':'));
+    keys(&mut app, "new 6x6 huge");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        message(&app).contains("found \"huge\""),
+        "{}",
+        message(&app)
+    );
+    assert_eq!(app.mode, Mode::Play);
+    key(&mut app, KeyCode::Char(':'));
+    keys(&mut app, "NEW 6x6 simple white=human");
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(app.mode, Mode::Confirm(_)));
+    keys(&mut app, "y");
+    let Mode::Setup(form) = &app.mode else {
+        panic!("the new-game screen, not {:?}", app.mode);
+    };
+    assert_eq!((form.rows, form.cols, form.rules), (6, 6, RuleSet::Simple));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game().board().dims(), dims(6, 6));
+    assert_eq!(app.game().rules(), RuleSet::Simple);
+    assert!(app.players().white.is_human());
+    assert_eq!(app.session().moves_played(), 0);
+}
+
+#[test]
 fn computers_play_each_other_to_the_end_after_their_delay() {
     let game = Game::new(Setup::standard(dims(4, 4)), RuleSet::Full);
     let delay = Duration::from_millis(300);
