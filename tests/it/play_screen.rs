@@ -314,9 +314,11 @@ fn a_watched_game_between_computers_is_logged_and_saved() {
         ),
         &dir.path().join("pid"),
     ));
-    let screen = tmux.wait_for("Game saved to");
+    // The message line wraps wherever the words fall.
+    let words = |screen: &str| screen.split_whitespace().collect::<Vec<_>>().join(" ");
+    let screen = tmux.wait_until(|screen| words(screen).contains("Game saved to"));
     assert!(screen.contains("Game over"), "{screen}");
-    assert!(screen.contains("Result appended to"), "{screen}");
+    assert!(words(&screen).contains("Result appended to"), "{screen}");
     let moves = std::fs::read_to_string(&saved).unwrap();
     assert!(moves.starts_with("4x4 "), "{moves}");
     tmux.type_text("q");
