@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 
 use othello::{Dimensions, Engine, EngineConfig, Game, Limits, RuleSet, Scoring, Setup, Square};
 
@@ -35,7 +35,7 @@ fn engine(c: &mut Criterion) {
             engine
                 .search(black_box(&endgame), &Limits::default())
                 .unwrap()
-        })
+        });
     });
     let start = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
     group.bench_function("8x8 start, depth 8", |b| {
@@ -43,7 +43,7 @@ fn engine(c: &mut Criterion) {
             hash_mb: 16,
             ..EngineConfig::default()
         });
-        b.iter(|| engine.search(black_box(&start), &Limits::depth(8)).unwrap())
+        b.iter(|| engine.search(black_box(&start), &Limits::depth(8)).unwrap());
     });
     let big = Game::new(
         Setup::standard(Dimensions::new(16, 16).unwrap()),
@@ -54,7 +54,7 @@ fn engine(c: &mut Criterion) {
             hash_mb: 16,
             ..EngineConfig::default()
         });
-        b.iter(|| engine.search(black_box(&big), &Limits::depth(4)).unwrap())
+        b.iter(|| engine.search(black_box(&big), &Limits::depth(4)).unwrap());
     });
     group.finish();
 }

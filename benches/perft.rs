@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 use othello::bitboard::{Bits, Geometry, U256};
 use othello::perft;
@@ -75,7 +75,7 @@ fn movegen_at<B: Bits>(c: &mut Criterion, rows: usize, cols: usize) {
                 found += Full::legal_moves(&geo, pos.me, pos.opp).count();
             }
             found
-        })
+        });
     });
     group.finish();
 
@@ -88,7 +88,7 @@ fn movegen_at<B: Bits>(c: &mut Criterion, rows: usize, cols: usize) {
                 flipped += Full::flips_at_empty(&geo, pos.me, pos.opp, mv).count();
             }
             flipped
-        })
+        });
     });
     group.finish();
 }
@@ -107,7 +107,7 @@ fn perft_standard(c: &mut Criterion) {
         assert_eq!(perft::count(&setup, RuleSet::Full, depth), leaves);
         group.throughput(Throughput::Elements(leaves));
         group.bench_function(BenchmarkId::new("8x8", depth), |b| {
-            b.iter(|| perft::count(black_box(&setup), RuleSet::Full, depth))
+            b.iter(|| perft::count(black_box(&setup), RuleSet::Full, depth));
         });
     }
     group.finish();

@@ -7,9 +7,9 @@
 use std::hint::black_box;
 use std::path::Path;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use othello::protocol;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use othello::RuleSet;
+use othello::protocol;
 
 fn long_game() -> (Vec<u8>, Vec<u8>) {
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/protocol/full/long-16x16");
@@ -35,7 +35,7 @@ fn bench_protocol(c: &mut Criterion) {
     let mut group = c.benchmark_group("protocol");
     group.throughput(Throughput::Elements(moves));
     group.bench_function("long-16x16 (moves)", |b| {
-        b.iter(|| protocol::run(RuleSet::Full, black_box(&input)))
+        b.iter(|| protocol::run(RuleSet::Full, black_box(&input)));
     });
     group.finish();
 }

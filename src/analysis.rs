@@ -188,7 +188,7 @@ pub fn analyze(
     let total = positions.len();
     let mut moves = Vec::with_capacity(total);
     for (index, (game, played)) in positions.iter().enumerate() {
-        moves.push(analyse_move(index + 1, game, *played, options, engine)?);
+        moves.push(analyse_move(index + 1, game, *played, *options, engine)?);
         progress(index + 1, total);
     }
     let mut summary: ByColor<PlayerSummary> = ByColor::default();
@@ -231,10 +231,10 @@ fn analyse_move(
     number: usize,
     game: &Game,
     played: Square,
-    options: &AnalysisOptions,
+    options: AnalysisOptions,
     engine: &mut Engine,
 ) -> Result<MoveAnalysis, EngineError> {
-    let player = game.turn().expect("a move was played from this position");
+    let mover = game.turn().expect("a move was played from this position");
     let empties = game.board().empties();
     let exact = empties <= options.exact_from;
     let limits = if exact {
@@ -251,7 +251,7 @@ fn analyse_move(
     let played_value = if played == best.best_move {
         best.score
     } else {
-        value_after(game, played, player, &child_limits, engine)?
+        value_after(game, played, mover, &child_limits, engine)?
     };
     // The best of the other moves: the move played is one of them unless it is the best.
     let mut second_value = None;
@@ -262,13 +262,13 @@ fn analyse_move(
         let value = if square == played {
             played_value
         } else {
-            value_after(game, square, player, &child_limits, engine)?
+            value_after(game, square, mover, &child_limits, engine)?
         };
         second_value = Some(second_value.map_or(value, |second: i32| second.max(value)));
     }
     Ok(MoveAnalysis {
         number,
-        player,
+        player: mover,
         played,
         empties,
         best: best.best_move,
@@ -296,11 +296,7 @@ fn value_after(
         None => after.margin(player),
         Some(next) => {
             let value = engine.search(&after, limits)?.score;
-            if next == player {
-                value
-            } else {
-                -value
-            }
+            if next == player { value } else { -value }
         }
     })
 }

@@ -59,6 +59,14 @@ pub trait Bits:
     /// The set of the members of `word`.
     fn from_u64(word: u64) -> Self;
 
+    /// `geo` as the geometry of 256-bit sets when this width is [`U256`], the width the AVX2
+    /// kernels work on; `None` for the narrower widths. Each width answers at compile time.
+    #[inline(always)]
+    fn as_wide_geometry(geo: &Geometry<Self>) -> Option<&Geometry<U256>> {
+        let _ = geo;
+        None
+    }
+
     /// Whether the set is empty.
     #[inline]
     fn is_empty(self) -> bool {
@@ -296,6 +304,11 @@ impl Bits for U256 {
     fn from_u64(word: u64) -> Self {
         U256([word, 0, 0, 0])
     }
+
+    #[inline(always)]
+    fn as_wide_geometry(geo: &Geometry<Self>) -> Option<&Geometry<U256>> {
+        Some(geo)
+    }
 }
 
 /// A bit set the search can hash.
@@ -304,7 +317,7 @@ pub(crate) trait SearchBits: Bits {
     fn hash_pair(self, other: Self, salt: u64) -> u64;
 }
 
-/// The finalizer of MurmurHash3: a bijection that mixes every input bit into every output bit.
+/// The finalizer of `MurmurHash3`: a bijection that mixes every input bit into every output bit.
 #[inline(always)]
 pub(crate) fn mix64(mut x: u64) -> u64 {
     x ^= x >> 33;

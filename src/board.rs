@@ -52,7 +52,7 @@ impl Board {
     #[must_use]
     pub fn standard(dims: Dimensions) -> Board {
         let mut board = Board::empty(dims);
-        let (r, c) = (dims.rows() as u8 / 2 - 1, dims.cols() as u8 / 2 - 1);
+        let (r, c) = (dims.rows() / 2 - 1, dims.cols() / 2 - 1);
         for (dr, dc, color) in [
             (0, 0, Color::White),
             (1, 1, Color::White),
@@ -221,8 +221,8 @@ mod tests {
                     );
                 }
                 let mut expected = String::new();
-                for row in 0..rows as u8 {
-                    let cells: Vec<String> = (0..cols as u8)
+                for row in 0..rows {
+                    let cells: Vec<String> = (0..cols)
                         .map(|col| match board.at(Square::new(row, col)) {
                             Some(color) => color.letter().to_string(),
                             None => ".".to_owned(),

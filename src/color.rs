@@ -157,7 +157,7 @@ mod tests {
 
     #[test]
     fn by_color_indexes() {
-        let mut pair = ByColor::new_with(|c| c.letter());
+        let mut pair = ByColor::new_with(super::Color::letter);
         assert_eq!(pair[Color::Black], 'B');
         pair[Color::White] = 'x';
         assert_eq!(pair.white, 'x');

@@ -221,14 +221,14 @@ impl Computer {
     pub fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Result<Choice, EngineError> {
         let moves = game.legal_moves();
         let profile = self.level.profile();
-        if profile.random_per_mille > 0 && self.rng.random_range(0..1000) < profile.random_per_mille
+        if profile.random_per_mille > 0
+            && self.rng.random_range(0..1000) < profile.random_per_mille
+            && let Some(&square) = moves.choose(&mut self.rng)
         {
-            if let Some(&square) = moves.choose(&mut self.rng) {
-                return Ok(Choice {
-                    square,
-                    report: None,
-                });
-            }
+            return Ok(Choice {
+                square,
+                report: None,
+            });
         }
         let report = self.analyse(game, stop)?;
         Ok(Choice {

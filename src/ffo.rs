@@ -13,7 +13,7 @@ use thiserror::Error;
 use crate::board::Board;
 use crate::color::Color;
 use crate::game::Game;
-use crate::notation::{parse_square, NotationError};
+use crate::notation::{NotationError, parse_square};
 use crate::protocol::{self, SetupError, SetupParser};
 use crate::rules::RuleSet;
 use crate::setup::{Setup, WinRule};
@@ -106,7 +106,7 @@ fn parse_fields(fields: &[&str], board_at: usize) -> Result<FfoPosition, FfoErro
             b'O' | b'o' => Some(Color::White),
             _ => None,
         };
-        board.put(Square::new(index as u8 / 8, index as u8 % 8), disc);
+        board.put(Square::new(index / 8, index % 8), disc);
     }
     let side = fields.get(board_at + 1).ok_or(FfoError::MissingSide)?;
     let first = match side.trim_end_matches(';').to_ascii_uppercase().as_str() {

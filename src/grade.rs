@@ -46,7 +46,7 @@ pub fn first_difference<'a>(expected: &'a [u8], actual: &'a [u8]) -> Option<Diff
                     line,
                     expected,
                     actual,
-                })
+                });
             }
         }
     }
@@ -129,10 +129,9 @@ impl Verdict {
     pub fn of(end: RunEnd, identical: bool) -> Verdict {
         match end {
             RunEnd::TimedOut => Verdict::Timeout,
-            RunEnd::TooMuchOutput => Verdict::Fail,
             RunEnd::Exited { success: false } => Verdict::Crash,
             RunEnd::Exited { success: true } if identical => Verdict::Pass,
-            RunEnd::Exited { success: true } => Verdict::Fail,
+            RunEnd::TooMuchOutput | RunEnd::Exited { success: true } => Verdict::Fail,
         }
     }
 }

@@ -32,7 +32,7 @@
 //! Vocabulary: [`Color`] and [`ByColor`]; [`Dimensions`] and [`Square`]; [`Board`]; the rule
 //! sets [`Full`] and [`Simple`] behind the [`Rules`] trait, picked at run time by [`RuleSet`];
 //! [`Setup`] (unchecked starting conditions, read by [`SetupParser`]) and [`Game`]; the bit sets
-//! of [`bitboard`]; the console protocol in [`protocol`]; test cases for it in [`gen`]; squares
+//! of [`bitboard`]; the console protocol in [`protocol`]; test cases for it in [`generate`]; squares
 //! as people type them in [`notation`]; a game played by people, with undo, in [`session`];
 //! game-tree counting in [`perft`]; FFO endgame-suite lines in [`ffo`]; game records in the
 //! formats players use (move lists, GGF, OBF, WTHOR) in [`record`], and the engine's review
@@ -50,7 +50,7 @@ mod cpu;
 pub mod engine;
 pub mod ffo;
 mod game;
-pub mod gen;
+pub mod generate;
 pub mod grade;
 pub mod notation;
 pub mod perft;
@@ -70,6 +70,6 @@ pub use protocol::{SetupError, SetupErrorKind, SetupField, SetupParser};
 pub use rules::{Full, ParseRuleSetError, RuleSet, Rules, Simple};
 pub use setup::{ParseWinRuleError, Setup, WinRule};
 pub use square::{
-    DimensionError, Dimensions, OutOfBoundsError, ParseDimensionsError, Square, MAX_CELLS,
-    MAX_SIDE, MIN_SIDE,
+    DimensionError, Dimensions, MAX_CELLS, MAX_SIDE, MIN_SIDE, OutOfBoundsError,
+    ParseDimensionsError, Square,
 };

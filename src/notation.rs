@@ -124,7 +124,7 @@ fn split_letter_and_number(text: &str) -> Option<(char, &str)> {
 }
 
 /// The 0-based row of a 1-based row number typed as `number` (ASCII digits).
-fn row_index(number: &str, dims: Dimensions) -> Result<u8, NotationError> {
+fn row_index(number: &str, dims: Dimensions) -> Result<usize, NotationError> {
     one_based(number, dims.rows()).ok_or_else(|| NotationError::Row {
         number: shown_number(number),
         rows: dims.rows(),
@@ -132,7 +132,7 @@ fn row_index(number: &str, dims: Dimensions) -> Result<u8, NotationError> {
 }
 
 /// The 0-based column of a 1-based column number typed as `number` (ASCII digits).
-fn col_number_index(number: &str, dims: Dimensions) -> Result<u8, NotationError> {
+fn col_number_index(number: &str, dims: Dimensions) -> Result<usize, NotationError> {
     one_based(number, dims.cols()).ok_or_else(|| NotationError::ColumnNumber {
         number: shown_number(number),
         cols: dims.cols(),
@@ -140,10 +140,10 @@ fn col_number_index(number: &str, dims: Dimensions) -> Result<u8, NotationError>
 }
 
 /// The 0-based column of a lower-case column letter.
-fn col_letter_index(letter: char, dims: Dimensions) -> Result<u8, NotationError> {
+fn col_letter_index(letter: char, dims: Dimensions) -> Result<usize, NotationError> {
     let index = letter as usize - 'a' as usize;
     if index < dims.cols() {
-        Ok(index as u8)
+        Ok(index)
     } else {
         Err(NotationError::ColumnLetter {
             letter,
@@ -153,14 +153,14 @@ fn col_letter_index(letter: char, dims: Dimensions) -> Result<u8, NotationError>
 }
 
 /// `number` (ASCII digits, 1-based) as a 0-based index below `count`, if it is one.
-fn one_based(number: &str, count: usize) -> Option<u8> {
+fn one_based(number: &str, count: usize) -> Option<usize> {
     // Leading zeros are fine ("03"); anything longer than the longest side is off the board.
     let value: usize = number
         .trim_start_matches('0')
         .parse()
         .ok()
         .filter(|&n| n <= 99)?;
-    (1..=count).contains(&value).then(|| (value - 1) as u8)
+    (1..=count).contains(&value).then(|| value - 1)
 }
 
 fn shown_number(number: &str) -> String {

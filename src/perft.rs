@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use crate::bitboard::{Bits, Geometry, SearchBits};
 use crate::cpu::Cpu;
-use crate::position::{dispatch, Position, Visitor};
+use crate::position::{Position, Visitor, dispatch};
 use crate::rules::{RuleSet, Rules};
 use crate::setup::Setup;
 use crate::square::Square;
@@ -49,6 +49,16 @@ fn perft_below<R: Rules, B: Bits, C: Cpu>(
     moves: B,
     depth: u32,
 ) -> u64 {
+    #[inline]
+    fn portable<R: Rules, B: Bits, C: Cpu>(
+        cpu: C,
+        geo: &Geometry<B>,
+        pos: Position<B>,
+        moves: B,
+        depth: u32,
+    ) -> u64 {
+        perft_below_body::<R, B, C>(cpu, geo, pos, moves, depth)
+    }
     #[cfg(target_arch = "x86_64")]
     if cpu.x86_64_v3().is_some() {
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
@@ -64,16 +74,6 @@ fn perft_below<R: Rules, B: Bits, C: Cpu>(
         // SAFETY: the marker is an `X86_64V3`, made only on a processor with every feature the
         // function is compiled for.
         return unsafe { x86_64_v3::<R, B, C>(cpu, geo, pos, moves, depth) };
-    }
-    #[inline]
-    fn portable<R: Rules, B: Bits, C: Cpu>(
-        cpu: C,
-        geo: &Geometry<B>,
-        pos: Position<B>,
-        moves: B,
-        depth: u32,
-    ) -> u64 {
-        perft_below_body::<R, B, C>(cpu, geo, pos, moves, depth)
     }
     portable::<R, B, C>(cpu, geo, pos, moves, depth)
 }

@@ -12,15 +12,30 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-#[cfg(target_arch = "x86_64")]
-use std::any::Any;
-
-#[cfg(target_arch = "x86_64")]
-use crate::bitboard::U256;
 use crate::bitboard::{Bits, Geometry, Line};
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::X86_64V3;
 use crate::cpu::{Cpu, Portable};
+
+/// Evaluates `$body` with `$c` a constant equal to the board's number of columns, so that the
+/// generic kernels it calls (`kernel::<.., $c>(..)`) shift by constants.
+macro_rules! with_cols {
+    ($geo:expr, $c:ident => $body:expr) => {
+        with_cols!(@arms $geo, $c, $body, [4, 6, 8, 10, 12, 14])
+    };
+    (@arms $geo:expr, $c:ident, $body:expr, [$($cols:literal),*]) => {
+        match $geo.dims().cols() {
+            $($cols => {
+                const $c: u32 = $cols;
+                $body
+            })*
+            _ => {
+                const $c: u32 = 16;
+                $body
+            }
+        }
+    };
+}
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -96,43 +111,27 @@ impl Rules for Full {
     }
 }
 
-/// Calls `$kernel::<B, C>(args)` with the board's number of columns `C` as a constant, so
-/// that every shift of the generic move generator is a constant too.
-macro_rules! with_cols {
-    ($geo:expr, $kernel:ident($($arg:expr),*)) => {
-        match $geo.dims().cols() {
-            4 => $kernel::<B, 4>($($arg),*),
-            6 => $kernel::<B, 6>($($arg),*),
-            8 => $kernel::<B, 8>($($arg),*),
-            10 => $kernel::<B, 10>($($arg),*),
-            12 => $kernel::<B, 12>($($arg),*),
-            14 => $kernel::<B, 14>($($arg),*),
-            _ => $kernel::<B, 16>($($arg),*),
-        }
-    };
-}
-
 /// Occluded fill: `gen` spread through the cells of `pro` by steps of `s` bits (towards higher
 /// indices when `UP`), doubling the step `steps` times, which crosses runs of up to
 /// `2^steps - 1` cells. Steps whose shift would not fit `B` are never needed (the board is
 /// smaller than the run they cross); with `s` a constant they are left out at compile time.
 #[inline(always)]
-fn fill<B: Bits, const UP: bool>(gen: B, pro: B, s: u32, steps: u32) -> B {
+fn fill<B: Bits, const UP: bool>(grow: B, pro: B, s: u32, steps: u32) -> B {
     let shift = |set: B, n: u32| if UP { set << n } else { set >> n };
-    let mut gen = gen | (pro & shift(gen, s));
+    let mut grow = grow | (pro & shift(grow, s));
     if steps > 1 && 2 * s < B::WIDTH {
         let pro = pro & shift(pro, s);
-        gen |= pro & shift(gen, 2 * s);
+        grow |= pro & shift(grow, 2 * s);
         if steps > 2 && 4 * s < B::WIDTH {
             let pro = pro & shift(pro, 2 * s);
-            gen |= pro & shift(gen, 4 * s);
+            grow |= pro & shift(grow, 4 * s);
             if steps > 3 && 8 * s < B::WIDTH {
                 let pro = pro & shift(pro, 4 * s);
-                gen |= pro & shift(gen, 8 * s);
+                grow |= pro & shift(grow, 8 * s);
             }
         }
     }
-    gen
+    grow
 }
 
 /// The cells of `me`'s runs of `opp` along `line` (step `s`, a constant), both ways, shifted one step
@@ -165,16 +164,16 @@ fn closed_run<B: Bits>(pro: B, me: B, mv: B, step: impl Fn(B) -> B) -> B {
         run |= next;
         next = step(next);
     }
-    if (next & me).is_empty() {
-        B::ZERO
-    } else {
-        run
-    }
+    if (next & me).is_empty() { B::ZERO } else { run }
 }
 
 /// [`Full::legal_moves`] on any board, compiled for this processor.
 #[inline(always)]
 fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+    #[inline(never)]
+    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
+        full_moves_on(Portable, geo, me, opp)
+    }
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = X86_64V3::detect() {
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
@@ -183,10 +182,6 @@ fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
         }
         // SAFETY: `detect` found every feature the function is compiled for.
         return unsafe { x86_64_v3(cpu, geo, me, opp) };
-    }
-    #[inline(never)]
-    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
-        full_moves_on(Portable, geo, me, opp)
     }
     portable(geo, me, opp)
 }
@@ -197,10 +192,10 @@ fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn full_moves_on<B: Bits, C: Cpu>(cpu: C, geo: &Geometry<B>, me: B, opp: B) -> B {
     #[cfg(target_arch = "x86_64")]
-    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), as_wide(geo)) {
+    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), B::as_wide_geometry(geo)) {
         return B::from_wide(avx2::legal_moves(v3, wide, me.to_wide(), opp.to_wide()));
     }
-    with_cols!(geo, full_moves_cols(geo, me, opp))
+    with_cols!(geo, COLS => full_moves_cols::<B, COLS>(geo, me, opp))
 }
 
 /// [`Full::legal_moves`] on a board of `C` columns.
@@ -217,6 +212,10 @@ fn full_moves_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B) -> B
 /// [`Full::flips_at_empty`] on any board, compiled for this processor.
 #[inline(always)]
 fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+    #[inline(never)]
+    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+        full_flips_on(Portable, geo, me, opp, mv)
+    }
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = X86_64V3::detect() {
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
@@ -226,10 +225,6 @@ fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
         // SAFETY: `detect` found every feature the function is compiled for.
         return unsafe { x86_64_v3(cpu, geo, me, opp, mv) };
     }
-    #[inline(never)]
-    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
-        full_flips_on(Portable, geo, me, opp, mv)
-    }
     portable(geo, me, opp, mv)
 }
 
@@ -238,19 +233,11 @@ fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn full_flips_on<B: Bits, C: Cpu>(cpu: C, geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
     #[cfg(target_arch = "x86_64")]
-    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), as_wide(geo)) {
+    if let (Some(v3), Some(wide)) = (cpu.x86_64_v3(), B::as_wide_geometry(geo)) {
         let flips = avx2::flips(v3, wide, me.to_wide(), opp.to_wide(), mv.to_wide());
         return B::from_wide(flips);
     }
-    with_cols!(geo, full_flips_cols(geo, me, opp, mv))
-}
-
-/// `geo` as the masks of 256-bit sets when `B` is [`U256`]: a test of types, which the compiler
-/// answers for each `B`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn as_wide<B: Bits>(geo: &Geometry<B>) -> Option<&Geometry<U256>> {
-    (geo as &dyn Any).downcast_ref()
+    with_cols!(geo, COLS => full_flips_cols::<B, COLS>(geo, me, opp, mv))
 }
 
 /// [`Full::flips_at_empty`] on a board of `C` columns.

@@ -20,7 +20,7 @@ use thiserror::Error;
 
 use crate::color::Color;
 use crate::game::{Game, MoveError, Played};
-use crate::notation::{parse_square, NotationError};
+use crate::notation::{NotationError, parse_square};
 use crate::record::{GameRecord, Metadata};
 use crate::square::{Dimensions, Square};
 
@@ -84,12 +84,12 @@ impl Command {
             _ if looks_like_a_word(text) => {
                 return Err(CommandError::Unknown {
                     found: text.chars().take(NotationError::SHOWN).collect(),
-                })
+                });
             }
             _ => {
                 return parse_square(text, dims)
                     .map(Command::Play)
-                    .map_err(CommandError::Square)
+                    .map_err(CommandError::Square);
             }
         };
         Ok(command)
@@ -186,6 +186,7 @@ impl Session {
     }
 
     /// Every move played so far, in order.
+    #[must_use]
     pub fn moves(&self) -> impl DoubleEndedIterator<Item = Played> + ExactSizeIterator + '_ {
         self.history.iter().map(|step| step.played)
     }

@@ -14,7 +14,9 @@ pub const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
 
 /// A board size that is not supported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-#[error("a {rows}x{cols} board is not supported: rows and columns must each be an even number from 4 to 16")]
+#[error(
+    "a {rows}x{cols} board is not supported: rows and columns must each be an even number from 4 to 16"
+)]
 pub struct DimensionError {
     /// The rows asked for.
     pub rows: usize,
@@ -166,9 +168,19 @@ pub struct Square {
 
 impl Square {
     /// The square at 0-based `row` and `col`.
+    ///
+    /// # Panics
+    /// If `row` or `col` is 16 or more: no board has such a square.
     #[must_use]
-    pub const fn new(row: u8, col: u8) -> Square {
-        Square { row, col }
+    pub const fn new(row: usize, col: usize) -> Square {
+        assert!(
+            row < MAX_SIDE && col < MAX_SIDE,
+            "a square's row and column are below 16"
+        );
+        Square {
+            row: row as u8,
+            col: col as u8,
+        }
     }
 
     /// The square at 1-based `row` and `col`, as the protocol numbers them; `None` for 0 or
@@ -176,8 +188,7 @@ impl Square {
     #[must_use]
     pub fn from_one_based(row: usize, col: usize) -> Option<Square> {
         let side = 1..=MAX_SIDE;
-        (side.contains(&row) && side.contains(&col))
-            .then(|| Square::new(row as u8 - 1, col as u8 - 1))
+        (side.contains(&row) && side.contains(&col)).then(|| Square::new(row - 1, col - 1))
     }
 
     /// 0-based row, counted from the top.
@@ -234,8 +245,12 @@ mod tests {
                 assert!(dims.contains(sq));
             }
             assert_eq!(dims.squares().count(), dims.cells());
-            assert!(!dims.contains(Square::new(dims.rows() as u8, 0)));
-            assert!(!dims.contains(Square::new(0, dims.cols() as u8)));
+            if dims.rows() < MAX_SIDE {
+                assert!(!dims.contains(Square::new(dims.rows(), 0)));
+            }
+            if dims.cols() < MAX_SIDE {
+                assert!(!dims.contains(Square::new(0, dims.cols())));
+            }
         }
     }
 
@@ -259,6 +274,7 @@ mod tests {
         assert_eq!(Square::new(2, 3).to_string(), "d3");
         assert_eq!(Square::new(15, 15).to_string(), "p16");
         assert_eq!(Square::from_one_based(1, 1), Some(Square::new(0, 0)));
+        assert_eq!(Square::from_one_based(17, 1), None);
         assert_eq!(Square::from_one_based(0, 1), None);
         assert_eq!(Square::from_one_based(17, 1), None);
     }
@@ -268,5 +284,11 @@ mod tests {
         let dims = Dimensions::new(4, 6).unwrap();
         let err = dims.check(Square::new(4, 0)).unwrap_err();
         assert_eq!(err.to_string(), "row 5, column 1 is outside the 4x6 board");
+    }
+
+    #[test]
+    #[should_panic(expected = "below 16")]
+    fn a_square_beyond_any_board_is_refused() {
+        let _ = Square::new(16, 0);
     }
 }

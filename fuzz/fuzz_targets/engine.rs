@@ -22,11 +22,7 @@ fn brute_force(game: &Game) -> i32 {
         let own = if mover == Color::Black { value } else { -value };
         best = best.max(own);
     }
-    if mover == Color::Black {
-        best
-    } else {
-        -best
-    }
+    if mover == Color::Black { best } else { -best }
 }
 
 /// A small xorshift generator, so that every input, however short, draws a whole board.
@@ -70,10 +66,22 @@ fuzz_target!(|data: &[u8]| {
     }
     let setup = Setup {
         board,
-        first: if flags & 1 == 0 { Color::Black } else { Color::White },
-        win: if flags & 2 == 0 { WinRule::MostDiscs } else { WinRule::FewestDiscs },
+        first: if flags & 1 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        },
+        win: if flags & 2 == 0 {
+            WinRule::MostDiscs
+        } else {
+            WinRule::FewestDiscs
+        },
     };
-    let rules = if flags & 4 == 0 { RuleSet::Full } else { RuleSet::Simple };
+    let rules = if flags & 4 == 0 {
+        RuleSet::Full
+    } else {
+        RuleSet::Simple
+    };
     let game = Game::new(setup, rules);
     let Some(mover) = game.turn() else {
         return;
@@ -87,7 +95,9 @@ fuzz_target!(|data: &[u8]| {
         nodes: Some(5_000),
         time: None,
     };
-    let report = engine.search(&game, &limits).expect("a game with a move searches");
+    let report = engine
+        .search(&game, &limits)
+        .expect("a game with a move searches");
     assert!(game.is_legal(report.best_move), "{report:?}");
     assert_eq!(report.pv.first(), Some(&report.best_move), "{report:?}");
 

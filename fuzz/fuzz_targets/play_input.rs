@@ -3,9 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use othello::Dimensions;
 use othello::notation::parse_square;
 use othello::session::Command;
-use othello::Dimensions;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&size, text)) = data.split_first() else {

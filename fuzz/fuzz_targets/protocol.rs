@@ -27,7 +27,11 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, input)) = data.split_first() else {
         return;
     };
-    let rules = if selector & 1 == 0 { RuleSet::Full } else { RuleSet::Simple };
+    let rules = if selector & 1 == 0 {
+        RuleSet::Full
+    } else {
+        RuleSet::Simple
+    };
     let (transcript, _end) = othello::protocol::run(rules, input);
     let banner = othello::protocol::banner(rules);
     assert!(transcript.starts_with(banner), "no banner: {transcript:?}");

@@ -3,14 +3,18 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use othello::record::{self, Format, ReadOptions};
 use othello::RuleSet;
+use othello::record::{self, Format, ReadOptions};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, input)) = data.split_first() else {
         return;
     };
-    let rules = if selector & 1 == 0 { RuleSet::Full } else { RuleSet::Simple };
+    let rules = if selector & 1 == 0 {
+        RuleSet::Full
+    } else {
+        RuleSet::Simple
+    };
     let options = ReadOptions { rules };
     // A WTHOR file may hold no game; the text formats call that an error.
     let Ok(records) = record::read(input, &options) else {
@@ -21,9 +25,15 @@ fuzz_target!(|data: &[u8]| {
     }
     // Formats that do not name the rule set leave it to the reader: FULL unless every game is
     // SIMPLE (move lists and GGF mark SIMPLE games; a protocol input holds one game).
-    let all_simple = records.iter().all(|record| record.rules() == RuleSet::Simple);
+    let all_simple = records
+        .iter()
+        .all(|record| record.rules() == RuleSet::Simple);
     let back = ReadOptions {
-        rules: if all_simple { RuleSet::Simple } else { RuleSet::Full },
+        rules: if all_simple {
+            RuleSet::Simple
+        } else {
+            RuleSet::Full
+        },
     };
     for format in Format::ALL {
         let Ok(written) = record::write(&records, format) else {

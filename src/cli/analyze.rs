@@ -6,15 +6,15 @@ use std::path::PathBuf;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use thiserror::Error;
 
-use othello::analysis::{analyze, AnalysisOptions, GameAnalysis, MoveAnalysis, PlayerSummary};
+use othello::analysis::{AnalysisOptions, GameAnalysis, MoveAnalysis, PlayerSummary, analyze};
 use othello::record::GameRecord;
 use othello::{Color, Engine, EngineConfig, EngineError, WinRule};
 
-use super::records::{read_records, RecordsFileError};
 use super::RulesArg;
+use super::records::{RecordsFileError, read_records};
 
 /// Arguments of `othello analyze`.
 #[derive(Debug, Args)]

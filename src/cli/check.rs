@@ -14,17 +14,17 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use othello::grade::{explain_line, first_difference, quote, RunEnd, Verdict};
-use othello::protocol::{banner, lines};
 use othello::RuleSet;
+use othello::grade::{RunEnd, Verdict, explain_line, first_difference, quote};
+use othello::protocol::{banner, lines};
 
-use super::{progress, Failure, RulesArg};
+use super::{Failure, RulesArg, progress};
 
 /// Runs COMMAND once per DIR/NAME.in, with the file on standard input, and compares its standard
 /// output with DIR/NAME.out byte for byte.
@@ -231,6 +231,10 @@ fn check_rules(cases: &[CaseFiles], rules: RuleSet) -> Result<(), CheckError> {
 }
 
 /// Runs the check and prints the report.
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "every command's `run` takes its parsed arguments"
+)]
 pub fn run(args: CheckArgs) -> Result<(), Failure> {
     let cases = find_cases(&args.dir)?;
     if let Some(rules) = args.rules {
@@ -238,7 +242,7 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     }
     let jobs = match args.jobs {
         Some(jobs) => jobs as usize,
-        None => thread::available_parallelism().map_or(1, |n| n.get()),
+        None => thread::available_parallelism().map_or(1, std::num::NonZero::get),
     };
     let limits = Limits {
         timeout: Duration::from_secs_f64(args.timeout),
@@ -313,7 +317,9 @@ static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 fn stop_children_on_interrupt() -> Result<(), CheckError> {
     ctrlc::set_handler(|| {
         // Held until the exit, so no program can be started after the kills.
-        let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        let running = RUNNING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         for &pid in running.iter() {
             kill_process_group(pid);
         }
@@ -394,7 +400,7 @@ fn check_case(
             return Err(CheckError::Spawn {
                 command: command[0].to_string_lossy().into_owned(),
                 source,
-            })
+            });
         }
         Err(ExecuteError::Threads(source)) => return Err(CheckError::Threads(source)),
     };
@@ -461,7 +467,9 @@ fn execute(
     std::os::unix::process::CommandExt::process_group(&mut process, 0);
     let deadline = Instant::now() + timeout;
     let (child, pid) = {
-        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        let mut running = RUNNING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let child = process.spawn().map_err(ExecuteError::Program)?;
         let pid = child.id();
         running.push(pid);
@@ -473,7 +481,7 @@ fn execute(
     }
     RUNNING
         .lock()
-        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .retain(|&running| running != pid);
     result.map_err(ExecuteError::Threads)
 }
@@ -540,7 +548,11 @@ fn supervise(
         }
     }
     let take = |buffer: &Mutex<Vec<u8>>| {
-        std::mem::take(&mut *buffer.lock().unwrap_or_else(|e| e.into_inner()))
+        std::mem::take(
+            &mut *buffer
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
     };
     Ok(Run {
         stdout: take(&stdout),
@@ -569,7 +581,9 @@ fn drain(mut pipe: impl Read, buffer: &Mutex<Vec<u8>>, cap: usize, stop_at_cap: 
             Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
             Err(_) => return false,
         };
-        let mut kept = buffer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut kept = buffer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let room = cap.saturating_sub(kept.len());
         kept.extend_from_slice(&chunk[..read.min(room)]);
         if read > room && stop_at_cap {
@@ -624,7 +638,7 @@ fn judge(input: &[u8], expected: &[u8], run: &Run, cap: usize, limits: Limits) -
             return Report {
                 verdict,
                 detail: None,
-            }
+            };
         }
         Ending::TimedOut => vec![format!(
             "still running after {} s, killed",
@@ -677,7 +691,7 @@ fn describe_exit(status: ExitStatus) -> String {
 
 fn first_stderr_line(stderr: &[u8]) -> Option<String> {
     lines(stderr)
-        .map(|line| line.trim_ascii())
+        .map(<[u8]>::trim_ascii)
         .find(|line| !line.is_empty())
         .map(quote)
 }

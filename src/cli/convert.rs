@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use thiserror::Error;
 
-use othello::record::{self, wthor, Format, WriteError};
+use othello::record::{self, Format, WriteError, wthor};
 
-use super::records::{read_records, RecordsFileError};
 use super::RulesArg;
+use super::records::{RecordsFileError, read_records};
 
 /// Arguments of `othello convert`.
 #[derive(Debug, Args)]
@@ -49,7 +49,7 @@ pub struct ConvertArgs {
 pub enum FormatArg {
     /// Squares in order, one game per line: f5d6c3d3c4...
     Movelist,
-    /// The Generic Game Format (GGS, NBoard).
+    /// The Generic Game Format (GGS, `NBoard`).
     Ggf,
     /// The position after the last move, one 8x8 OBF line per game.
     Obf,
@@ -149,20 +149,19 @@ pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
         name: name.clone(),
         source,
     })?;
-    match &args.output {
-        Some(path) => fs::write(path, &bytes).map_err(|source| ConvertError::WriteFile {
+    if let Some(path) = &args.output {
+        fs::write(path, &bytes).map_err(|source| ConvertError::WriteFile {
             path: path.clone(),
             source,
-        }),
-        None => {
-            if format == Format::Wthor && io::stdout().is_terminal() {
-                return Err(ConvertError::BinaryToTerminal);
-            }
-            let mut out = io::stdout().lock();
-            out.write_all(&bytes)
-                .and_then(|()| out.flush())
-                .map_err(ConvertError::Stdout)
+        })
+    } else {
+        if format == Format::Wthor && io::stdout().is_terminal() {
+            return Err(ConvertError::BinaryToTerminal);
         }
+        let mut out = io::stdout().lock();
+        out.write_all(&bytes)
+            .and_then(|()| out.flush())
+            .map_err(ConvertError::Stdout)
     }
 }
 

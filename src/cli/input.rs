@@ -90,7 +90,7 @@ impl NamedInput {
                 return Err(ReadError::Io {
                     name: name.clone(),
                     source,
-                })
+                });
             }
         };
         let Some(line) = line else { return Ok(None) };

@@ -3,7 +3,7 @@
 mod analyze;
 mod check;
 mod convert;
-mod gen;
+mod generate;
 mod input;
 mod perft;
 mod play;
@@ -17,8 +17,8 @@ use std::io;
 use clap::{Parser, Subcommand, ValueEnum};
 use thiserror::Error;
 
-use othello::protocol::EndError;
 use othello::RuleSet;
+use othello::protocol::EndError;
 
 /// Othello on any even board from 4x4 to 16x16.
 ///
@@ -53,7 +53,7 @@ enum Command {
     /// Convert game records between formats: move list, GGF, OBF, protocol input, WTHOR.
     Convert(convert::ConvertArgs),
     /// Write protocol test cases (NNNN.in and NNNN.out) to a directory.
-    Gen(gen::GenArgs),
+    Gen(generate::GenArgs),
     /// Run a program on every test case of a directory and compare its output.
     Check(check::CheckArgs),
     /// Count the leaves of the game tree to a given depth (a check of the move generator and a
@@ -116,7 +116,7 @@ pub enum Failure {
     Convert(#[from] convert::ConvertError),
     /// `othello gen` could not write its cases.
     #[error(transparent)]
-    Gen(#[from] gen::GenError),
+    Gen(#[from] generate::GenError),
     /// `othello check` could not check.
     #[error(transparent)]
     Check(#[from] check::CheckError),
@@ -140,19 +140,18 @@ impl Failure {
     /// `perft`: 2 for a bad size or start position.
     pub fn exit_status(&self) -> u8 {
         match self {
-            Failure::Input(EndError::Setup(_)) | Failure::Perft(_) => 2,
+            Failure::Input(EndError::Setup(_)) | Failure::Perft(_) | Failure::Play(_) => 2,
             Failure::Input(EndError::GameNotOver { .. })
             | Failure::Read(_)
             | Failure::Write(_)
-            | Failure::StdoutClosed => 1,
-            Failure::Play(_) => 2,
-            Failure::Engine(_) => 1,
+            | Failure::StdoutClosed
+            | Failure::Engine(_)
+            | Failure::CasesFailed { .. } => 1,
             Failure::Solve(error) => error.exit_status(),
             Failure::Convert(error) => error.exit_status(),
             Failure::Analyze(error) => error.exit_status(),
             Failure::Gen(error) => error.exit_status(),
             Failure::Check(error) => error.exit_status(),
-            Failure::CasesFailed { .. } => 1,
         }
     }
 
@@ -180,7 +179,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Some(Command::Solve(solve_args)) => Ok(solve::run(&solve_args)?),
         Some(Command::Convert(args)) => Ok(convert::run(&args)?),
         Some(Command::Analyze(args)) => Ok(analyze::run(&args)?),
-        Some(Command::Gen(args)) => gen::run(args),
+        Some(Command::Gen(args)) => generate::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(perft_args)) => perft::run(&perft_args),
     }

@@ -10,8 +10,8 @@ use thiserror::Error;
 use othello::perft::{self, Division};
 use othello::{Dimensions, Setup};
 
-use super::input::{read_setup, SetupFileError};
-use super::{threads_parser, Failure, RulesArg};
+use super::input::{SetupFileError, read_setup};
+use super::{Failure, RulesArg, threads_parser};
 
 /// Arguments of `othello perft`.
 #[derive(Debug, Args)]

@@ -2,11 +2,11 @@
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 
-use othello::protocol::{Driver, Progress};
 use othello::RuleSet;
+use othello::protocol::{Driver, Progress};
 
-use super::input::{LineError, LineReader};
 use super::Failure;
+use super::input::{LineError, LineReader};
 
 /// Plays the protocol from standard input to standard output.
 pub fn run(rules: RuleSet) -> Result<(), Failure> {

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use othello::record::{self, GameRecord, ReadOptions, RecordError};
 use othello::RuleSet;
+use othello::record::{self, GameRecord, ReadOptions, RecordError};
 
-use super::input::{read_bytes, ReadError};
+use super::input::{ReadError, read_bytes};
 
 /// A file of game records that could not be used.
 #[derive(Debug, Error)]
@@ -39,6 +39,10 @@ pub enum RecordsFileError {
 impl RecordsFileError {
     /// 2: the file cannot be read, is too large, or is not a record (as every command treats
     /// its named inputs).
+    #[expect(
+        clippy::unused_self,
+        reason = "every error type of a command answers `exit_status`"
+    )]
     pub fn exit_status(&self) -> u8 {
         2
     }

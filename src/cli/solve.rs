@@ -22,8 +22,8 @@ use othello::{
     WinRule,
 };
 
-use super::input::{read_bytes, ReadError};
-use super::{progress, threads_parser, RulesArg};
+use super::input::{ReadError, read_bytes};
+use super::{RulesArg, progress, threads_parser};
 
 /// FFO #40-#59, the positions `--bench` solves (#40-#49).
 const FFO: &str = include_str!("../../fixtures/ffo/ffo-40-59.txt");
@@ -226,7 +226,7 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
     let mut out = stdout.lock();
     let mut totals = Totals::default();
     if args.bench {
-        writeln!(out, "{}", TABLE_HEADER).map_err(SolveError::Write)?;
+        writeln!(out, "{TABLE_HEADER}").map_err(SolveError::Write)?;
     }
     for entry in &entries {
         if interrupted.load(Ordering::Relaxed) {
@@ -519,7 +519,7 @@ impl Totals {
         self.positions += 1;
         match outcome {
             Outcome::Searched(report) => {
-                self.exact += report.exact as usize;
+                self.exact += usize::from(report.exact);
                 self.nodes += report.nodes;
                 self.elapsed += report.elapsed;
             }
@@ -528,7 +528,7 @@ impl Totals {
         }
         if let Some(listed) = &entry.listed {
             self.listed += 1;
-            self.mismatches += !matches(listed, outcome) as usize;
+            self.mismatches += usize::from(!matches(listed, outcome));
         }
     }
 

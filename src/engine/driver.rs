@@ -2,20 +2,20 @@
 //! deepening, the exact solve and the root searches, on one thread or several sharing the
 //! transposition table.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::eval::{evaluate, SCALE};
-use super::search::{Budget, Searcher, Window, INFINITY};
+use super::eval::{SCALE, evaluate};
+use super::search::{Budget, INFINITY, Searcher, Window};
 use super::shape::{Scoring, Shape};
 use super::tt::Table;
 use super::{EngineConfig, Limits, SearchReport};
-use crate::bitboard::{mix64, Bits, SearchBits};
+use crate::bitboard::{Bits, SearchBits, mix64};
 use crate::board::Board;
 use crate::color::Color;
 use crate::cpu::Cpu;
-use crate::position::{dispatch, Position, Visitor};
+use crate::position::{Position, Visitor, dispatch};
 use crate::rules::{RuleSet, Rules};
 use crate::setup::WinRule;
 
@@ -401,7 +401,7 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
     let mut results = share
         .results
         .into_inner()
-        .unwrap_or_else(|e| e.into_inner());
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     results.sort_unstable_by_key(|result| result.place);
     Some(results)
 }
@@ -494,7 +494,7 @@ impl Share {
         }
         self.results
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(MoveResult {
                 place,
                 score,

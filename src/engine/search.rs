@@ -11,9 +11,9 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::eval::{evaluate, SCALE};
+use super::eval::{SCALE, evaluate};
 use super::shape::Shape;
-use super::tt::{Table, NO_LOWER, NO_UPPER};
+use super::tt::{NO_LOWER, NO_UPPER, Table};
 use crate::bitboard::SearchBits;
 use crate::cpu::Cpu;
 use crate::position::Position;
@@ -103,7 +103,7 @@ pub(crate) struct Searcher<'a, B, R, C> {
 /// A move list entry: the sort key in the high half, the cell index in the low half.
 #[inline(always)]
 fn entry(key: i32, index: u32) -> u64 {
-    ((key as i64 + (1 << 31)) as u64) << 32 | index as u64
+    ((i64::from(key) + (1 << 31)) as u64) << 32 | u64::from(index)
 }
 
 /// Moves the best remaining entry (highest key) to position `i` and returns its cell.
@@ -230,7 +230,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     #[inline(always)]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 0x3ff == 0 {
+        if self.nodes.trailing_zeros() >= 10 {
             self.check_budget();
         }
         self.aborted
@@ -427,6 +427,16 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         beta: i32,
         passed: bool,
     ) -> i32 {
+        fn portable<B: SearchBits, R: Rules, C: Cpu>(
+            searcher: &mut Searcher<'_, B, R, C>,
+            pos: Position<B>,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+            passed: bool,
+        ) -> i32 {
+            searcher.midgame_body(pos, depth, alpha, beta, passed)
+        }
         #[cfg(target_arch = "x86_64")]
         if self.cpu.x86_64_v3().is_some() {
             #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
@@ -443,16 +453,6 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
             // feature the function is compiled for.
             return unsafe { x86_64_v3(self, pos, depth, alpha, beta, passed) };
-        }
-        fn portable<B: SearchBits, R: Rules, C: Cpu>(
-            searcher: &mut Searcher<'_, B, R, C>,
-            pos: Position<B>,
-            depth: u32,
-            alpha: i32,
-            beta: i32,
-            passed: bool,
-        ) -> i32 {
-            searcher.midgame_body(pos, depth, alpha, beta, passed)
         }
         portable(self, pos, depth, alpha, beta, passed)
     }
@@ -486,21 +486,21 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         }
         let key = self.key(pos, false);
         let mut table_move = None;
-        if depth >= MIDGAME_TABLE_MIN {
-            if let Some(hit) = self.table.probe(key) {
-                if hit.depth >= depth {
-                    if hit.lower >= beta {
-                        return hit.lower;
-                    }
-                    if hit.upper <= alpha {
-                        return hit.upper;
-                    }
-                    if hit.lower == hit.upper {
-                        return hit.lower;
-                    }
+        if depth >= MIDGAME_TABLE_MIN
+            && let Some(hit) = self.table.probe(key)
+        {
+            if hit.depth >= depth {
+                if hit.lower >= beta {
+                    return hit.lower;
                 }
-                table_move = hit.best.filter(|&m| moves.has(m));
+                if hit.upper <= alpha {
+                    return hit.upper;
+                }
+                if hit.lower == hit.upper {
+                    return hit.lower;
+                }
             }
+            table_move = hit.best.filter(|&m| moves.has(m));
         }
         let mut list = self.take_list();
         for index in moves.members() {
@@ -534,6 +534,15 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     /// at or below `alpha` is an upper bound, one at or above `beta` a lower bound).
     #[inline(always)]
     fn solve(&mut self, pos: Position<B>, alpha: i32, beta: i32, passed: bool) -> i32 {
+        fn portable<B: SearchBits, R: Rules, C: Cpu>(
+            searcher: &mut Searcher<'_, B, R, C>,
+            pos: Position<B>,
+            alpha: i32,
+            beta: i32,
+            passed: bool,
+        ) -> i32 {
+            searcher.solve_body(pos, alpha, beta, passed)
+        }
         #[cfg(target_arch = "x86_64")]
         if self.cpu.x86_64_v3().is_some() {
             #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
@@ -549,15 +558,6 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
             // feature the function is compiled for.
             return unsafe { x86_64_v3(self, pos, alpha, beta, passed) };
-        }
-        fn portable<B: SearchBits, R: Rules, C: Cpu>(
-            searcher: &mut Searcher<'_, B, R, C>,
-            pos: Position<B>,
-            alpha: i32,
-            beta: i32,
-            passed: bool,
-        ) -> i32 {
-            searcher.solve_body(pos, alpha, beta, passed)
         }
         portable(self, pos, alpha, beta, passed)
     }
@@ -581,28 +581,28 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             }
             return -self.solve(pos.passed(), -beta, -alpha, true);
         }
-        if n >= SOLVE_STABILITY_MIN {
-            if let Some(cut) = self.stability_cut(pos, alpha, beta) {
-                return cut;
-            }
+        if n >= SOLVE_STABILITY_MIN
+            && let Some(cut) = self.stability_cut(pos, alpha, beta)
+        {
+            return cut;
         }
         let mut table_move = None;
         let key = self.key(pos, true);
-        if n >= SOLVE_TABLE_MIN {
-            if let Some(hit) = self.table.probe(key) {
-                if hit.lower >= beta {
-                    return hit.lower;
-                }
-                if hit.upper <= alpha {
-                    return hit.upper;
-                }
-                if hit.lower == hit.upper {
-                    return hit.lower;
-                }
-                alpha = alpha.max(hit.lower);
-                beta = beta.min(hit.upper);
-                table_move = hit.best.filter(|&m| moves.has(m));
+        if n >= SOLVE_TABLE_MIN
+            && let Some(hit) = self.table.probe(key)
+        {
+            if hit.lower >= beta {
+                return hit.lower;
             }
+            if hit.upper <= alpha {
+                return hit.upper;
+            }
+            if hit.lower == hit.upper {
+                return hit.lower;
+            }
+            alpha = alpha.max(hit.lower);
+            beta = beta.min(hit.upper);
+            table_move = hit.best.filter(|&m| moves.has(m));
         }
         let mut list = self.take_list();
         let shallow = if n >= SOLVE_SHALLOW_MIN {
@@ -617,11 +617,11 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             if etc {
                 // Enhanced transposition cut-off: a child already known to be bad enough for
                 // the opponent settles this position.
-                if let Some(hit) = self.table.probe(self.key(child, true)) {
-                    if -hit.upper >= beta {
-                        self.give_back(list);
-                        return -hit.upper;
-                    }
+                if let Some(hit) = self.table.probe(self.key(child, true))
+                    && -hit.upper >= beta
+                {
+                    self.give_back(list);
+                    return -hit.upper;
                 }
             }
             let key = if Some(index) == table_move {
@@ -637,7 +637,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 let after = empties & !B::single(index);
                 let potential = (shape.geo.dilate(child.opp) & after).count() as i32;
                 -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
-                    + WEIGHT_PARITY * odd.has(index) as i32
+                    + WEIGHT_PARITY * i32::from(odd.has(index))
             };
             list.push(entry(key, index));
         }
@@ -670,6 +670,16 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         empties: B,
         passed: bool,
     ) -> i32 {
+        fn portable<B: SearchBits, R: Rules, C: Cpu>(
+            searcher: &mut Searcher<'_, B, R, C>,
+            pos: Position<B>,
+            alpha: i32,
+            beta: i32,
+            empties: B,
+            passed: bool,
+        ) -> i32 {
+            searcher.solve_small_body(pos, alpha, beta, empties, passed)
+        }
         #[cfg(target_arch = "x86_64")]
         if self.cpu.x86_64_v3().is_some() {
             #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
@@ -686,16 +696,6 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
             // feature the function is compiled for.
             return unsafe { x86_64_v3(self, pos, alpha, beta, empties, passed) };
-        }
-        fn portable<B: SearchBits, R: Rules, C: Cpu>(
-            searcher: &mut Searcher<'_, B, R, C>,
-            pos: Position<B>,
-            alpha: i32,
-            beta: i32,
-            empties: B,
-            passed: bool,
-        ) -> i32 {
-            searcher.solve_small_body(pos, alpha, beta, empties, passed)
         }
         portable(self, pos, alpha, beta, empties, passed)
     }

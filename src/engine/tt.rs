@@ -42,18 +42,18 @@ const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 const OCCUPIED: u64 = 1 << 63;
 
 fn pack(lower: i32, upper: i32, depth: u32, best: Option<u32>) -> u64 {
-    let lower = lower.clamp(NO_LOWER, NO_UPPER) as i16 as u16 as u64;
-    let upper = upper.clamp(NO_LOWER, NO_UPPER) as i16 as u16 as u64;
-    let depth = depth.min(255) as u64;
-    let best = best.map_or(0, |index| index as u64 + 1);
+    let lower = u64::from(lower.clamp(NO_LOWER, NO_UPPER) as i16 as u16);
+    let upper = u64::from(upper.clamp(NO_LOWER, NO_UPPER) as i16 as u16);
+    let depth = u64::from(depth.min(255));
+    let best = best.map_or(0, |index| u64::from(index) + 1);
     lower | upper << 16 | depth << 32 | best << 40 | OCCUPIED
 }
 
 fn unpack(data: u64) -> Hit {
     let best = (data >> 40) & 0x1ff;
     Hit {
-        lower: data as u16 as i16 as i32,
-        upper: (data >> 16) as u16 as i16 as i32,
+        lower: i32::from(data as u16 as i16),
+        upper: i32::from((data >> 16) as u16 as i16),
         depth: ((data >> 32) & 0xff) as u32,
         best: (best != 0).then(|| best as u32 - 1),
     }
@@ -86,7 +86,7 @@ impl Table {
 
     /// Forgets every entry.
     pub(crate) fn clear(&mut self) {
-        for slot in self.slots.iter_mut() {
+        for slot in &mut self.slots {
             *slot.check.get_mut() = 0;
             *slot.data.get_mut() = 0;
         }

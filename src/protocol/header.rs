@@ -5,7 +5,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use super::{lines, MAX_LINE_LEN};
+use super::{MAX_LINE_LEN, lines};
 use crate::board::Board;
 use crate::color::Color;
 use crate::setup::{Setup, WinRule};
@@ -103,7 +103,7 @@ impl fmt::Display for Found {
             return write!(f, "{:?}", self.0);
         }
         let head: String = self.0.chars().take(Self::SHOWN).collect();
-        write!(f, "{:?}...", head)
+        write!(f, "{head:?}...")
     }
 }
 
@@ -274,10 +274,10 @@ impl SetupParser {
                                 row,
                                 col: col + 1,
                                 found: Found::new(cell),
-                            }))
+                            }));
                         }
                     };
-                    board.put(Square::new(row as u8 - 1, col as u8), disc);
+                    board.put(Square::new(row - 1, col), disc);
                 }
             }
         }
@@ -338,7 +338,10 @@ mod tests {
 
     #[test]
     fn each_bad_header_names_its_line() {
-        assert_eq!(error_of(""), "line 1: input ended where the number of rows, an even integer from 4 to 16 was expected");
+        assert_eq!(
+            error_of(""),
+            "line 1: input ended where the number of rows, an even integer from 4 to 16 was expected"
+        );
         assert_eq!(
             error_of("5\n"),
             "line 1: expected the number of rows, an even integer from 4 to 16, found \"5\""
@@ -351,8 +354,14 @@ mod tests {
             error_of("4\n4\nb\n"),
             "line 3: expected the first player, B or W, found \"b\""
         );
-        assert_eq!(error_of("4\n4\nB\n=\n"), "line 4: expected the win rule, > (most discs wins) or < (fewest discs wins), found \"=\"");
-        assert_eq!(error_of("4\n\n"), "line 2: expected the number of columns, an even integer from 4 to 16, found an empty line");
+        assert_eq!(
+            error_of("4\n4\nB\n=\n"),
+            "line 4: expected the win rule, > (most discs wins) or < (fewest discs wins), found \"=\""
+        );
+        assert_eq!(
+            error_of("4\n\n"),
+            "line 2: expected the number of columns, an even integer from 4 to 16, found an empty line"
+        );
         assert_eq!(
             error_of("4\n4\nB\n>\n. . . .\n"),
             "line 6: input ended where row 2 of the board was expected"

@@ -1,4 +1,4 @@
-//! GGF, the Generic Game Format of the GGS server (NBoard reads and writes it too):
+//! GGF, the Generic Game Format of the GGS server (`NBoard` reads and writes it too):
 //! `(;GM[Othello]PC[place]DT[date]PB[black]PW[white]RE[+12.000]TI[5:00]TY[8]BO[8 ... *]B[f5]W[d6]...;)`.
 //!
 //! Properties read: `GM` (must be Othello), `PC` (the place or event), `DT`, `PB`, `PW`, `RE`
@@ -19,8 +19,8 @@ use crate::setup::{Setup, WinRule};
 use crate::square::{Dimensions, Square};
 
 use super::{
-    cannot_hold, shown, Format, GameRecord, Metadata, RecordError, RecordErrorKind, RecordMove,
-    WriteError,
+    Format, GameRecord, Metadata, RecordError, RecordErrorKind, RecordMove, WriteError,
+    cannot_hold, shown,
 };
 
 /// A cursor over the text that knows its line and column.
@@ -112,6 +112,10 @@ pub fn read(text: &str) -> Result<Vec<GameRecord>, RecordError> {
 }
 
 /// Reads one game's properties, after its `(;`, up to and including its `;)`.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one match over the format's properties, read top to bottom"
+)]
 fn read_game(cursor: &mut Cursor<'_>) -> Result<GameRecord, RecordError> {
     let mut metadata = Metadata::default();
     let mut side: Option<Value> = None;
@@ -246,8 +250,7 @@ fn square(side: usize) -> Dimensions {
 
 /// Reads `BO[8 cells side]`.
 fn read_board(value: &Value, side_of_type: Option<usize>) -> Result<Setup, RecordError> {
-    const EXPECTED: &str =
-        "a board such as BO[8 ---...--- *]: the side, the cells (-, * or O) row by row, the side to move";
+    const EXPECTED: &str = "a board such as BO[8 ---...--- *]: the side, the cells (-, * or O) row by row, the side to move";
     let mut fields = value.text.split_whitespace();
     let side = fields
         .next()
@@ -337,7 +340,7 @@ pub fn game(record: &GameRecord) -> String {
     for row in 0..side {
         text.push(' ');
         for col in 0..side {
-            text.push(cell(setup.board.at(Square::new(row as u8, col as u8))));
+            text.push(cell(setup.board.at(Square::new(row, col))));
         }
     }
     text.push(' ');

@@ -179,7 +179,7 @@ impl GameRecord {
                     nominal = turn;
                 }
                 (RecordMove::Play(square), None) => {
-                    return Err(error(ReplayErrorKind::AfterEnd { square }))
+                    return Err(error(ReplayErrorKind::AfterEnd { square }));
                 }
                 (RecordMove::Play(square), Some(turn)) => {
                     game.play(square)
@@ -420,7 +420,7 @@ pub struct WriteError {
 pub enum Format {
     /// Moves as squares: `f5d6c3`, one game per line.
     MoveList,
-    /// The Generic Game Format of the GGS server and NBoard.
+    /// The Generic Game Format of the GGS server and `NBoard`.
     Ggf,
     /// One position per line, as Edax and the FFO suite write them.
     Obf,
@@ -565,7 +565,7 @@ pub fn read_as(
 fn text_of(input: &[u8]) -> Result<&str, RecordError> {
     std::str::from_utf8(input).map_err(|error| {
         let valid = &input[..error.valid_up_to()];
-        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line = valid.split(|&b| b == b'\n').count();
         let line_start = valid
             .iter()
             .rposition(|&b| b == b'\n')
@@ -595,7 +595,7 @@ pub fn write(records: &[GameRecord], format: Format) -> Result<Vec<u8>, WriteErr
                     game: 2,
                     format,
                     what: format!("{} games: it holds one", records.len()),
-                })
+                });
             }
         },
         Format::Wthor => wthor::write(records, &wthor::Header::default())?,

@@ -21,8 +21,8 @@ use crate::setup::{Setup, WinRule};
 use crate::square::Dimensions;
 
 use super::{
-    cannot_hold, shown, Format, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
-    RecordMove, WriteError,
+    Format, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind, RecordMove,
+    WriteError, cannot_hold, shown,
 };
 
 /// Reads one game per line that holds moves.

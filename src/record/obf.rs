@@ -21,8 +21,8 @@ use crate::setup::WinRule;
 use crate::square::Dimensions;
 
 use super::{
-    cannot_hold, shown, Format, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
-    WriteError,
+    Format, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind, WriteError,
+    cannot_hold, shown,
 };
 
 /// Reads one position per line; blank lines and lines starting with `#` or `%` are skipped.

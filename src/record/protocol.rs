@@ -44,10 +44,10 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<GameRecord, RecordError
         if game.is_over() {
             break;
         }
-        if let Some(square) = parse_move_line(line) {
-            if game.play(square).is_ok() {
-                squares.push(square);
-            }
+        if let Some(square) = parse_move_line(line)
+            && game.play(square).is_ok()
+        {
+            squares.push(square);
         }
     }
     Ok(GameRecord::new(

@@ -33,8 +33,8 @@ use crate::setup::Setup;
 use crate::square::{Dimensions, Square};
 
 use super::{
-    cannot_hold, Format, GameRecord, Location, Metadata, RecordError, RecordErrorKind, RecordMove,
-    WriteError, WthorInfo,
+    Format, GameRecord, Location, Metadata, RecordError, RecordErrorKind, RecordMove, WriteError,
+    WthorInfo, cannot_hold,
 };
 
 /// Length of the header.
@@ -191,7 +191,7 @@ pub fn read(input: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
     (0..listed as usize)
         .map(|index| {
             let start = HEADER_LEN + index * GAME_LEN;
-            read_game(&input[start..start + GAME_LEN], start, index + 1, &header)
+            read_game(&input[start..start + GAME_LEN], start, index + 1, header)
         })
         .collect()
 }
@@ -200,7 +200,7 @@ fn read_game(
     bytes: &[u8],
     start: usize,
     game: usize,
-    header: &Header,
+    header: Header,
 ) -> Result<GameRecord, RecordError> {
     let number = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
     let info = WthorInfo {
@@ -222,7 +222,7 @@ fn read_game(
         if ended {
             return Err(error(offset, WthorErrorKind::AfterEnd { game }));
         }
-        let (row, col) = (byte / 10, byte % 10);
+        let (row, col) = (usize::from(byte / 10), usize::from(byte % 10));
         if !(1..=8).contains(&row) || !(1..=8).contains(&col) {
             return Err(error(offset, WthorErrorKind::MoveByte { game, byte }));
         }
@@ -301,7 +301,7 @@ fn black_discs(record: &GameRecord) -> u8 {
     let game = record.final_game();
     let score: ByColor<u32> = game.score();
     let empties = game.board().empties();
-    let black = match game.outcome().and_then(|outcome| outcome.winner()) {
+    let black = match game.outcome().and_then(super::super::game::Outcome::winner) {
         Some(Color::Black) => score.black + empties,
         None if game.is_over() => score.black + empties / 2,
         _ => score.black,

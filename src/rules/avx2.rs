@@ -9,7 +9,12 @@
 //! points at the end, which take the [`X86_64V3`] marker as the proof that the processor has
 //! AVX2, and are meant to be inlined into code compiled for it ([`crate::cpu::Cpu::run`]).
 
-use std::arch::x86_64::*;
+use std::arch::x86_64::{
+    __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32,
+    _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_permute4x64_epi64,
+    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_storeu_si256,
+    _mm256_testz_si256,
+};
 
 use crate::bitboard::{Geometry, Line, U256};
 use crate::cpu::X86_64V3;
@@ -159,21 +164,21 @@ impl Y {
 
 /// Occluded fill, as `super::fill`.
 #[inline(always)]
-fn fill<const UP: bool>(gen: Y, pro: Y, s: Step, steps: u32) -> Y {
-    let mut gen = gen.or(pro.and(gen.step::<UP>(s, 1)));
+fn fill<const UP: bool>(grow: Y, pro: Y, s: Step, steps: u32) -> Y {
+    let mut grow = grow.or(pro.and(grow.step::<UP>(s, 1)));
     if steps > 1 {
         let pro = pro.and(pro.step::<UP>(s, 1));
-        gen = gen.or(pro.and(gen.step::<UP>(s, 2)));
+        grow = grow.or(pro.and(grow.step::<UP>(s, 2)));
         if steps > 2 {
             let pro = pro.and(pro.step::<UP>(s, 2));
-            gen = gen.or(pro.and(gen.step::<UP>(s, 4)));
+            grow = grow.or(pro.and(grow.step::<UP>(s, 4)));
             if steps > 3 && 8 * s.bits < 256 {
                 let pro = pro.and(pro.step::<UP>(s, 4));
-                gen = gen.or(pro.and(gen.step::<UP>(s, 8)));
+                grow = grow.or(pro.and(grow.step::<UP>(s, 8)));
             }
         }
     }
-    gen
+    grow
 }
 
 #[inline(always)]
@@ -247,29 +252,14 @@ fn flips_cols<const C: u32>(geo: &Geometry<U256>, me: U256, opp: U256, mv: U256)
         .store()
 }
 
-/// Calls `$kernel::<C>(args)` with the board's number of columns `C` as a constant.
-macro_rules! with_cols {
-    ($geo:expr, $kernel:ident($($arg:expr),*)) => {
-        match $geo.dims().cols() {
-            4 => $kernel::<4>($($arg),*),
-            6 => $kernel::<6>($($arg),*),
-            8 => $kernel::<8>($($arg),*),
-            10 => $kernel::<10>($($arg),*),
-            12 => $kernel::<12>($($arg),*),
-            14 => $kernel::<14>($($arg),*),
-            _ => $kernel::<16>($($arg),*),
-        }
-    };
-}
-
 /// [`super::Full::legal_moves`] on a processor with AVX2 (`_avx2` proves it).
 #[inline(always)]
 pub(super) fn legal_moves(_avx2: X86_64V3, geo: &Geometry<U256>, me: U256, opp: U256) -> U256 {
-    with_cols!(geo, moves_cols(geo, me, opp))
+    with_cols!(geo, COLS => moves_cols::<COLS>(geo, me, opp))
 }
 
 /// [`super::Full::flips_at_empty`] on a processor with AVX2 (`_avx2` proves it).
 #[inline(always)]
 pub(super) fn flips(_avx2: X86_64V3, geo: &Geometry<U256>, me: U256, opp: U256, mv: U256) -> U256 {
-    with_cols!(geo, flips_cols(geo, me, opp, mv))
+    with_cols!(geo, COLS => flips_cols::<COLS>(geo, me, opp, mv))
 }

@@ -1,8 +1,8 @@
 //! `othello::analysis` and `othello analyze`: every value and loss of short games checked
 //! against a brute-force minimax written here, independent of the engine.
 
-use othello::analysis::{analyze, AnalysisOptions};
-use othello::record::{self, movelist, GameRecord, ReadOptions};
+use othello::analysis::{AnalysisOptions, analyze};
+use othello::record::{self, GameRecord, ReadOptions, movelist};
 use othello::{Color, Engine, EngineConfig, Game, WinRule};
 
 use crate::support::othello;
@@ -28,9 +28,9 @@ fn minimax(game: &Game, player: Color) -> i32 {
     }
 }
 
-fn check_exact_moves(record: &GameRecord, options: &AnalysisOptions) -> usize {
+fn check_exact_moves(record: &GameRecord, options: AnalysisOptions) -> usize {
     let mut engine = Engine::new(EngineConfig::default());
-    let analysis = analyze(record, options, &mut engine, &mut |_, _| {}).unwrap();
+    let analysis = analyze(record, &options, &mut engine, &mut |_, _| {}).unwrap();
     let positions = record.positions();
     assert_eq!(analysis.moves.len(), positions.len());
     let mut checked = 0;
@@ -105,7 +105,7 @@ fn check_exact_moves(record: &GameRecord, options: &AnalysisOptions) -> usize {
             mine.iter().filter(|m| m.is_mistake()).count()
         );
         assert_eq!(
-            summary.worst.map(|w| w.2).unwrap_or(0),
+            summary.worst.map_or(0, |w| w.2),
             mine.iter().map(|m| m.loss).max().unwrap_or(0)
         );
         let best = mine
@@ -131,7 +131,7 @@ fn check_exact_moves(record: &GameRecord, options: &AnalysisOptions) -> usize {
 fn a_4x4_game_solved_from_the_first_move() {
     let record = &movelist::read(GAME_4X4, &ReadOptions::default()).unwrap()[0];
     let options = AnalysisOptions::for_board(record.dims());
-    assert_eq!(check_exact_moves(record, &options), 12);
+    assert_eq!(check_exact_moves(record, options), 12);
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn a_6x6_fewest_discs_game_exact_over_its_last_10_empties() {
         exact_from: 10,
         depth: 4,
     };
-    assert_eq!(check_exact_moves(record, &options), 10);
+    assert_eq!(check_exact_moves(record, options), 10);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use othello::{
     WinRule,
 };
 
-/// A small deterministic generator (SplitMix64) for picking random moves.
+/// A small deterministic generator (`SplitMix64`) for picking random moves.
 struct SplitMix(u64);
 
 impl SplitMix {
@@ -249,7 +249,7 @@ fn searches_are_deterministic() {
         let mut report = Engine::new(EngineConfig::default())
             .search(&game, &limits)
             .unwrap();
-        report.elapsed = Default::default();
+        report.elapsed = std::time::Duration::default();
         report
     };
     assert_eq!(run(), run());

@@ -9,7 +9,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use crate::support::{fixture_root, othello, Fixture};
+use crate::support::{Fixture, fixture_root, othello};
 
 /// Runs a fixture the way the specification does: `othello < NAME.in` for FULL,
 /// `othello --rules simple < NAME.in` for SIMPLE.

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use othello::gen::{Generator, Options, Shape, Sizes, Start};
+use othello::generate::{Generator, Options, Shape, Sizes, Start};
 use othello::{Color, RuleSet, Setup, WinRule};
 
 use crate::reference::Model;
@@ -17,7 +17,7 @@ fn othello_path() -> PathBuf {
     assert_cmd::cargo::cargo_bin("othello")
 }
 
-fn gen(dir: &Path, args: &[&str]) {
+fn generate(dir: &Path, args: &[&str]) {
     othello()
         .arg("gen")
         .arg("--out")
@@ -66,18 +66,18 @@ fn gen_is_deterministic_and_each_case_independent_of_the_count() {
         scratch("grader", "det-d"),
     );
     let args = ["--seed", "5", "--count", "12", "--invalid-rate", "0.3"];
-    gen(&a, &args);
-    gen(&b, &args);
+    generate(&a, &args);
+    generate(&b, &args);
     assert_eq!(files(&a).len(), 24);
     assert_eq!(files(&a), files(&b));
 
-    gen(
+    generate(
         &c,
         &["--seed", "5", "--count", "5", "--invalid-rate", "0.3"],
     );
     assert_eq!(files(&c)[..], files(&a)[..10]);
 
-    gen(
+    generate(
         &d,
         &["--seed", "6", "--count", "12", "--invalid-rate", "0.3"],
     );
@@ -96,7 +96,7 @@ fn gen_pins_the_first_case_of_seed_0() {
 fn generated_cases_are_reproduced_by_the_protocol_program() {
     for rules in ["full", "simple"] {
         let dir = scratch("grader", &format!("reproduced-{rules}"));
-        gen(
+        generate(
             &dir,
             &[
                 "--rules",
@@ -162,16 +162,13 @@ fn replay(rules: RuleSet, input: &str, output: &str) -> Vec<Rejection> {
         } else {
             None
         };
-        match rejection {
-            Some(rejection) => {
-                assert_eq!(answer, "INVALID", "{line:?}");
-                rejections.push(rejection);
-            }
-            None => {
-                assert_eq!(answer, "VALID", "{line:?}");
-                model.play(rules, player, row - 1, col - 1);
-                turn = model.next_turn(rules, player);
-            }
+        if let Some(rejection) = rejection {
+            assert_eq!(answer, "INVALID", "{line:?}");
+            rejections.push(rejection);
+        } else {
+            assert_eq!(answer, "VALID", "{line:?}");
+            model.play(rules, player, row - 1, col - 1);
+            turn = model.next_turn(rules, player);
         }
     }
     assert_eq!(turn, None, "the game is over at the end of the input");
@@ -263,8 +260,8 @@ fn gen_options_shape_the_cases() {
 #[test]
 fn gen_replaces_its_own_files_and_refuses_others() {
     let dir = scratch("grader", "replace");
-    gen(&dir, &["--count", "5"]);
-    gen(&dir, &["--count", "2"]);
+    generate(&dir, &["--count", "5"]);
+    generate(&dir, &["--count", "2"]);
     assert_eq!(case_names(&dir), ["0000", "0001"]);
     assert_eq!(files(&dir).len(), 4);
 
@@ -316,7 +313,7 @@ fn check(dir: &Path, extra: &[&str], program: &[&str]) -> assert_cmd::assert::As
 #[test]
 fn check_passes_the_protocol_program() {
     let dir = scratch("grader", "check-full");
-    gen(&dir, &["--count", "10", "--seed", "9"]);
+    generate(&dir, &["--count", "10", "--seed", "9"]);
     let binary = othello_path();
     let binary = binary.to_str().unwrap();
     let output = check(&dir, &["--rules", "full", "--jobs", "2"], &[binary])
@@ -332,7 +329,7 @@ fn check_passes_the_protocol_program() {
     assert_eq!(report, expected);
 
     let dir = scratch("grader", "check-simple");
-    gen(&dir, &["--rules", "simple", "--count", "6"]);
+    generate(&dir, &["--rules", "simple", "--count", "6"]);
     check(&dir, &["--rules", "simple"], &[binary, "--rules", "simple"])
         .code(0)
         .stdout(predicate::str::ends_with("6 passed, 0 failed\n"));
@@ -367,9 +364,13 @@ fn after_setup(input: &[String]) -> String {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one scenario per wrong program, in a row"
+)]
 fn check_reports_wrong_programs_with_verdict_and_first_differing_line() {
     let dir = scratch("grader", "wrong-programs");
-    gen(
+    generate(
         &dir,
         &[
             "--count",
@@ -489,7 +490,7 @@ fn check_usage_errors_exit_with_status_2() {
         .stderr(predicate::str::contains("holds no test cases"));
 
     let cases = scratch("grader", "usage-cases");
-    gen(&cases, &["--count", "2"]);
+    generate(&cases, &["--count", "2"]);
     check(&cases, &["--rules", "simple"], &[binary])
         .code(2)
         .stderr(predicate::str::contains(

@@ -23,5 +23,4 @@ mod records;
 
 mod grader;
 mod hardening;
-mod movegen_props;
 mod perft;

@@ -7,12 +7,33 @@ use crate::reference::Model;
 
 /// 8x8, standard start, black first, FULL: depths 1.. (shared/data/perft.md).
 const STANDARD_8X8: [u64; 11] = [
-    4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800,
+    4,
+    12,
+    56,
+    244,
+    1396,
+    8200,
+    55092,
+    390_216,
+    3_005_288,
+    24_571_284,
+    212_258_800,
 ];
 
 /// 6x6, standard start, black first, FULL: depths 1..
 const STANDARD_6X6: [u64; 12] = [
-    4, 12, 56, 244, 1364, 7604, 47740, 308716, 2114912, 14976792, 108820292, 811201176,
+    4,
+    12,
+    56,
+    244,
+    1364,
+    7604,
+    47740,
+    308_716,
+    2_114_912,
+    14_976_792,
+    108_820_292,
+    811_201_176,
 ];
 
 fn dims(rows: usize, cols: usize) -> Dimensions {

@@ -158,8 +158,11 @@ fn a_player_without_a_move_at_the_start_passes() {
         &[&HUMANS[..], &["--from", file.to_str().unwrap()]].concat(),
         "",
     );
-    assert!(transcript
-        .contains("Black (X) has no legal move at the start and passes; White (O) moves first."));
+    assert!(
+        transcript.contains(
+            "Black (X) has no legal move at the start and passes; White (O) moves first."
+        )
+    );
     assert!(transcript.contains("White (O) to move"));
 }
 
@@ -250,7 +253,10 @@ fn a_10x10_game_between_computers_replays_with_the_same_seed() {
 fn a_person_against_the_computer_on_4x16() {
     // The person tries every square in reading order until one is legal, turn after turn.
     let dims = dims(4, 16);
-    let every_square: String = dims.squares().map(|square| format!("{square}\n")).collect();
+    let every_square: String = dims
+        .squares()
+        .map(|square| square.to_string() + "\n")
+        .collect();
     let transcript = session(
         &["--size", "4x16", "--seed", "5", "--white", "computer:2"],
         every_square.repeat(40),
@@ -338,9 +344,11 @@ fn colour_only_when_asked_or_on_a_terminal() {
         .write_stdin(quit)
         .output()
         .unwrap();
-    assert!(!String::from_utf8(with_no_color.stdout)
-        .unwrap()
-        .contains('\u{1b}'));
+    assert!(
+        !String::from_utf8(with_no_color.stdout)
+            .unwrap()
+            .contains('\u{1b}')
+    );
 }
 
 #[test]
@@ -470,7 +478,7 @@ fn a_saved_game_reloads_to_the_same_position_and_continues() {
     )));
     assert!(transcript.contains("Took back 1 move."), "{transcript}");
     assert!(transcript.contains("Game over."), "{transcript}");
-    let squares: String = moves.iter().map(|square| square.to_string()).collect();
+    let squares: String = moves.iter().map(std::string::ToString::to_string).collect();
     assert!(
         transcript.contains(&format!("Moves: 6x6 simple {squares}\n")),
         "{transcript}"
@@ -550,9 +558,11 @@ fn line_and_delay_options() {
     .output()
     .unwrap();
     assert!(output.status.success());
-    assert!(String::from_utf8(output.stdout)
-        .unwrap()
-        .contains("Game over."));
+    assert!(
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .contains("Game over.")
+    );
     let bad = play_command(&["--delay", "soon"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     let stderr = String::from_utf8(bad.stderr).unwrap();

@@ -366,21 +366,25 @@ fn keys_typed_while_the_computer_thinks_wait_quietly_and_ctrl_c_stops_it() {
     let Some(tmux) = Tmux::start("line-thinking") else {
         return;
     };
-    // Level 6 on a 12x12 board thinks for up to 3 seconds.
-    let shown = "play --line --size 12x12 --white computer:6 --seed 1";
+    // 31 moves of a 16x16 game: white, at level 6, thinks for its 3 seconds.
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game.txt");
+    let moves = "16x16 h7g7g8i7i6f8j7j8i10h6f7j6e9i11j11d10g6e7h5f9g9i5f6e5i4g5e6f5d9j9d7";
+    std::fs::write(&game, moves).unwrap();
+    let args = format!(
+        "play --line --load {} --white computer:6 --seed 1",
+        game.display()
+    );
     tmux.open(&format!(
         "{}; stty -a; echo STTY; sleep 30",
-        othello_command(shown).replace("; sleep 30", "")
+        othello_command(&args).replace("; sleep 30", "")
     ));
-    tmux.wait_for("Black (X)>");
-    tmux.type_text("f5\r");
     tmux.wait_for("Computer (O) is thinking");
-    // The up arrow while it thinks: not echoed, and kept for the prompt, where it recalls f5.
-    tmux.run(&["send-keys", "-t", "play", "Up"]);
-    let screen = tmux.wait_until(|screen| {
-        screen.trim_end().ends_with("Black (X)> f5") && screen.contains("Computer (O) plays")
-    });
-    assert!(!screen.contains("^["), "{screen}");
+    // An arrow and two letters while it thinks: not echoed, and kept for the prompt.
+    tmux.run(&["send-keys", "-t", "play", "Left"]);
+    tmux.type_text("zz");
+    let screen = tmux.wait_until(|screen| screen.trim_end().ends_with("Black (X)> zz"));
+    assert!(!screen.contains("^[") && !screen.contains("[D"), "{screen}");
     tmux.run(&["send-keys", "-t", "play", "C-u"]);
     let legal = screen
         .lines()
@@ -389,7 +393,7 @@ fn keys_typed_while_the_computer_thinks_wait_quietly_and_ctrl_c_stops_it() {
         .and_then(|moves| moves.split_whitespace().next())
         .expect("the legal moves");
     tmux.type_text(&format!("{legal}\r"));
-    tmux.wait_for("Computer (O) is thinking");
+    tmux.wait_until(|screen| screen.matches("Computer (O) is thinking").count() == 1);
     tmux.run(&["send-keys", "-t", "play", "C-c"]);
     let screen = tmux.wait_for("STTY");
     assert!(

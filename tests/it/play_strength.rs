@@ -10,8 +10,8 @@ use std::sync::atomic::AtomicBool;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use rand::seq::IndexedRandom;
 use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use othello::computer::{Computer, Level};
@@ -80,7 +80,7 @@ fn play_one(opponent: Mover, index: u64, tally: &mut Tally) {
     let score = game.score();
     let margin = i64::from(score[computer_color]) - i64::from(score[computer_color.opponent()]);
     tally.disc_margin += margin;
-    match game.outcome().and_then(|outcome| outcome.winner()) {
+    match game.outcome().and_then(othello::Outcome::winner) {
         Some(color) if color == computer_color => tally.wins += 1,
         Some(_) => tally.losses += 1,
         None => tally.draws += 1,

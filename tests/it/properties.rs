@@ -1,10 +1,14 @@
-//! Property tests: the library against the naive reference model on random boards of every
-//! supported size, random first players and both rule sets; and the protocol against a
-//! transcript written from the model.
+//! Property tests against the naive reference model (`reference.rs`), on random boards of every
+//! supported size, random first players and both rule sets:
+//! - the bit-set move generator, at every width that holds the board;
+//! - the game: moves, turns, passes, scores and the winner along random games;
+//! - the protocol, against a transcript written from the model.
 
 use othello::bitboard::{Bits, Geometry, U256};
 use othello::protocol::{self, EndError};
-use othello::{Board, Color, Dimensions, Game, RuleSet, Setup, Square, WinRule};
+use othello::{
+    Board, Color, Dimensions, Full, Game, RuleSet, Rules, Setup, Simple, Square, WinRule,
+};
 use proptest::prelude::*;
 
 use crate::reference::Model;
@@ -60,14 +64,14 @@ fn opening_setups() -> impl Strategy<Value = Setup> {
     (
         side.clone(),
         side,
-        proptest::collection::vec((0..16u8, 0..16u8, any::<bool>()), 0..6),
+        proptest::collection::vec((0..16usize, 0..16usize, any::<bool>()), 0..6),
         any::<bool>(),
     )
         .prop_map(|(rows, cols, extra, white_first)| {
             let dims = Dimensions::new(rows, cols).unwrap();
             let mut setup = Setup::standard(dims);
             for (row, col, black) in extra {
-                let square = Square::new(row % rows as u8, col % cols as u8);
+                let square = Square::new(row % rows, col % cols);
                 let color = if black { Color::Black } else { Color::White };
                 setup.board.set(square, Some(color)).unwrap();
             }
@@ -86,25 +90,11 @@ fn cell(square: Square) -> (usize, usize) {
     (square.row(), square.col())
 }
 
-/// The flips of a move at one bit width, if the board fits it.
-fn flips_at<B: Bits>(
-    rules: RuleSet,
-    board: &Board,
-    mover: Color,
-    square: Square,
-) -> Option<Vec<(usize, usize)>> {
-    let geo = Geometry::<B>::new(board.dims())?;
-    let me = B::from_wide(board.discs(mover));
-    let opp = B::from_wide(board.discs(mover.opponent()));
-    let flipped = rules.flips(&geo, me, opp, geo.bit(square));
-    Some(geo.squares(flipped).map(cell).collect())
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
-    /// (a) Legal moves and the flips of every empty cell agree with the model, for both
-    /// players, at every bit width the board fits.
+    /// (a) The legal moves of both players and the turn agree with the model, and so do the
+    /// flips of every cell at every bit width the board fits.
     #[test]
     fn moves_and_flips_match_the_model(setup in setups(), rules in rule_sets()) {
         let game = Game::new(setup, rules);
@@ -112,27 +102,175 @@ proptest! {
         for player in Color::ALL {
             let moves: Vec<_> = game.moves_of(player).into_iter().map(cell).collect();
             prop_assert_eq!(&moves, &model.moves(rules, player), "moves of {}", player);
-            for square in setup.board.dims().squares() {
-                if setup.board.get(square).unwrap().is_some() {
-                    continue;
-                }
-                let expected = model.flips(rules, player, square.row(), square.col());
-                for flips in [
-                    flips_at::<u64>(rules, &setup.board, player, square),
-                    flips_at::<u128>(rules, &setup.board, player, square),
-                    flips_at::<U256>(rules, &setup.board, player, square),
-                ]
-                .into_iter()
-                .flatten()
-                {
-                    prop_assert_eq!(&flips, &expected, "{} at {}", player, square);
-                }
+            match rules {
+                RuleSet::Full => check_every_width::<Full>(&setup.board, player)?,
+                RuleSet::Simple => check_every_width::<Simple>(&setup.board, player)?,
             }
         }
         let turn = model.next_turn(rules, setup.first.opponent());
         prop_assert_eq!(game.turn(), turn);
     }
 }
+
+// --- the move generator at every bit width ---------------------------------------------------
+
+/// The sizes checked: square, long and flat, and one per width class.
+const SIZES: [(usize, usize); 9] = [
+    (4, 4),
+    (4, 16),
+    (16, 4),
+    (6, 10),
+    (8, 8),
+    (8, 16),
+    (10, 10),
+    (12, 14),
+    (16, 16),
+];
+
+/// A random position: a size, then for every cell a roll deciding empty, black or white
+/// (with the share of empty cells and of black discs themselves random, so that both sparse
+/// boards and long runs of one colour occur), and the side to move.
+fn position() -> impl Strategy<Value = (Board, Color)> {
+    (0..SIZES.len(), 0u32..100, 0u32..100, any::<bool>()).prop_flat_map(
+        |(size, empty_share, black_share, black_moves)| {
+            let (rows, cols) = SIZES[size];
+            proptest::collection::vec(0u32..10_000, rows * cols).prop_map(move |rolls| {
+                let dims = Dimensions::new(rows, cols).unwrap();
+                let mut board = Board::empty(dims);
+                for (square, roll) in dims.squares().zip(rolls) {
+                    let empty = roll % 100 < empty_share;
+                    let black = (roll / 100) < black_share;
+                    let disc = (!empty).then_some(if black { Color::Black } else { Color::White });
+                    board.set(square, disc).unwrap();
+                }
+                let mover = if black_moves {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                (board, mover)
+            })
+        },
+    )
+}
+
+fn cells<B: Bits>(geo: &Geometry<B>, set: B) -> Vec<(usize, usize)> {
+    let mut found: Vec<(usize, usize)> = set
+        .members()
+        .map(|index| {
+            let square = geo.square(index);
+            (square.row(), square.col())
+        })
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+/// The discs of `mover` and of the opponent at width `B`.
+fn discs<B: Bits>(board: &Board, mover: Color) -> (B, B) {
+    let at_width = |color| B::from_wide(board.discs(color));
+    (at_width(mover), at_width(mover.opponent()))
+}
+
+/// Moves and the flips of every empty cell at width `B`, or nothing when the board does not
+/// fit it.
+fn check_width<R: Rules, B: Bits>(board: &Board, mover: Color) -> Result<(), TestCaseError> {
+    let Some(geo) = Geometry::<B>::new(board.dims()) else {
+        return Ok(());
+    };
+    let rules = R::RULE_SET;
+    let model = Model::from_board(board);
+    let (me, opp) = discs::<B>(board, mover);
+    let legal = R::legal_moves(&geo, me, opp);
+    prop_assert_eq!(
+        cells(&geo, legal),
+        model.moves(rules, mover),
+        "{} moves",
+        rules
+    );
+    for square in board.dims().squares() {
+        let (r, c) = (square.row(), square.col());
+        let mv = geo.bit(square);
+        let flips = R::flips(&geo, me, opp, mv);
+        let expected = model.flips(rules, mover, r, c);
+        prop_assert_eq!(
+            cells(&geo, flips),
+            expected,
+            "{} flips at {}",
+            rules,
+            square
+        );
+        if board.get(square).unwrap().is_none() {
+            prop_assert_eq!(R::flips_at_empty(&geo, me, opp, mv), flips);
+        }
+    }
+    Ok(())
+}
+
+fn check_every_width<R: Rules>(board: &Board, mover: Color) -> Result<(), TestCaseError> {
+    check_width::<R, u64>(board, mover)?;
+    check_width::<R, u128>(board, mover)?;
+    check_width::<R, U256>(board, mover)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn full_moves_and_flips_match_the_model((board, mover) in position()) {
+        check_every_width::<Full>(&board, mover)?;
+    }
+
+    #[test]
+    fn simple_moves_and_flips_match_the_model((board, mover) in position()) {
+        check_every_width::<Simple>(&board, mover)?;
+    }
+
+    #[test]
+    fn rule_set_forwards_to_the_rules((board, mover) in position()) {
+        let geo = Geometry::<U256>::new(board.dims()).unwrap();
+        let (me, opp) = discs::<U256>(&board, mover);
+        for rules in RuleSet::ALL {
+            let moves = rules.legal_moves(&geo, me, opp);
+            let expected = match rules {
+                RuleSet::Full => Full::legal_moves(&geo, me, opp),
+                RuleSet::Simple => Simple::legal_moves(&geo, me, opp),
+            };
+            prop_assert_eq!(moves, expected);
+        }
+    }
+}
+
+/// Runs of every length along every line: a row, a column and both diagonals full of the
+/// opponent's discs, closed by the mover's disc, on the largest board.
+#[test]
+fn longest_runs_flip_on_the_largest_board() {
+    let dims = Dimensions::new(16, 16).unwrap();
+    let geo = Geometry::<U256>::new(dims).unwrap();
+    for (dr, dc) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)] {
+        for length in 1..=14 {
+            let mut board = Board::empty(dims);
+            let start = if dc < 0 { (0, 15) } else { (0, 0) };
+            let at = |k: i32| Square::new((start.0 + dr * k) as usize, (start.1 + dc * k) as usize);
+            board.set(at(0), Some(Color::Black)).unwrap();
+            for k in 1..=length {
+                board.set(at(k), Some(Color::White)).unwrap();
+            }
+            let (me, opp) = discs::<U256>(&board, Color::Black);
+            let mv = at(length + 1);
+            let flips = Full::flips(&geo, me, opp, geo.bit(mv));
+            assert_eq!(
+                flips.count(),
+                length as u32,
+                "direction ({dr},{dc}) length {length}"
+            );
+            let moves = Full::legal_moves(&geo, me, opp);
+            assert_eq!(moves & geo.bit(mv), geo.bit(mv));
+        }
+    }
+}
+
+// --- the game along random games ------------------------------------------------------------
 
 /// Plays `choices` (indices into the legal moves, taken modulo their number) with the game and
 /// the model in lockstep until the game ends, checking every step.
@@ -151,7 +289,7 @@ fn play_in_lockstep(setup: Setup, rules: RuleSet, choices: &[usize]) -> Result<(
         let expected_flips = model.flips(rules, player, row, col).len() as u32;
         let before = game.score();
         let played = game
-            .play(Square::new(row as u8, col as u8))
+            .play(Square::new(row, col))
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         model.play(rules, player, row, col);
         moves_played += 1;
@@ -272,11 +410,11 @@ fn move_lines(setup: &Setup, rules: RuleSet, specs: &[LineSpec]) -> Vec<Vec<u8>>
             (LineSpec::Junk(i), _) if *i == JUNK.len() => vec![b'7'; 5000],
             (LineSpec::Junk(i), _) => JUNK[*i].to_vec(),
         };
-        if let (Some(player), Some((row, col))) = (turn, reference_move(&line, &model)) {
-            if !model.flips(rules, player, row, col).is_empty() {
-                model.play(rules, player, row, col);
-                turn = model.next_turn(rules, player);
-            }
+        if let (Some(player), Some((row, col))) = (turn, reference_move(&line, &model))
+            && !model.flips(rules, player, row, col).is_empty()
+        {
+            model.play(rules, player, row, col);
+            turn = model.next_turn(rules, player);
         }
         lines.push(line);
     }

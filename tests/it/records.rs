@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use othello::record::{
-    self, ggf, movelist, obf, protocol, wthor, Format, GameRecord, Location, Metadata, ReadOptions,
-    RecordErrorKind, RecordMove,
+    self, Format, GameRecord, Location, Metadata, ReadOptions, RecordErrorKind, RecordMove, ggf,
+    movelist, obf, protocol, wthor,
 };
 use othello::{Color, Dimensions, Game, RuleSet, Setup, Square, WinRule};
 use proptest::prelude::*;
@@ -60,7 +60,7 @@ fn win_rules() -> impl Strategy<Value = WinRule> {
 fn setups(rows: usize, cols: usize) -> impl Strategy<Value = Setup> {
     (
         proptest::collection::vec(
-            (0..16u8, 0..16u8, proptest::option::of(any::<bool>())),
+            (0..16usize, 0..16usize, proptest::option::of(any::<bool>())),
             0..6,
         ),
         any::<bool>(),
@@ -73,7 +73,7 @@ fn setups(rows: usize, cols: usize) -> impl Strategy<Value = Setup> {
                 ..Setup::standard(dims)
             };
             for (row, col, black) in extra {
-                let square = Square::new(row % rows as u8, col % cols as u8);
+                let square = Square::new(row % rows, col % cols);
                 let disc = black.map(|black| if black { Color::Black } else { Color::White });
                 setup.board.set(square, disc).unwrap();
             }
@@ -112,7 +112,7 @@ proptest! {
         let again = record::read(text.as_bytes(), &options(RuleSet::Full)).unwrap();
         prop_assert_eq!(&again, &vec![record.clone()], "{}", text);
         // Passes written out read back the same.
-        let with_passes: String = record.moves().iter().map(|m| format!("{m} ")).collect();
+        let with_passes: String = record.moves().iter().map(|m| m.to_string() + " ").collect();
         let head = format!("{} {} {}", record.dims(), record.rules(), record.setup().win);
         let spaced = movelist::read(&format!("{head} {with_passes}"), &options(RuleSet::Full)).unwrap();
         prop_assert_eq!(&spaced, &vec![record]);
@@ -367,7 +367,7 @@ fn formats_refuse_what_they_cannot_hold() {
 mod convert {
     use predicates::prelude::*;
 
-    use super::{fixture, FULL_GAME};
+    use super::{FULL_GAME, fixture};
     use crate::support::othello;
 
     fn fixture_path(name: &str) -> String {
@@ -462,12 +462,30 @@ mod convert {
     #[test]
     fn bad_input_of_every_format_names_the_place() {
         let cases: [(&[u8], &str); 6] = [
-            (b"f5 d6 zz\n", "othello: standard input: line 1, column 7: expected a square such as f5, or -- for a pass, found \"zz\"\n"),
-            (b"(;GM[Othello]\nB[f5]W[a1];)", "othello: standard input: line 2, column 8: move 2: a1 is not a legal move for white: it flips no discs\n"),
-            (b"%\n---------------------------------------------------------------- Q\n", "othello: standard input: line 2, column 1: expected the side to move, X or O, found \"Q\"\n"),
-            (b"8\n8\nQ\n", "othello: standard input: line 3, column 1: expected the first player, B or W, found \"Q\"\n"),
-            (&[20, 26, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0xff], "othello: standard input: byte 19: game 1 of 2 is cut short: the file ends 65 bytes early\n"),
-            (b"", "othello: standard input: line 1, column 1: no game found (expected a move list, GGF, OBF lines, a protocol input or WTHOR)\n"),
+            (
+                b"f5 d6 zz\n",
+                "othello: standard input: line 1, column 7: expected a square such as f5, or -- for a pass, found \"zz\"\n",
+            ),
+            (
+                b"(;GM[Othello]\nB[f5]W[a1];)",
+                "othello: standard input: line 2, column 8: move 2: a1 is not a legal move for white: it flips no discs\n",
+            ),
+            (
+                b"%\n---------------------------------------------------------------- Q\n",
+                "othello: standard input: line 2, column 1: expected the side to move, X or O, found \"Q\"\n",
+            ),
+            (
+                b"8\n8\nQ\n",
+                "othello: standard input: line 3, column 1: expected the first player, B or W, found \"Q\"\n",
+            ),
+            (
+                &[20, 26, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0xff],
+                "othello: standard input: byte 19: game 1 of 2 is cut short: the file ends 65 bytes early\n",
+            ),
+            (
+                b"",
+                "othello: standard input: line 1, column 1: no game found (expected a move list, GGF, OBF lines, a protocol input or WTHOR)\n",
+            ),
         ];
         for (input, message) in cases {
             othello()

@@ -31,13 +31,17 @@ impl Model {
         let cells = (0..rows)
             .map(|r| {
                 (0..cols)
-                    .map(|c| board.get(Square::new(r as u8, c as u8)).unwrap())
+                    .map(|c| board.get(Square::new(r, c)).unwrap())
                     .collect()
             })
             .collect();
         Model { rows, cols, cells }
     }
 
+    #[expect(
+        clippy::option_option,
+        reason = "off the board, or a cell empty or not"
+    )]
     pub fn get(&self, r: i32, c: i32) -> Option<Option<Color>> {
         if r < 0 || c < 0 || r >= self.rows as i32 || c >= self.cols as i32 {
             None
@@ -75,7 +79,7 @@ impl Model {
                 }
             }
         }
-        flipped.sort();
+        flipped.sort_unstable();
         flipped
     }
 

@@ -11,8 +11,8 @@ use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 
-use super::super::input::{LineError, LineReader};
 use super::super::Failure;
+use super::super::input::{LineError, LineReader};
 
 /// What reading a line gave.
 #[derive(Clone, Debug, PartialEq, Eq)]

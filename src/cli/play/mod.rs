@@ -25,8 +25,8 @@ use thiserror::Error;
 use othello::record::GameRecord;
 use othello::{ByColor, Color, Dimensions, Game, RuleSet, Setup, WinRule};
 
-use super::input::{read_setup, SetupFileError};
-use super::records::{read_records, RecordsFileError};
+use super::input::{SetupFileError, read_setup};
+use super::records::{RecordsFileError, read_records};
 use super::{Failure, RulesArg};
 use lines::{Piped, Typed};
 use players::{Controller, Name, Player};
@@ -96,7 +96,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = results::DEFAULT_FILE)]
     log: Option<PathBuf>,
 
-    /// When to colour the board: auto colours only a terminal, and not when NO_COLOR is set.
+    /// When to colour the board: auto colours only a terminal, and not when `NO_COLOR` is set.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoiceArg::Auto)]
     color: ColorChoiceArg,
 
@@ -213,34 +213,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         ),
         None => None,
     };
-    let controllers = ByColor {
-        black: args.black,
-        white: args.white,
-    };
-    let mut names = ByColor {
-        black: args.black_name,
-        white: args.white_name,
-    };
-    // A loaded game keeps its players' names unless others are given.
-    if let Some(record) = &loaded {
-        let metadata = record.metadata();
-        for (color, name) in [
-            (Color::Black, &metadata.black),
-            (Color::White, &metadata.white),
-        ] {
-            if names[color].is_none() {
-                names[color] = name.as_deref().and_then(|name| name.parse().ok());
-            }
-        }
-    }
-    let players = ByColor::new_with(|color| {
-        Player::new(
-            color,
-            controllers[color],
-            names[color].take(),
-            controllers[color.opponent()],
-        )
-    });
+    let players = players_of(&args, loaded.as_ref());
     let colour = match args.color {
         ColorChoiceArg::Always => true,
         ColorChoiceArg::Never => false,
@@ -273,18 +246,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     }
 
     let typed = io::stdin().is_terminal() && on_terminal;
-    let mut thinking = Thinking {
-        spinner: io::stderr().is_terminal(),
-        ..Thinking::default()
-    };
-    if typed {
-        // Ctrl-C while the computer thinks stops it; keys typed meanwhile wait quietly.
-        let interrupt = tty::termination_flag().map_err(Failure::Write)?;
-        tty::save_cooked();
-        tty::watch_signals(std::sync::Arc::clone(&interrupt));
-        thinking.quiet_keys = true;
-        thinking.interrupt = Some(interrupt);
-    }
+    let thinking = thinking_for(typed)?;
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());
     let mut table = Table::new(
@@ -314,6 +276,55 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     };
     let flushed = output.flush().map_err(Failure::Write);
     result.and(flushed)
+}
+
+/// The players the options name; a loaded game keeps its players' names unless others are
+/// given.
+fn players_of(args: &PlayArgs, loaded: Option<&GameRecord>) -> ByColor<Player> {
+    let controllers = ByColor {
+        black: args.black,
+        white: args.white,
+    };
+    let mut names = ByColor {
+        black: args.black_name.clone(),
+        white: args.white_name.clone(),
+    };
+    if let Some(record) = loaded {
+        let metadata = record.metadata();
+        for (color, name) in [
+            (Color::Black, &metadata.black),
+            (Color::White, &metadata.white),
+        ] {
+            if names[color].is_none() {
+                names[color] = name.as_deref().and_then(|name| name.parse().ok());
+            }
+        }
+    }
+    ByColor::new_with(|color| {
+        Player::new(
+            color,
+            controllers[color],
+            names[color].take(),
+            controllers[color.opponent()],
+        )
+    })
+}
+
+/// How the line dialogue shows the computer thinking; when a person types at a terminal
+/// (`typed`), Ctrl-C stops it and keys typed meanwhile wait quietly for the prompt.
+fn thinking_for(typed: bool) -> Result<Thinking, Failure> {
+    let mut thinking = Thinking {
+        spinner: io::stderr().is_terminal(),
+        ..Thinking::default()
+    };
+    if typed {
+        let interrupt = tty::termination_flag().map_err(Failure::Write)?;
+        tty::save_cooked();
+        tty::watch_signals(std::sync::Arc::clone(&interrupt));
+        thinking.quiet_keys = true;
+        thinking.interrupt = Some(interrupt);
+    }
+    Ok(thinking)
 }
 
 /// The first game of the file at `path`.

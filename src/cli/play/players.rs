@@ -5,8 +5,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use othello::computer::Level;
 use othello::Color;
+use othello::computer::Level;
 
 /// One side of the game as given on the command line: `human`, `computer` or `computer:LEVEL`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

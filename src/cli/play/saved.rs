@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use othello::ByColor;
 use othello::record::{self, Format, GameRecord, Metadata};
 use othello::session::Session;
-use othello::ByColor;
 
 use super::players::Player;
 use super::results;
@@ -62,12 +62,12 @@ pub fn save(path: &Path, record: &GameRecord) -> Result<Format, SaveError> {
     for &format in formats {
         match record::write(std::slice::from_ref(record), format) {
             Ok(bytes) => {
-                return fs::write(path, bytes)
-                    .map(|()| format)
-                    .map_err(|source| SaveError::Write {
+                return fs::write(path, bytes).map(|()| format).map_err(|source| {
+                    SaveError::Write {
                         path: path.to_owned(),
                         source,
-                    })
+                    }
+                });
             }
             Err(error) => last = Some(error),
         }
@@ -123,6 +123,10 @@ pub fn saved(path: &Path, format: Format, moves: usize) -> String {
 }
 
 /// `save` or `save FILE` (the word in any case): `Some` with the file, if any.
+#[expect(
+    clippy::option_option,
+    reason = "not a save command, or one with or without a file"
+)]
 pub fn command(line: &str) -> Option<Option<&str>> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));

@@ -10,7 +10,7 @@ use thiserror::Error;
 
 use othello::computer::Level;
 use othello::session::Session;
-use othello::{ByColor, Color, Dimensions, Game, RuleSet, Setup, WinRule, MAX_SIDE, MIN_SIDE};
+use othello::{ByColor, Color, Dimensions, Game, MAX_SIDE, MIN_SIDE, RuleSet, Setup, WinRule};
 
 use super::super::RulesArg;
 use super::players::{Controller, Name, Player};

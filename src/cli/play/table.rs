@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use othello::computer::{Computer, Level};
-use othello::record::{movelist, GameRecord, Metadata};
+use othello::record::{GameRecord, Metadata, movelist};
 use othello::session::{Command, Session};
 use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square};
 
@@ -17,7 +17,7 @@ use super::results::{self, ResultsFile};
 use super::saved;
 use super::settings::{Changes, Choice};
 use super::thinking::Thinking;
-use super::view::{self, counted, squares, Palette};
+use super::view::{self, Palette, counted, squares};
 
 /// The level `hint` searches at.
 const HINT_LEVEL: Level = Level::HINT;
@@ -397,7 +397,7 @@ impl Table {
             .thinking
             .think(&label, delay, |stop| computer.choose(&game, stop))
         else {
-            return self.interrupted(out);
+            return interrupted(out);
         };
         match choice {
             Ok(choice) => {
@@ -421,7 +421,7 @@ impl Table {
         let Some(report) = self.thinking.think("Thinking", Duration::ZERO, |stop| {
             adviser.analyse(&game, stop)
         }) else {
-            return self.interrupted(out);
+            return interrupted(out);
         };
         let report = report.map_err(Failure::Engine)?;
         let verdict = if report.exact {
@@ -439,12 +439,6 @@ impl Table {
         };
         write_out(out, &format!("Hint: {}, {verdict}.\n", report.best_move))?;
         Ok(Next::Continue)
-    }
-
-    /// Ctrl-C or a termination signal while the computer thought: the game ends.
-    fn interrupted(&self, out: &mut impl Write) -> Result<Next, Failure> {
-        write_out(out, INTERRUPTED)?;
-        Ok(Next::Quit)
     }
 
     fn undo(&mut self, out: &mut impl Write) -> Result<(), Failure> {
@@ -651,6 +645,12 @@ impl Table {
             }
         }
     }
+}
+
+/// Ctrl-C or a termination signal while the computer thought: the game ends.
+fn interrupted(out: &mut impl Write) -> Result<Next, Failure> {
+    write_out(out, INTERRUPTED)?;
+    Ok(Next::Quit)
 }
 
 /// `new` with the words after it (empty for `new` alone), if the line is the `new` command.

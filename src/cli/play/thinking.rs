@@ -4,7 +4,7 @@
 //! search.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{Arc, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -43,7 +43,7 @@ impl Thinking {
             if self.take_interrupt() {
                 return None;
             }
-            thread::sleep(TICK.min(delay - start.elapsed().min(delay)));
+            thread::sleep(TICK.min(delay.saturating_sub(start.elapsed())));
         }
         let stop = AtomicBool::new(false);
         let (done, finished) = mpsc::channel::<()>();

@@ -2,7 +2,7 @@
 //! panic hook that restores before the message, and the keyboard held quiet while the computer
 //! thinks in the line dialogue.
 
-use std::io;
+use std::io::{self, Write as _};
 use std::panic;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -105,17 +105,18 @@ impl Drop for QuietKeys {
 pub fn watch_signals(flag: Arc<AtomicBool>) {
     let _ = std::thread::Builder::new()
         .name("signal watcher".into())
-        .spawn(move || loop {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            if flag.load(Ordering::Relaxed) && !THINKING.load(Ordering::Relaxed) {
-                give_back_keys();
-                restore_cooked();
-                use std::io::Write as _;
-                let mut out = io::stdout().lock();
-                let _ =
-                    out.write_all(b"\r\nInterrupted: the game is left unfinished. Goodbye.\r\n");
-                let _ = out.flush();
-                std::process::exit(0);
+        .spawn(move || {
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                if flag.load(Ordering::Relaxed) && !THINKING.load(Ordering::Relaxed) {
+                    give_back_keys();
+                    restore_cooked();
+                    let mut out = io::stdout().lock();
+                    let _ = out
+                        .write_all(b"\r\nInterrupted: the game is left unfinished. Goodbye.\r\n");
+                    let _ = out.flush();
+                    std::process::exit(0);
+                }
             }
         });
 }
@@ -133,7 +134,7 @@ mod termios {
         // SAFETY: an all-zero termios is a valid value of this plain C struct, and tcgetattr is
         // given a pointer to it and a file descriptor that may or may not be a terminal.
         let mut settings: libc::termios = unsafe { std::mem::zeroed() };
-        let got = unsafe { libc::tcgetattr(libc::STDIN_FILENO, &mut settings) };
+        let got = unsafe { libc::tcgetattr(libc::STDIN_FILENO, &raw mut settings) };
         (got == 0).then_some(settings)
     }
 

@@ -77,19 +77,21 @@ pub fn board(game: &Game, last: Option<Square>, show_legal: bool, palette: &Pale
         Vec::new()
     };
     let mut letters = String::from("   ");
-    for col in 0..dims.cols() as u8 {
+    for col in 0..dims.cols() {
         letters.push(' ');
         letters.push(Square::new(0, col).file_letter());
     }
     letters.push('\n');
 
     let mut out = letters.clone();
-    for row in 0..dims.rows() as u8 {
+    for row in 0..dims.rows() {
         let _ = write!(out, "{:>3}", row + 1);
-        for col in 0..=dims.cols() as u8 {
-            let square = Square::new(row, col);
+        // One separator before each square and one after the last: `[` before the last move,
+        // `]` after it.
+        for col in 0..=dims.cols() {
+            let square = (col < dims.cols()).then(|| Square::new(row, col));
             let left = col.checked_sub(1).map(|c| Square::new(row, c));
-            let separator = if last == Some(square) && col < dims.cols() as u8 {
+            let separator = if last.is_some() && last == square {
                 Palette::paint(palette.marker, '[')
             } else if last.is_some() && last == left {
                 Palette::paint(palette.marker, ']')
@@ -97,9 +99,7 @@ pub fn board(game: &Game, last: Option<Square>, show_legal: bool, palette: &Pale
                 Palette::paint(palette.cell, ' ')
             };
             out.push_str(&separator);
-            if col == dims.cols() as u8 {
-                break;
-            }
+            let Some(square) = square else { break };
             let (style, ch) = match game.board().get(square).ok().flatten() {
                 Some(Color::Black) => (palette.black, BLACK),
                 Some(Color::White) => (palette.white, WHITE),

@@ -75,8 +75,8 @@ fn hanging_indent(line: &str) -> usize {
     let Some(gap) = line[leading..].find("  ").map(|at| leading + at) else {
         return leading;
     };
-    let second = gap + line[gap..].len() - line[gap..].trim_start_matches(' ').len();
-    second
+
+    gap + line[gap..].len() - line[gap..].trim_start_matches(' ').len()
 }
 
 /// `line` (ending in a line break) broken at spaces into lines of at most `width` columns.

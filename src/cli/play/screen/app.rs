@@ -570,11 +570,11 @@ impl App {
                     {
                         self.key(KeyEvent::from(KeyCode::Char(key)));
                     }
-                } else if self.mode == Mode::Play {
-                    if let Some(square) = layout.square_at(mouse.column, mouse.row) {
-                        self.cursor = square;
-                        self.person_plays(square);
-                    }
+                } else if self.mode == Mode::Play
+                    && let Some(square) = layout.square_at(mouse.column, mouse.row)
+                {
+                    self.cursor = square;
+                    self.person_plays(square);
                 }
             }
         }
@@ -618,7 +618,7 @@ impl App {
             .col()
             .saturating_add_signed(cols)
             .min(dims.cols() - 1);
-        self.cursor = Square::new(row as u8, col as u8);
+        self.cursor = Square::new(row, col);
     }
 
     /// Puts the cursor on the first legal move, or keeps it on the board.

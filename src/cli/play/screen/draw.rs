@@ -1,17 +1,17 @@
 //! The screen as a pure function of the state and the terminal size: [`draw`].
 
+use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color as Paint, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
-use ratatui::Frame;
 
 use othello::{Color, Square};
 
 use super::super::view;
 use super::app::{App, Job, Mode, Tone};
-use super::form::{Field, Form, FIELDS};
+use super::form::{FIELDS, Field, Form};
 use super::layout::{Fit, Layout, Shape};
 use super::{result_sentence, squares};
 
@@ -125,7 +125,7 @@ fn draw_board(buf: &mut Buffer, app: &App, layout: &Layout, styles: &Styles) {
     let board = layout.board;
     buf.set_style(board, styles.board);
     for col in 0..dims.cols() {
-        let letter = Square::new(0, col as u8).file_letter().to_string();
+        let letter = Square::new(0, col).file_letter().to_string();
         let x = layout.column_label_x(col);
         buf.set_string(x, board.y, &letter, styles.board);
         buf.set_string(x, board.y + board.height - 1, &letter, styles.board);
@@ -281,17 +281,14 @@ fn panel_lines(app: &App, styles: &Styles, width: u16, height: u16) -> Vec<Line<
         lines.push(Line::raw(format!("    {kind}")));
     }
     lines.push(Line::raw(""));
-    match game.outcome() {
-        Some(_) => {
-            let result = result_sentence(game, players);
-            lines.push(Line::styled("Game over.", styles.strong));
-            lines.extend(wrap(&result, width).into_iter().map(Line::raw));
-            lines.push(Line::raw("n: new game, q: quit"));
-        }
-        None => {
-            let text = turn_text(app);
-            lines.extend(wrap(&text, width).into_iter().map(Line::raw));
-        }
+    if game.outcome().is_some() {
+        let result = result_sentence(game, players);
+        lines.push(Line::styled("Game over.", styles.strong));
+        lines.extend(wrap(&result, width).into_iter().map(Line::raw));
+        lines.push(Line::raw("n: new game, q: quit"));
+    } else {
+        let text = turn_text(app);
+        lines.extend(wrap(&text, width).into_iter().map(Line::raw));
     }
     if let Some(hint) = &app.hint {
         lines.push(Line::raw(""));

@@ -5,9 +5,9 @@ use ratatui::crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 
 use othello::computer::Level;
-use othello::{ByColor, Color, Dimensions, RuleSet, WinRule, MAX_SIDE, MIN_SIDE};
+use othello::{ByColor, Color, Dimensions, MAX_SIDE, MIN_SIDE, RuleSet, WinRule};
 
-use super::super::players::{capitalized, Controller, Name, Player};
+use super::super::players::{Controller, Name, Player, capitalized};
 pub use super::super::settings::Choice;
 
 /// One line of the form.
@@ -159,7 +159,7 @@ impl Form {
             KeyCode::Esc => return Action::Cancel,
             KeyCode::Enter => return self.start(),
             KeyCode::Up | KeyCode::BackTab => {
-                self.focus = (self.focus + FIELDS.len() - 1) % FIELDS.len()
+                self.focus = (self.focus + FIELDS.len() - 1) % FIELDS.len();
             }
             KeyCode::Down | KeyCode::Tab => self.focus = (self.focus + 1) % FIELDS.len(),
             KeyCode::Left => self.change(field, -1),

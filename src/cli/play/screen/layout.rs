@@ -190,7 +190,7 @@ impl Layout {
         if usize::from(col) >= self.dims.cols() || usize::from(row) >= self.dims.rows() {
             return None;
         }
-        Some(Square::new(row as u8, col as u8))
+        Some(Square::new(usize::from(row), usize::from(col)))
     }
 
     /// The frame around the squares (lines included), for [`Shape::Grid`].
@@ -207,13 +207,13 @@ impl Layout {
 
     /// The column of the letter over column `col` (the middle of its cells).
     pub fn column_label_x(&self, col: usize) -> u16 {
-        let cell = self.cell(Square::new(0, col as u8));
+        let cell = self.cell(Square::new(0, col));
         cell.x + cell.width / 2
     }
 
     /// The line of the number beside row `row` (the middle of its cells).
     pub fn row_label_y(&self, row: usize) -> u16 {
-        let cell = self.cell(Square::new(row as u8, 0));
+        let cell = self.cell(Square::new(row, 0));
         cell.y + (cell.height - 1) / 2
     }
 }

@@ -124,11 +124,11 @@ pub fn run(
         if let Some(players) = app.take_new_players() {
             engines = Engines::new(players, seed);
         }
-        if let Some(request) = app.take_request() {
-            if let Some(engine) = engines.for_job(request.job) {
-                stop = Arc::new(AtomicBool::new(false));
-                start_search(request, engine, Arc::clone(&stop), sender.clone());
-            }
+        if let Some(request) = app.take_request()
+            && let Some(engine) = engines.for_job(request.job)
+        {
+            stop = Arc::new(AtomicBool::new(false));
+            start_search(request, engine, Arc::clone(&stop), sender.clone());
         }
         if app.take_finished() {
             log_result(&mut app, results.as_mut());
@@ -170,7 +170,14 @@ fn start_search(
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            thread::sleep(TICK.min(request.delay - start.elapsed().min(request.delay)));
+            thread::sleep(
+                TICK.min(
+                    request
+                        .delay
+                        .checked_sub(start.elapsed().min(request.delay))
+                        .unwrap(),
+                ),
+            );
         }
         // A cancelled search may still be stopping: wait for its engine.
         let mut computer = engine.lock().unwrap_or_else(PoisonError::into_inner);

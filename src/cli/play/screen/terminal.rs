@@ -4,13 +4,13 @@
 
 use std::io::{self, Stdout, Write};
 
+use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::terminal::{
-    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use ratatui::crossterm::{cursor, execute};
-use ratatui::Terminal;
 
 use super::super::tty;
 
@@ -76,10 +76,12 @@ pub fn restore() {
 pub fn exit_on_hang_up() {
     let _ = std::thread::Builder::new()
         .name("hang-up watcher".into())
-        .spawn(|| loop {
-            std::thread::sleep(std::time::Duration::from_millis(250));
-            if hung_up() {
-                std::process::exit(0);
+        .spawn(|| {
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(250));
+                if hung_up() {
+                    std::process::exit(0);
+                }
             }
         });
 }
@@ -94,7 +96,7 @@ fn hung_up() -> bool {
             revents: 0,
         };
         // SAFETY: poll(2) is given one valid pollfd and its count; a zero timeout never blocks.
-        let ready = unsafe { libc::poll(&mut input, 1, 0) };
+        let ready = unsafe { libc::poll(&raw mut input, 1, 0) };
         ready > 0 && input.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
     }
     #[cfg(not(unix))]

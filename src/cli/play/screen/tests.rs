@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use insta::assert_snapshot;
+use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{
@@ -12,7 +13,6 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 use ratatui::style::Color as Paint;
-use ratatui::Terminal;
 
 use othello::computer::{Computer, Level};
 use othello::notation::parse_square;
@@ -20,7 +20,7 @@ use othello::{ByColor, Color, Dimensions, Game, RuleSet, Setup, Square};
 
 use std::path::PathBuf;
 
-use othello::record::{movelist, ReadOptions};
+use othello::record::{ReadOptions, movelist};
 
 use super::super::players::{Controller, Player};
 use super::super::saved;

@@ -3,7 +3,7 @@
 //! A [`Generator`] turns a seed and [`Options`] into [`Case`]s: the text a grader pipes into a
 //! protocol program, and the text that program must print, computed by [`crate::protocol::run`]
 //! (the code the `othello` binary runs). Case `i` depends only on the seed, the options and `i`
-//! (its random numbers come from stream `i` of a ChaCha8 generator keyed by the seed), so cases
+//! (its random numbers come from stream `i` of a `ChaCha8` generator keyed by the seed), so cases
 //! can be made in any order, in parallel, and are the same on every machine.
 //!
 //! Every input is well-formed per the protocol: the header, the start position, then move lines
@@ -14,14 +14,14 @@
 //! last row or column, or `99`).
 //!
 //! ```
-//! use othello::gen::{Generator, Options};
+//! use othello::generate::{Generator, Options};
 //!
 //! let generator = Generator::new(7, Options::default())?;
 //! let case = generator.case(0);
 //! let (transcript, end) = othello::protocol::run(othello::RuleSet::Full, case.input.as_bytes());
 //! assert_eq!(transcript, case.output);
 //! assert!(end.is_ok());
-//! # Ok::<(), othello::gen::InvalidRateError>(())
+//! # Ok::<(), othello::generate::InvalidRateError>(())
 //! ```
 
 use std::fmt;
@@ -29,8 +29,8 @@ use std::fmt::Write as _;
 use std::str::FromStr;
 
 use rand::Rng;
-use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
 use thiserror::Error;
 
 use crate::board::Board;
@@ -38,7 +38,7 @@ use crate::color::Color;
 use crate::game::Game;
 use crate::rules::RuleSet;
 use crate::setup::{Setup, WinRule};
-use crate::square::{Dimensions, Square, MAX_SIDE, MIN_SIDE};
+use crate::square::{Dimensions, MAX_SIDE, MIN_SIDE, Square};
 
 /// The range of board sides cases are drawn from: even numbers from `min` to `max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,15 +107,12 @@ impl FromStr for Sizes {
             found: text.to_owned(),
         };
         let side = |field: &str| field.trim().parse::<usize>().map_err(|_| syntax());
-        match text.split_once("..") {
-            Some((min, max)) => {
-                let max = max.strip_prefix('=').unwrap_or(max);
-                Sizes::new(side(min)?, side(max)?)
-            }
-            None => {
-                let side = side(text)?;
-                Sizes::new(side, side)
-            }
+        if let Some((min, max)) = text.split_once("..") {
+            let max = max.strip_prefix('=').unwrap_or(max);
+            Sizes::new(side(min)?, side(max)?)
+        } else {
+            let side = side(text)?;
+            Sizes::new(side, side)
         }
     }
 }
@@ -351,7 +348,7 @@ fn neighbours(dims: Dimensions, square: Square) -> impl Iterator<Item = Square> 
                 && (0..dims.rows() as isize).contains(&r)
                 && (0..dims.cols() as isize).contains(&c)
         })
-        .map(|(r, c)| Square::new(r as u8, c as u8))
+        .map(|(r, c)| Square::new(r as usize, c as usize))
 }
 
 /// A position where `first` cannot move and the opponent can.
@@ -416,10 +413,10 @@ fn corner_for_the_opponent(dims: Dimensions, first: Color, rng: &mut impl Rng) -
     let row = if bottom { dims.rows() - 1 } else { 0 };
     let col = if right { dims.cols() - 1 } else { 0 };
     let anchor_col = if right { col - 2 } else { col + 2 };
-    put(&mut board, Square::new(row as u8, col as u8), None);
+    put(&mut board, Square::new(row, col), None);
     put(
         &mut board,
-        Square::new(row as u8, anchor_col as u8),
+        Square::new(row, anchor_col),
         Some(first.opponent()),
     );
     board

@@ -8,8 +8,8 @@ use clap::ValueEnum;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use othello::gen::{Generator, Options, Sizes, Start};
 use othello::RuleSet;
+use othello::generate::{Generator, Options, Sizes, Start};
 
 use super::{Failure, RulesArg};
 
@@ -165,6 +165,10 @@ fn directory_error<'a>(
 }
 
 /// Writes the cases and says where.
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "every command's `run` takes its parsed arguments"
+)]
 pub fn run(args: GenArgs) -> Result<(), Failure> {
     let rules = RuleSet::from(args.rules);
     let options = Options {
@@ -228,7 +232,7 @@ fn prepare_directory(dir: &Path) -> Result<(), GenError> {
         Ok(meta) if !meta.is_dir() => {
             return Err(GenError::NotADirectory {
                 dir: dir.to_owned(),
-            })
+            });
         }
         Ok(_) => {}
         Err(error) if error.kind() == io::ErrorKind::NotFound => {
