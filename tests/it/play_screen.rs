@@ -441,3 +441,27 @@ fn the_full_screen_saves_a_game_and_continues_it() {
     let screen = tmux.wait_for("EXITED");
     assert_cooked(&screen);
 }
+
+#[test]
+fn sigterm_at_the_line_prompt_gives_the_terminal_back() {
+    let Some(tmux) = Tmux::start("line-sigterm") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    tmux.open(&play_command("--line", &pid_file));
+    tmux.wait_for("Black (X)>");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let killed = Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let screen = tmux.wait_for("EXITED");
+    assert!(
+        screen.contains("Interrupted: the game is left unfinished. Goodbye."),
+        "{screen}"
+    );
+    // The line editor's raw mode is undone too.
+    assert_cooked(&screen);
+}

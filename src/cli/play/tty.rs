@@ -100,8 +100,8 @@ impl Drop for QuietKeys {
 
 /// Ends the line dialogue on a termination signal that comes while it waits at the prompt
 /// (while the computer thinks, the search watches `flag` itself and the game ends in order):
-/// the keyboard is given back, a goodbye written, and the program ends with status 0, as on
-/// Ctrl-C at the prompt.
+/// the terminal's settings are given back, a goodbye written on standard error, and the
+/// program ends with status 0, as on Ctrl-C at the prompt.
 pub fn watch_signals(flag: Arc<AtomicBool>) {
     let _ = std::thread::Builder::new()
         .name("signal watcher".into())
@@ -111,7 +111,9 @@ pub fn watch_signals(flag: Arc<AtomicBool>) {
                 if flag.load(Ordering::Relaxed) && !THINKING.load(Ordering::Relaxed) {
                     give_back_keys();
                     restore_cooked();
-                    let mut out = io::stdout().lock();
+                    // Standard output stays locked by the dialogue: the goodbye goes to
+                    // standard error.
+                    let mut out = io::stderr().lock();
                     let _ = out
                         .write_all(b"\r\nInterrupted: the game is left unfinished. Goodbye.\r\n");
                     let _ = out.flush();
