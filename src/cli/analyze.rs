@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde_json::{Value, json};
 use thiserror::Error;
 
@@ -14,6 +14,7 @@ use othello::record::GameRecord;
 use othello::{Color, Engine, EngineConfig, EngineError, WinRule};
 
 use super::RulesArg;
+use super::progress;
 use super::records::{RecordsFileError, read_records};
 
 /// Arguments of `othello analyze`.
@@ -135,16 +136,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), AnalyzeError> {
     Ok(())
 }
 
-/// A progress bar on standard error, drawn only when it is a terminal.
+/// The one progress display (on standard error, drawn only when it is a terminal), counting
+/// the moves of game `number`.
 fn progress_bar(number: usize, record: &GameRecord) -> ProgressBar {
-    let bar = ProgressBar::new(record.squares().count() as u64);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{msg} {bar:40} {pos}/{len} moves  {elapsed} elapsed, ETA {eta}",
-    ) {
-        bar.set_style(style);
-    }
-    bar.set_message(format!("game {number}"));
-    bar
+    progress::bar(
+        record.squares().count() as u64,
+        &format!("moves of game {number}"),
+    )
 }
 
 /// `Ann (black)`, or `Black` without a name.
