@@ -37,7 +37,8 @@
 //! game-tree counting in [`perft`]; FFO endgame-suite lines in [`ffo`]; game records in the
 //! formats players use (move lists, GGF, OBF, WTHOR) in [`record`], and the engine's review
 //! of a game, move by move, in [`analysis`]; the search engine ([`Engine`]) in [`engine`], and computer
-//! players of graded strength in [`computer`].
+//! players of graded strength in [`computer`]; the NBoard and GTP protocols through which other
+//! programs drive the engine in [`engine_protocol`].
 
 #![warn(missing_docs)]
 
@@ -48,6 +49,7 @@ mod color;
 pub mod computer;
 mod cpu;
 pub mod engine;
+pub mod engine_protocol;
 pub mod ffo;
 mod game;
 pub mod generate;

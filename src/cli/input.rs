@@ -170,11 +170,13 @@ pub fn read_setup(path: &Path, stdin_name: Option<&str>) -> Result<Setup, SetupF
     }
 }
 
-/// Reads lines of at most [`MAX_LINE_LEN`] + 1 bytes (anything longer is cut there, so the
-/// library still sees that it was too long), without their `\n`.
+/// Reads lines of at most [`MAX_LINE_LEN`] (or another limit) + 1 bytes (anything longer is cut
+/// there, so the library still sees that it was too long), without their `\n`.
 pub struct LineReader<R> {
     inner: BufReader<R>,
     line: Vec<u8>,
+    /// The longest line kept whole.
+    limit: usize,
     /// Return a line as soon as it is known to be too long, without reading the rest of it (for
     /// inputs that are refused at the first such line).
     stop_at_limit: bool,
@@ -183,9 +185,15 @@ pub struct LineReader<R> {
 impl<R: Read> LineReader<R> {
     /// Reads from `inner`, buffered.
     pub fn new(inner: R) -> LineReader<R> {
+        LineReader::with_limit(inner, MAX_LINE_LEN)
+    }
+
+    /// Reads from `inner`, buffered, keeping lines of up to `limit` bytes whole.
+    pub fn with_limit(inner: R, limit: usize) -> LineReader<R> {
         LineReader {
             inner: BufReader::with_capacity(64 * 1024, inner),
             line: Vec::with_capacity(64),
+            limit,
             stop_at_limit: false,
         }
     }
@@ -213,10 +221,10 @@ impl<R: Read> LineReader<R> {
                 Some(end) => (&available[..end], end + 1, true),
                 None => (available, available.len(), false),
             };
-            let room = (MAX_LINE_LEN + 1).saturating_sub(self.line.len());
+            let room = (self.limit + 1).saturating_sub(self.line.len());
             self.line.extend_from_slice(&chunk[..chunk.len().min(room)]);
             self.inner.consume(used);
-            if complete || (self.stop_at_limit && self.line.len() > MAX_LINE_LEN) {
+            if complete || (self.stop_at_limit && self.line.len() > self.limit) {
                 return Ok(Some(&self.line[..]));
             }
         }

@@ -4,7 +4,9 @@ mod analyze;
 mod check;
 mod convert;
 mod generate;
+mod gtp;
 mod input;
+mod nboard;
 mod perft;
 mod play;
 mod progress;
@@ -59,6 +61,11 @@ enum Command {
     /// Count the leaves of the game tree to a given depth (a check of the move generator and a
     /// measure of its speed).
     Perft(perft::PerftArgs),
+    /// Speak the NBoard protocol on standard input and output, as an engine for the NBoard GUI.
+    Nboard(nboard::NBoardArgs),
+    /// Speak the Go Text Protocol (GTP) on standard input and output, as an engine for
+    /// Go-style front ends and tournament managers.
+    Gtp(gtp::GtpArgs),
 }
 
 /// A rule set as named on the command line.
@@ -131,6 +138,12 @@ pub enum Failure {
     /// `othello perft` could not start.
     #[error(transparent)]
     Perft(#[from] perft::PerftError),
+    /// The engine of `othello nboard` or `othello gtp` could not be set up.
+    #[error("cannot start the engine: {0}; use a smaller --hash")]
+    EngineStart(othello::EngineError),
+    /// A thread could not be started, or ended unexpectedly.
+    #[error("cannot run the protocol's threads: {0}")]
+    Thread(io::Error),
 }
 
 impl Failure {
@@ -146,7 +159,9 @@ impl Failure {
             | Failure::Write(_)
             | Failure::StdoutClosed
             | Failure::Engine(_)
-            | Failure::CasesFailed { .. } => 1,
+            | Failure::CasesFailed { .. }
+            | Failure::EngineStart(_)
+            | Failure::Thread(_) => 1,
             Failure::Solve(error) => error.exit_status(),
             Failure::Convert(error) => error.exit_status(),
             Failure::Analyze(error) => error.exit_status(),
@@ -182,6 +197,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Some(Command::Gen(args)) => generate::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(perft_args)) => perft::run(&perft_args),
+        Some(Command::Nboard(args)) => nboard::run(&args),
+        Some(Command::Gtp(args)) => gtp::run(&args),
     }
 }
 

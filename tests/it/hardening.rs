@@ -219,13 +219,15 @@ fn a_closed_standard_output_is_status_1_in_every_command() {
     let cases = dir.join("cases");
     let cases = cases.to_str().unwrap();
     let binary = assert_cmd::cargo::cargo_bin("othello");
-    let commands: [&[&str]; 6] = [
+    let commands: [&[&str]; 8] = [
         &[],
         &["play"],
         &["solve"],
         &["perft", "1"],
         &["gen", "--count", "1", "--out", cases],
         &["check", cases, "--", binary.to_str().unwrap()],
+        &["nboard"],
+        &["gtp"],
     ];
     for args in commands {
         let output = with_stdout_closed(args, START_4X4);

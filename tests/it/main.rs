@@ -3,6 +3,7 @@
 mod reference;
 
 mod engine;
+mod engine_io;
 mod play;
 mod play_screen;
 mod play_strength;

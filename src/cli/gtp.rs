@@ -1,0 +1,81 @@
+//! `othello gtp`: the Go Text Protocol on standard input and output, for Go-style front ends
+//! and tournament managers. The protocol is `othello::engine_protocol::gtp`; this loop reads
+//! lines, answers each in turn (a `genmove` searches before its answer), and flushes.
+
+use std::io::{self, IsTerminal, Write};
+
+use clap::Args;
+
+use othello::engine_protocol::gtp::Gtp;
+use othello::engine_protocol::{DEFAULT_DEPTH, MAX_DEPTH};
+use othello::{Engine, EngineConfig};
+
+use super::Failure;
+use super::input::{LineError, LineReader};
+
+/// The engine's settings, shared by `othello gtp` and `othello nboard`.
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    /// Search depth in plies until the front end sets one; the rest of the game is solved
+    /// exactly from twice the depth in empty squares up to depth 10, and from 21, 24, 27 or
+    /// 30 empties at greater depths (as Edax's levels).
+    #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
+    pub depth: u32,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = super::threads_parser())]
+    pub threads: u16,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+}
+
+impl EngineArgs {
+    /// The engine these settings describe.
+    pub fn engine(&self) -> Result<Engine, Failure> {
+        Engine::try_new(EngineConfig {
+            hash_mb: self.hash as usize,
+            threads: usize::from(self.threads),
+            seed: 0,
+        })
+        .map_err(Failure::EngineStart)
+    }
+}
+
+/// Arguments of `othello gtp`.
+#[derive(Debug, Args)]
+pub struct GtpArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Answers GTP commands from standard input until `quit` or the end of the input.
+pub fn run(args: &GtpArgs) -> Result<(), Failure> {
+    if io::stdin().is_terminal() {
+        eprintln!(
+            "othello: speaking GTP on standard input (list_commands lists the commands, quit or \
+             Ctrl-D ends)."
+        );
+    }
+    let mut gtp = Gtp::new(args.engine.engine()?, args.engine.depth);
+    let stdout = io::stdout();
+    let mut output = stdout.lock();
+    let mut input = LineReader::new(io::stdin().lock());
+    loop {
+        let line = match input.next_line(&mut output) {
+            Ok(Some(line)) => String::from_utf8_lossy(line).into_owned(),
+            Ok(None) => return Ok(()),
+            Err(LineError::Read(error)) => return Err(Failure::Read(error)),
+            Err(LineError::Write(error)) => return Err(Failure::Write(error)),
+        };
+        let Some(reply) = gtp.handle(&line) else {
+            continue;
+        };
+        output
+            .write_all(reply.text.as_bytes())
+            .and_then(|()| output.flush())
+            .map_err(Failure::Write)?;
+        if reply.quit {
+            return Ok(());
+        }
+    }
+}

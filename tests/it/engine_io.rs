@@ -1,0 +1,462 @@
+//! `othello nboard` and `othello gtp`: scripted sessions with the exact replies (times
+//! redacted), a search stopped by `ping`, and a whole game between two engine processes
+//! checked against `Game`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use insta::assert_snapshot;
+use othello::notation::parse_square;
+use othello::{Color, Dimensions, Game, RuleSet, Setup, Square};
+
+use crate::support::othello;
+
+/// A running `othello nboard` or `othello gtp`, talked to line by line.
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+    /// Commands (`> `) and replies (`< `), times redacted.
+    transcript: String,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("othello"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("othello starts");
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            transcript: String::new(),
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        self.transcript.push_str(&format!("> {command}\n"));
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{command}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line of output (within 60 s), recorded in the transcript.
+    fn line(&mut self) -> String {
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_secs(60))
+            .expect("a reply within 60 s");
+        self.transcript
+            .push_str(&format!("< {}\n", redact_times(&line)));
+        line
+    }
+
+    /// Lines up to and including the first one for which `last` holds.
+    fn until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Closes standard input and waits for the exit status.
+    fn finish(mut self) -> (i32, String) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(10)) {
+            self.transcript
+                .push_str(&format!("< {}\n", redact_times(&line)));
+        }
+        (status.code().unwrap_or(-1), self.transcript)
+    }
+}
+
+/// The times of `=== move/eval/time` and `nodestats nodes time` replaced by `T`.
+fn redact_times(line: &str) -> String {
+    if let Some(rest) = line.strip_prefix("=== ") {
+        let mut fields: Vec<&str> = rest.split('/').collect();
+        if fields.len() == 3 {
+            fields[2] = "T";
+        }
+        return format!("=== {}", fields.join("/"));
+    }
+    if line.starts_with("nodestats ") {
+        let mut words: Vec<&str> = line.split(' ').collect();
+        if words.len() == 3 {
+            words[2] = "T";
+        }
+        return words.join(" ");
+    }
+    line.to_owned()
+}
+
+fn square(text: &str) -> Square {
+    parse_square(text, Dimensions::STANDARD).unwrap()
+}
+
+/// The move of a `=== move/eval/time` reply.
+fn move_of(reply: &str) -> &str {
+    reply
+        .strip_prefix("=== ")
+        .and_then(|rest| rest.split('/').next())
+        .expect("a === reply")
+}
+
+#[test]
+fn nboard_plays_a_whole_game_driven_by_the_gui() {
+    let mut session = Session::start(&["nboard", "--hash", "1"]);
+    session.send("nboard 2");
+    session.line();
+    session.send("set depth 1");
+    session.send(
+        "set game (;GM[Othello]PC[NBoard]PB[othello]PW[someone]TY[8]\
+         BO[8 ---------------------------O*------*O--------------------------- *];)",
+    );
+    // The engine plays black; white plays its first legal move, as a person clicking might.
+    let mut game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
+    let mut ping = 0;
+    while let Some(turn) = game.turn() {
+        let played = if turn == Color::Black {
+            ping += 1;
+            session.send(&format!("ping {ping}"));
+            session.until(|line| line.starts_with("pong"));
+            session.send("go");
+            let reply = session.until(|line| line.starts_with("=== "));
+            let played = square(move_of(reply.last().unwrap()));
+            assert_eq!(session.line(), "status");
+            played
+        } else {
+            game.legal_moves()[0]
+        };
+        let done = game.play(played).expect("the engine plays legal moves");
+        session.send(&format!("move {played}"));
+        // NBoard sends passes as moves.
+        if done.passed.is_some() {
+            session.send("move PA");
+        }
+    }
+    session.send("go");
+    let (status, transcript) = session.finish();
+    assert_eq!(status, 0);
+    assert_eq!(game.score().black + game.score().white, 64);
+    assert_snapshot!(transcript);
+}
+
+/// The first game of the records fixture: its end has a pass (`W[PA]`), and its start is given
+/// as a `BO` board.
+const GAME_WITH_A_PASS: &str = "(;GM[Othello]PC[Club night, Lyon]PB[Ann]PW[Bob]TY[8]RE[+20.000]\
+    BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]\
+    B[D3/0.00/1.0]W[C5/0.25/1.1]B[D6/0.50/1.2]W[E3/0.00/1.3]B[b5]W[c6]B[b6]W[a5//0.4]B[c4]W[b4]\
+    B[c3]W[e2]B[f4]W[d2]B[a3//0.4]W[a7]B[a6]W[a4]B[a8]W[c7]B[b8]W[d8//0.4]B[d1]W[f5]B[b3]W[b2]\
+    B[f2]W[f1]B[c8//0.4]W[e1]B[e8]W[c1]B[f3]W[b7]B[e6]W[g1//0.4]B[c2]W[b1]B[f6]W[d7]B[e7]W[f8]\
+    B[f7//0.4]W[g5]B[g8]W[g4]B[g3]W[h4]B[g6]W[h6//0.4]B[h2]W[h3]B[g7]W[h1]B[h5]W[h8]B[h7//0.4]\
+    W[a2]B[a1]";
+
+#[test]
+fn nboard_hints_and_set_game_with_passes_and_a_non_standard_start() {
+    // White has no move after a1: NBoard has not sent the pass yet, so the hint is "PA" then
+    // black's last move; after "move PA", black's move itself.
+    let script = format!(
+        "nboard 2\nset depth 4\nset game {GAME_WITH_A_PASS};)\nhint 2\ngo\nmove PA\nhint 2\nmove g2\n\
+         analyze\n\
+         set game (;GM[Othello]TY[8]BO[8 -------- -------- --*O---- --*OO--- --*O*--- ----O--- -------- -------- O];)\n\
+         hint 3\ngo\nmove b3\n"
+    );
+    let output = othello()
+        .args(["nboard", "--hash", "1"])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let replies: String = stdout
+        .lines()
+        .map(|line| redact_times(line) + "\n")
+        .collect();
+    assert_snapshot!(replies);
+    assert_eq!(String::from_utf8(output.stderr).unwrap(), "");
+}
+
+#[test]
+fn nboard_reports_bad_commands_on_stderr_and_keeps_the_position() {
+    let script = "nboard 2\nset depth 2\nmove f5\nmove f5\nmove z9\nmove PA\nmove\nfly away\n\
+                  set depth -3\nset depth many\nset colour blue\nset game (;GM[Go]SZ[19];)\n\
+                  set game (;GM[Othello]B[a1];)\nset game nonsense\nhint zero\nping\n\
+                  \u{7f}\u{1}garbage\nnboard\n\nmove d6\nping 1\ngo\n";
+    let output = othello()
+        .args(["nboard", "--hash", "1"])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout: String = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| redact_times(line) + "\n")
+        .collect();
+    assert_snapshot!("nboard_bad_commands_stdout", stdout);
+    assert_snapshot!(
+        "nboard_bad_commands_stderr",
+        String::from_utf8(output.stderr).unwrap()
+    );
+}
+
+#[test]
+fn nboard_ping_stops_a_running_search_before_its_pong() {
+    let mut session = Session::start(&["nboard", "--hash", "16"]);
+    session.send("nboard 2");
+    session.line();
+    // Depth 40 from the start would take far longer than this test.
+    session.send("set depth 40");
+    session.send("go");
+    assert_eq!(session.line(), "status thinking at depth 40");
+    session.line(); // the first iteration's status: the search has started
+    let asked = Instant::now();
+    session.send("ping 1");
+    let replies = session.until(|line| line.starts_with("pong"));
+    assert!(asked.elapsed() < Duration::from_secs(20), "{replies:?}");
+    let n = replies.len();
+    assert!(n >= 3, "{replies:?}");
+    assert!(replies[n - 3].starts_with("=== "), "{replies:?}");
+    assert_eq!(replies[n - 2..], ["status", "pong 1"]);
+    // The stopped search's move is a legal first move, and the engine goes on answering.
+    assert!(["d3", "c4", "f5", "e6"].contains(&move_of(&replies[n - 3])));
+    session.send("set depth 1");
+    session.send("go");
+    session.until(|line| line.starts_with("=== "));
+    // "quit" stops a search too, and ends the program at once.
+    session.send("set depth 40");
+    session.send("go");
+    session.until(|line| line.starts_with("nodestats"));
+    let asked = Instant::now();
+    session.send("quit");
+    let (status, _) = session.finish();
+    assert!(asked.elapsed() < Duration::from_secs(20));
+    assert_eq!(status, 0);
+}
+
+#[test]
+fn nboard_quit_and_end_of_input_end_the_session() {
+    // The end of the input lets the search under way finish.
+    let output = othello()
+        .args(["nboard", "--hash", "1"])
+        .write_stdin("nboard 2\nset depth 3\ngo\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8(output.stdout).unwrap().contains("=== "));
+    let output = othello()
+        .args(["nboard", "--hash", "1"])
+        .write_stdin("nboard 2\nquit\nping 1\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        format!("set myname othello-{}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn gtp_session_with_ids_errors_and_a_whole_6x6_game() {
+    let mut script = String::from(
+        "protocol_version\n1 name\n2 known_command genmove\nknown_command fly\nlist_commands\n\
+         # a comment line gets no answer\n\n\
+         boardsize 5\nboardsize 6\nset_game Othello\nkomi 0\ntime_settings 0 1 0\n\
+         play black a1\nplay black g1\nplay purple c2\nplay white c2\nplay b pass\nplay\n\
+         play b c2 # the comment is dropped\nundo\nundo\nplay b c2\nfinal_score\nshowboard\n\
+         frobnicate\n3 genmove\n",
+    );
+    // The engine plays both sides to the end; extra genmoves are passes.
+    for _ in 0..20 {
+        script.push_str("genmove w\ngenmove b\n");
+    }
+    script.push_str("showboard\nfinal_score\nquit\nname\n");
+    let output = othello()
+        .args(["gtp", "--depth", "2", "--hash", "1"])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8(output.stderr).unwrap(), "");
+    assert_snapshot!(
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .replace(env!("CARGO_PKG_VERSION"), "VERSION")
+    );
+}
+
+/// The board as `showboard` draws it, from `game`.
+fn board_lines(game: &Game) -> Vec<String> {
+    let dims = game.board().dims();
+    (0..dims.rows())
+        .map(|row| {
+            let cells: String = (0..dims.cols())
+                .map(
+                    |col| match game.board().get(Square::new(row, col)).unwrap() {
+                        Some(Color::Black) => " X",
+                        Some(Color::White) => " O",
+                        None => " .",
+                    },
+                )
+                .collect();
+            format!("{:>2}{cells} {}", row + 1, row + 1)
+        })
+        .collect()
+}
+
+/// Plays a whole 8x8 game between an `othello nboard` process (black, at `black_depth`) and an
+/// `othello gtp` process (white, at `white_depth`), driven as NBoard and a GTP front end would;
+/// checks the end against `Game` and returns the moves and each move's wall-clock time.
+fn nboard_against_gtp(black_depth: u32, white_depth: u32) -> (Vec<Square>, Vec<Duration>) {
+    let mut black = Session::start(&["nboard", "--hash", "16"]);
+    let white_depth = white_depth.to_string();
+    let mut white = Session::start(&["gtp", "--depth", &white_depth, "--hash", "16"]);
+    black.send("nboard 2");
+    black.line();
+    black.send(&format!("set depth {black_depth}"));
+    let mut game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
+    let mut moves = Vec::new();
+    let mut times = Vec::new();
+    while let Some(turn) = game.turn() {
+        let asked = Instant::now();
+        let played = match turn {
+            Color::Black => {
+                black.send("go");
+                let reply = black.until(|line| line.starts_with("=== "));
+                let played = square(move_of(reply.last().unwrap()));
+                black.until(|line| line == "status");
+                // As NBoard does: "go" leaves the board alone until the GUI sends the move.
+                black.send(&format!("move {played}"));
+                white.send(&format!("play b {played}"));
+                assert_eq!(white.line(), "= ");
+                assert_eq!(white.line(), "");
+                played
+            }
+            Color::White => {
+                white.send("genmove w");
+                let reply = white.line();
+                assert_eq!(white.line(), "");
+                let vertex = reply.strip_prefix("= ").expect("a move");
+                let played = parse_square(vertex, Dimensions::STANDARD).unwrap();
+                black.send(&format!("move {vertex}"));
+                played
+            }
+        };
+        times.push(asked.elapsed());
+        let done = game.play(played).expect("both engines play legal moves");
+        moves.push(played);
+        // NBoard sends passes as moves; GTP's front end may leave them out.
+        if done.passed == Some(Color::White) {
+            black.send("move PA");
+        }
+    }
+    // Both engines agree that the game is over, and GTP's board is the game's.
+    white.send("genmove b");
+    assert_eq!(white.line(), "= pass");
+    white.line();
+    white.send("showboard");
+    let board = white.until(str::is_empty);
+    assert_eq!(board[2..10], board_lines(&game)[..]);
+    white.send("final_score");
+    let score = white.line();
+    let expected = match game.margin(Color::Black) {
+        0 => "= 0".to_owned(),
+        m if m > 0 => format!("= B+{m}"),
+        m => format!("= W+{}", -m),
+    };
+    assert_eq!(score, expected);
+    black.send("hint 1");
+    black.send("ping 9");
+    assert_eq!(black.line(), "pong 9");
+    // Replaying the moves through Game gives the same position.
+    let mut replay = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
+    for square in &moves {
+        replay.play(*square).unwrap();
+    }
+    assert_eq!(replay.board(), game.board());
+    assert!(replay.is_over());
+    let (black_status, _) = black.finish();
+    let (white_status, _) = white.finish();
+    assert_eq!((black_status, white_status), (0, 0));
+    (moves, times)
+}
+
+#[test]
+fn an_nboard_engine_and_a_gtp_engine_play_a_whole_game() {
+    let (moves, _) = nboard_against_gtp(2, 3);
+    assert!(moves.len() >= 50, "{moves:?}");
+}
+
+/// The figures of DESIGN.md, "Engine protocols": a whole game at depth 10 on each side, and
+/// how long a `ping` takes to stop a deep search. Run with
+/// `cargo test --release --test it -- --ignored engine_protocol_timing --nocapture`.
+#[test]
+#[ignore = "timing figures; see the comment for how to run them"]
+fn engine_protocol_timing() {
+    let (moves, mut times) = nboard_against_gtp(10, 10);
+    let total: Duration = times.iter().sum();
+    times.sort();
+    println!(
+        "depth 10 both sides: {} moves, {:.1} s in all, median {:.3} s, slowest {:.3} s",
+        moves.len(),
+        total.as_secs_f64(),
+        times[times.len() / 2].as_secs_f64(),
+        times[times.len() - 1].as_secs_f64()
+    );
+    let mut latencies = Vec::new();
+    for _ in 0..5 {
+        let mut session = Session::start(&["nboard"]);
+        session.send("set depth 40");
+        session.send("go");
+        let thinking = Instant::now();
+        while thinking.elapsed() < Duration::from_secs(1) {
+            session.line();
+        }
+        let asked = Instant::now();
+        session.send("ping 1");
+        session.until(|line| line == "pong 1");
+        latencies.push(asked.elapsed().as_secs_f64() * 1000.0);
+        session.send("quit");
+        session.finish();
+    }
+    println!("ping to pong during a depth-40 search, ms: {latencies:.1?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_nboard_at_once_during_a_search() {
+    use std::os::unix::process::ExitStatusExt;
+
+    let mut session = Session::start(&["nboard", "--hash", "1"]);
+    session.send("set depth 40");
+    session.send("go");
+    session.until(|line| line.starts_with("nodestats"));
+    let pid = libc::pid_t::try_from(session.child.id()).unwrap();
+    // SAFETY: kill only sends a signal to the process this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let status = session.child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGINT));
+}
