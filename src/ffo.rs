@@ -4,8 +4,9 @@
 //! The board is 64 characters, squares a1, b1, ..., h1, a2, ..., h8 (row 1 first), `X` (or `*`)
 //! black, `O` white, `-` (or `.`) empty; the side to move is `X` or `O` (`B` and `W` are taken
 //! too). The optional fields give the number of empties (checked against the board), the best
-//! moves (comma-separated, such as `G3,C7`) and the exact score of the side to move, counted
-//! the FFO way (empty squares go to the winner). Edax's OBF lines end the side with a `;`
+//! moves (comma-separated, such as `G3,C7`), the exact score of the side to move, counted
+//! the FFO way (empty squares go to the winner), and the exact score of each move
+//! (`A2:+38,C7:+36`). Edax's OBF lines end the side with a `;`
 //! (`... X;`), which is accepted too; [`to_line`] writes that form.
 
 use thiserror::Error;
@@ -45,11 +46,28 @@ pub struct Listed {
     pub best: Vec<Square>,
     /// The exact final disc difference for the side to move, empties to the winner.
     pub score: i32,
+    /// The exact score of each move the line lists (`A2:+38,C7:+36`), in its order; empty
+    /// when it lists none.
+    pub moves: Vec<(Square, i32)>,
 }
 
-/// What is wrong with a line that has an FFO board.
+/// What is wrong with a line that has an FFO board (or something close to one).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum FfoError {
+    /// A field that looks like a board has the wrong number of squares.
+    #[error("the board has {found} squares, expected 64 (X, O or - for each of a1..h8)")]
+    BoardLength {
+        /// How many characters the field has.
+        found: usize,
+    },
+    /// A field that looks like a board holds a character that is no square's.
+    #[error("the board has {found:?} at {square}, expected X, O or -")]
+    BoardCell {
+        /// The character.
+        found: char,
+        /// Where it is.
+        square: Square,
+    },
     /// Nothing follows the board.
     #[error("expected the side to move (X or O) after the board, found the end of the line")]
     MissingSide,
@@ -81,20 +99,55 @@ pub enum FfoError {
     /// The score is not an integer.
     #[error("expected the listed score, found {0:?}")]
     Score(String),
+    /// A move score is not `MOVE:SCORE`.
+    #[error("expected a move and its score such as A2:+38, found {0:?}")]
+    MoveScore(String),
 }
+
+/// The characters of an FFO board.
+const BOARD_CELLS: &[u8] = b"XxOo-.*";
 
 /// Whether `field` is a 64-character FFO board.
 fn is_board(field: &str) -> bool {
-    field.len() == 64 && field.bytes().all(|b| b"XxOo-.*".contains(&b))
+    field.len() == 64 && field.bytes().all(|b| BOARD_CELLS.contains(&b))
+}
+
+/// Whether `field` looks like an FFO board with a mistake: at least 32 characters, nearly all of
+/// them board cells.
+fn is_nearly_board(field: &str) -> bool {
+    let cells = field.bytes().filter(|b| BOARD_CELLS.contains(b)).count();
+    field.len() >= 32 && cells * 10 >= field.len() * 9
+}
+
+/// What is wrong with a field that [`is_nearly_board`] but is not a board.
+fn board_error(field: &str) -> FfoError {
+    if field.chars().count() != 64 {
+        return FfoError::BoardLength {
+            found: field.chars().count(),
+        };
+    }
+    let (index, found) = field
+        .chars()
+        .enumerate()
+        .find(|&(_, c)| !c.is_ascii() || !BOARD_CELLS.contains(&(c as u8)))
+        .unwrap_or((0, '?'));
+    FfoError::BoardCell {
+        found,
+        square: Square::new(index / 8, index % 8),
+    }
 }
 
 /// Reads an FFO line: `None` if it is not one (neither of its first two fields is a 64-cell
-/// board), else the position or what is wrong with it.
+/// board, or nearly one), else the position or what is wrong with it. A field that is nearly
+/// a board (a square too many or too few, a stray character) is reported as such.
 #[must_use]
 pub fn parse_line(line: &str) -> Option<Result<FfoPosition, FfoError>> {
     let fields: Vec<&str> = line.split_whitespace().collect();
-    let board_at = fields.iter().take(2).position(|field| is_board(field))?;
-    Some(parse_fields(&fields, board_at))
+    if let Some(board_at) = fields.iter().take(2).position(|field| is_board(field)) {
+        return Some(parse_fields(&fields, board_at));
+    }
+    let nearly = fields.iter().take(2).find(|field| is_nearly_board(field))?;
+    Some(Err(board_error(nearly)))
 }
 
 fn parse_fields(fields: &[&str], board_at: usize) -> Result<FfoPosition, FfoError> {
@@ -140,6 +193,9 @@ fn parse_fields(fields: &[&str], board_at: usize) -> Result<FfoPosition, FfoErro
             score: score
                 .parse()
                 .map_err(|_| FfoError::Score((*score).to_owned()))?,
+            moves: rest
+                .get(3)
+                .map_or(Ok(Vec::new()), |field| move_scores(field))?,
         }),
         (Some(_), None) => return Err(FfoError::MissingScore),
         _ => None,
@@ -153,6 +209,19 @@ fn parse_fields(fields: &[&str], board_at: usize) -> Result<FfoPosition, FfoErro
         },
         listed,
     })
+}
+
+/// The move scores of an FFO line, `A2:+38,C7:+36`.
+fn move_scores(field: &str) -> Result<Vec<(Square, i32)>, FfoError> {
+    field
+        .split(',')
+        .map(|pair| {
+            let wrong = || FfoError::MoveScore(pair.to_owned());
+            let (name, score) = pair.split_once(':').ok_or_else(wrong)?;
+            let square = parse_square(name, Dimensions::STANDARD).map_err(|_| wrong())?;
+            Ok((square, score.parse().map_err(|_| wrong())?))
+        })
+        .collect()
 }
 
 /// A position to solve, from an input that mixes FFO lines and protocol setups.
@@ -185,7 +254,10 @@ pub enum ProblemError {
 }
 
 /// Reads every position of `input`: FFO lines, and protocol setups (header and grid) played
-/// under `rules`, in any mix. Blank lines and lines starting with `#` are skipped.
+/// under `rules`, in any mix. Blank lines and lines starting with `#` are skipped. A setup may
+/// be followed by the protocol's move lines (`ROW COL`, 1-based): the position is then the one
+/// after those moves, and lines the protocol would answer `INVALID` are skipped, as a protocol
+/// input reads as a game record.
 ///
 /// # Errors
 /// [`ProblemError`] for the first malformed FFO line or setup, naming its input line.
@@ -231,10 +303,21 @@ pub fn read_problems(input: &[u8], rules: RuleSet) -> Result<Vec<Problem>, Probl
                 break setup;
             }
         };
+        let mut game = Game::new(setup, rules);
+        while let Some(square) = lines
+            .get(i)
+            .and_then(|line| protocol::parse_move_line(line))
+        {
+            if !game.is_over() {
+                // An illegal move is skipped, as the protocol answers it INVALID.
+                let _ = game.play(square);
+            }
+            i += 1;
+        }
         problems.push(Problem {
             id: None,
             line: start + 1,
-            game: Game::new(setup, rules),
+            game,
             listed: None,
         });
     }
@@ -289,7 +372,8 @@ mod tests {
             position.listed,
             Some(Listed {
                 best: vec![Square::new(1, 0)],
-                score: 38
+                score: 38,
+                moves: vec![(Square::new(1, 0), 38), (Square::new(6, 2), 36)],
             })
         );
         assert_eq!(position.game().turn(), Some(Color::Black));
@@ -357,6 +441,30 @@ mod tests {
             error(format!("{board} X 64 A1 lots")),
             "expected the listed score, found \"lots\""
         );
+        assert_eq!(
+            error(format!("{board} X 64 A1 +2 A1+2")),
+            "expected a move and its score such as A2:+38, found \"A1+2\""
+        );
+        assert_eq!(
+            error(format!("40 {} X", &board[1..])),
+            "the board has 63 squares, expected 64 (X, O or - for each of a1..h8)"
+        );
+        assert_eq!(
+            error(format!("{}Z{} X", &board[..9], &board[10..])),
+            "the board has 'Z' at b2, expected X, O or -"
+        );
+    }
+
+    #[test]
+    fn a_setup_with_move_lines_is_the_position_after_them() {
+        let input = "4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n1 1\n1 2\n\n4\n4\nW\n>\n. . . .\n. W B .\n. B W .\n. . . .\n";
+        let problems = read_problems(input.as_bytes(), RuleSet::Full).unwrap();
+        assert_eq!(problems.len(), 2);
+        // 1 1 is illegal and skipped; 1 2 (b1) is black's move.
+        assert_eq!(problems[0].game.board().empties(), 11);
+        assert_eq!(problems[0].game.turn(), Some(Color::White));
+        assert_eq!(problems[1].line, 12);
+        assert_eq!(problems[1].game.board().empties(), 12);
     }
 
     #[test]
@@ -373,7 +481,8 @@ mod tests {
             problems[0].listed,
             Some(Listed {
                 best: vec![Square::new(1, 0)],
-                score: 38
+                score: 38,
+                moves: vec![(Square::new(1, 0), 38), (Square::new(6, 2), 36)],
             })
         );
         assert_eq!(problems[1].id, None);

@@ -178,6 +178,110 @@ pub fn divide(setup: &Setup, rules: RuleSet, depth: u32) -> Division {
     dispatch(rules, setup.board.dims(), Divide(setup, depth))
 }
 
+/// The leaves of a perft split by kind, as `othello perft --verbose` prints them per depth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Tally {
+    /// All leaves: the same count as [`count`].
+    pub leaves: u64,
+    /// Leaves reached by a pass: the last ply was a player with no legal move passing.
+    pub passes: u64,
+    /// Finished games shallower than the depth, each counted as one leaf where it ends.
+    pub finished: u64,
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        self.leaves += other.leaves;
+        self.passes += other.passes;
+        self.finished += other.finished;
+    }
+}
+
+/// The leaves of the game tree `depth` plies below `setup` under `rules`, with how many of them
+/// are passes and finished games. The subtrees under the first two plies are shared among the
+/// threads of the current rayon thread pool.
+#[must_use]
+pub fn tally(setup: &Setup, rules: RuleSet, depth: u32) -> Tally {
+    struct Count<'a>(&'a Setup, u32);
+    impl Visitor for Count<'_> {
+        type Output = Tally;
+        fn call<R: Rules, B: SearchBits, C: Cpu>(self, _cpu: C) -> Tally {
+            let Count(setup, depth) = self;
+            let (geo, pos) = root::<B>(setup);
+            tally_split::<R, B>(&geo, pos, depth, 2)
+        }
+    }
+    dispatch(rules, setup.board.dims(), Count(setup, depth))
+}
+
+/// [`tally_below`], with the subtrees `split` plies down counted in parallel.
+fn tally_split<R: Rules, B: Bits>(
+    geo: &Geometry<B>,
+    pos: Position<B>,
+    depth: u32,
+    split: u32,
+) -> Tally {
+    if split == 0 || depth <= 2 {
+        return tally_below::<R, B>(geo, pos, depth);
+    }
+    let children = first_plies::<R, B>(geo, pos);
+    if children.is_empty() {
+        return tally_below::<R, B>(geo, pos, depth);
+    }
+    children
+        .into_par_iter()
+        .map(|(_, child)| tally_split::<R, B>(geo, child, depth - 1, split - 1))
+        .reduce(Tally::default, |mut sum, part| {
+            sum += part;
+            sum
+        })
+}
+
+/// The tally of the tree `depth` plies below `pos`, the last ply counted in bulk.
+fn tally_below<R: Rules, B: Bits>(geo: &Geometry<B>, pos: Position<B>, depth: u32) -> Tally {
+    let moves = pos.moves::<R>(geo);
+    if moves.is_empty() {
+        let passed = pos.passed();
+        let finished = passed.moves::<R>(geo).is_empty();
+        if finished {
+            return Tally {
+                leaves: 1,
+                passes: 0,
+                finished: u64::from(depth > 0),
+            };
+        }
+        return match depth {
+            0 => Tally {
+                leaves: 1,
+                ..Tally::default()
+            },
+            1 => Tally {
+                leaves: 1,
+                passes: 1,
+                finished: 0,
+            },
+            _ => tally_below::<R, B>(geo, passed, depth - 1),
+        };
+    }
+    match depth {
+        0 => Tally {
+            leaves: 1,
+            ..Tally::default()
+        },
+        1 => Tally {
+            leaves: u64::from(moves.count()),
+            ..Tally::default()
+        },
+        _ => {
+            let mut sum = Tally::default();
+            for index in moves.members() {
+                sum += tally_below::<R, B>(geo, pos.play::<R>(geo, B::single(index)), depth - 1);
+            }
+            sum
+        }
+    }
+}
+
 /// The masks and the start position of `setup` at width `B`, which [`dispatch`] chose.
 fn root<B: Bits>(setup: &Setup) -> (Geometry<B>, Position<B>) {
     let geo = Geometry::new(setup.board.dims()).expect("dispatch picks a width that fits");
@@ -296,6 +400,66 @@ mod tests {
             assert!(division.children.is_empty());
             assert_eq!(division.total, 1);
         }
+    }
+
+    /// The tally by a plain walk of the game tree through `Game`, the last ply not in bulk.
+    fn tally_by_game(game: &crate::game::Game, depth: u32, by_pass: bool) -> Tally {
+        if game.is_over() {
+            return Tally {
+                leaves: 1,
+                passes: 0,
+                finished: u64::from(depth > 0),
+            };
+        }
+        if depth == 0 {
+            return Tally {
+                leaves: 1,
+                passes: u64::from(by_pass),
+                finished: 0,
+            };
+        }
+        let mut sum = Tally::default();
+        for square in game.legal_moves() {
+            let mut child = game.clone();
+            let mover = game.turn();
+            child.play(square).unwrap();
+            if child.turn() == mover {
+                // The opponent passes: a ply of its own, then the mover again.
+                if depth == 1 {
+                    sum += Tally {
+                        leaves: 1,
+                        ..Tally::default()
+                    };
+                } else {
+                    sum += tally_by_game(&child, depth - 2, true);
+                }
+            } else {
+                sum += tally_by_game(&child, depth - 1, false);
+            }
+        }
+        sum
+    }
+
+    #[test]
+    fn tally_counts_passes_and_finished_games_as_a_plain_walk_does() {
+        for (rows, cols, depth) in [(4, 4, 8), (6, 6, 4)] {
+            let setup = Setup::standard(Dimensions::new(rows, cols).unwrap());
+            for rules in [RuleSet::Full, RuleSet::Simple] {
+                let game = crate::game::Game::new(setup, rules);
+                for d in 0..=depth {
+                    let tally = tally(&setup, rules, d);
+                    assert_eq!(
+                        tally,
+                        tally_by_game(&game, d, false),
+                        "{rows}x{cols} {rules} {d}"
+                    );
+                    assert_eq!(tally.leaves, count(&setup, rules, d));
+                }
+            }
+        }
+        let setup = Setup::standard(Dimensions::new(4, 4).unwrap());
+        let deep = tally(&setup, RuleSet::Full, 8);
+        assert!(deep.passes > 0 && deep.finished > 0, "{deep:?}");
     }
 
     /// The same position counted at every width that holds the board, and with the portable

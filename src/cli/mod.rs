@@ -11,6 +11,7 @@ mod perft;
 mod play;
 mod progress;
 mod protocol;
+mod rate;
 mod records;
 mod solve;
 

@@ -2,15 +2,16 @@
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use thiserror::Error;
 
-use othello::perft::{self, Division};
+use othello::perft::{self, Division, Tally};
 use othello::{Dimensions, Setup};
 
 use super::input::{SetupFileError, read_setup};
+use super::rate::per_second;
 use super::{Failure, RulesArg, threads_parser};
 
 /// Arguments of `othello perft`.
@@ -44,6 +45,11 @@ pub struct PerftArgs {
     /// Worker threads; the subtrees under the first moves are shared among them.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
     threads: u16,
+
+    /// Count every depth from 1 to DEPTH, one row each: leaves, passes, finished games, time
+    /// and speed.
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 /// Why `othello perft` could not start.
@@ -72,15 +78,61 @@ pub fn run(args: &PerftArgs) -> Result<(), Failure> {
             threads: args.threads,
             source,
         })?;
-    let started = Instant::now();
-    let division = pool.install(|| perft::divide(&setup, args.rules.into(), args.depth));
-    let seconds = started.elapsed().as_secs_f64();
-
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    report(&mut out, args, &division, seconds)
+    if args.verbose {
+        return by_depth(&mut out, args, &setup, &pool)
+            .and_then(|()| out.flush())
+            .map_err(Failure::Write);
+    }
+    let started = Instant::now();
+    let division = pool.install(|| perft::divide(&setup, args.rules.into(), args.depth));
+    let elapsed = started.elapsed();
+    report(&mut out, args, &division, elapsed)
         .and_then(|()| out.flush())
         .map_err(Failure::Write)
+}
+
+/// `--verbose`: a row per depth from 1 to the one asked for, each counted on its own and
+/// printed as soon as it is known, then the usual summary of the last (after `--divide`'s
+/// lines, which take one more count of the last depth).
+fn by_depth(
+    out: &mut impl Write,
+    args: &PerftArgs,
+    setup: &Setup,
+    pool: &rayon::ThreadPool,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "depth            leaves         passes       finished    time (s)    leaves/s"
+    )?;
+    let mut last = (Tally::default(), Duration::ZERO);
+    for depth in 1..=args.depth {
+        let started = Instant::now();
+        let tally = pool.install(|| perft::tally(setup, args.rules.into(), depth));
+        let elapsed = started.elapsed();
+        writeln!(
+            out,
+            "{depth:>5}  {:>16}  {:>13}  {:>13}  {:>10.3}  {:>10}",
+            tally.leaves,
+            tally.passes,
+            tally.finished,
+            elapsed.as_secs_f64(),
+            per_second(tally.leaves, elapsed)
+        )?;
+        out.flush()?;
+        last = (tally, elapsed);
+    }
+    let (tally, elapsed) = last;
+    let division = if args.divide {
+        pool.install(|| perft::divide(setup, args.rules.into(), args.depth))
+    } else {
+        Division {
+            children: Vec::new(),
+            total: if args.depth == 0 { 1 } else { tally.leaves },
+        }
+    };
+    report(out, args, &division, elapsed)
 }
 
 fn start_position(args: &PerftArgs) -> Result<Setup, PerftError> {
@@ -94,7 +146,7 @@ fn report(
     out: &mut impl Write,
     args: &PerftArgs,
     division: &Division,
-    seconds: f64,
+    elapsed: Duration,
 ) -> io::Result<()> {
     if args.divide {
         for (ply, leaves) in &division.children {
@@ -107,10 +159,16 @@ fn report(
         "leaves"
     };
     writeln!(out, "perft {}: {} {noun}", args.depth, division.total)?;
-    let speed = division.total as f64 / seconds.max(1e-9) / 1e6;
     let threads = match args.threads {
         1 => "1 thread".to_owned(),
         n => format!("{n} threads"),
     };
-    writeln!(out, "{seconds:.3} s, {speed:.1} M leaves/s on {threads}")
+    let seconds = elapsed.as_secs_f64();
+    match per_second(division.total, elapsed) {
+        unknown if unknown == "-" => writeln!(
+            out,
+            "{seconds:.3} s on {threads} (too short a time to measure a speed)"
+        ),
+        speed => writeln!(out, "{seconds:.3} s, {speed} leaves/s on {threads}"),
+    }
 }

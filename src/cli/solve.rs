@@ -1,16 +1,20 @@
-//! `othello solve`: solves positions exactly (or searches them within limits) and prints the
-//! best move, the score, the principal variation and the search statistics of each.
+//! `othello solve`: solves positions exactly (or searches them within limits) and prints a
+//! table, one row per position (its depth or `exact`, score, time, nodes, speed, the check
+//! against a listed result and the principal variation) and a total row; or with `--verbose`
+//! a block per position with a line per completed iteration.
 //!
 //! Input, from a file or standard input: protocol setups (the header and grid the console
 //! protocol starts with), or 8x8 position lines in the FFO format of `fixtures/ffo/`
 //! (`[id] board side [empties best_moves score ...]`), in any mix; blank lines and lines
-//! starting with `#` are skipped.
+//! starting with `#` are skipped. A protocol setup may be followed by move lines. Game records
+//! are solved at the position after their last move.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use thiserror::Error;
@@ -18,11 +22,12 @@ use thiserror::Error;
 use othello::ffo::{self, Listed, ProblemError};
 use othello::record::{self, Format, ReadOptions, RecordError};
 use othello::{
-    Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring, SearchReport, Square,
+    Color, Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring, SearchReport, Square,
     WinRule,
 };
 
 use super::input::{ReadError, read_bytes};
+use super::rate::per_second;
 use super::{RulesArg, progress, threads_parser};
 
 /// FFO #40-#59, the positions `--bench` solves (#40-#49).
@@ -33,12 +38,17 @@ const BENCH_IDS: std::ops::RangeInclusive<u32> = 40..=49;
 /// Arguments of `othello solve`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Input: protocol setups (rows, columns, first player, win rule, grid) or 8x8 FFO lines
-(`[id] board side [empties best_moves score ...]`, board a1..h8 with X black, O white, - empty),
-in any mix; blank lines and lines starting with # are skipped.
+Input: protocol setups (rows, columns, first player, win rule, grid, then optionally ROW COL
+move lines) or 8x8 FFO lines (`[id] board side [empties best_moves score move_scores]`, board
+a1..h8 with X black, O white, - empty), in any mix; blank lines and lines starting with # are
+skipped. Game records (move lists, GGF, WTHOR) are solved after their last move.
 
-Exit status: 0 done, 1 a result differs from the one listed in the input (or output failed),
-2 bad input or usage (including a file that cannot be read), 130 interrupted.")]
+Output: one row per position (depth or exact, score, time, nodes, nodes per second, the check
+against the listed result, principal variation) and a total row. A search cut short by --time,
+--depth or Ctrl-C is an estimate: it is marked `not exact` and not counted as a difference.
+
+Exit status: 0 done, 1 an exact result differs from the one listed in the input (or output
+failed), 2 bad input or usage (including a file that cannot be read), 130 interrupted.")]
 pub struct SolveArgs {
     /// File of positions; standard input if omitted or `-`.
     #[arg(value_name = "FILE")]
@@ -74,10 +84,19 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = RulesArg::Full)]
     rules: RulesArg,
 
-    /// Print one table row per position; without FILE, solve the built-in FFO #40-#49
-    /// benchmark (with --empties-to-winner); FILE `-` reads standard input.
+    /// Without FILE, solve the built-in FFO #40-#49 benchmark (with --empties-to-winner);
+    /// FILE `-` reads standard input.
     #[arg(long)]
     bench: bool,
+
+    /// A block per position instead of a table row, with a line per completed iteration.
+    #[arg(long, short)]
+    verbose: bool,
+
+    /// Also score every legal move (each searched within the limits), and check the move
+    /// scores an FFO line lists.
+    #[arg(long)]
+    all_moves: bool,
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -172,12 +191,21 @@ impl SolveError {
 /// One position to solve.
 #[derive(Clone, Debug)]
 struct Entry {
-    /// `#40` for FFO lines with an id, else `position N`.
+    /// `#40` for FFO lines with an id, else `position N` or `game N`.
     label: String,
     /// 1-based line where it starts (unknown for a game record).
     line: Option<usize>,
     game: Game,
     listed: Option<Listed>,
+}
+
+/// How a position is searched and shown.
+struct Plan<'a> {
+    limits: Limits,
+    scoring: Scoring,
+    verbose: bool,
+    all_moves: bool,
+    stop: &'a AtomicBool,
 }
 
 /// Runs `othello solve`.
@@ -221,37 +249,54 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
     .map_err(SolveError::Memory)?;
     engine.set_scoring(scoring);
     warn_beyond_reach(&entries, &limits);
-    let interrupted = interrupt_flag();
+    let plan = Plan {
+        limits,
+        scoring,
+        verbose: args.verbose,
+        all_moves: args.all_moves,
+        stop: interrupt_flag(),
+    };
     let stdout = io::stdout();
     let mut out = stdout.lock();
+    let label_width = entries
+        .iter()
+        .map(|entry| entry.label.len())
+        .max()
+        .unwrap_or(0)
+        .max("total".len());
     let mut totals = Totals::default();
-    if args.bench {
-        writeln!(out, "{TABLE_HEADER}").map_err(SolveError::Write)?;
+    if !plan.verbose {
+        writeln!(out, "{}", table_header(label_width)).map_err(SolveError::Write)?;
     }
     for entry in &entries {
-        if interrupted.load(Ordering::Relaxed) {
+        if plan.stop.load(Ordering::Relaxed) {
             break;
         }
-        let result = solve_one(&mut engine, entry, &limits, interrupted);
-        totals.add(entry, &result);
-        let text = if args.bench {
-            table_row(entry, &result)
+        if plan.verbose {
+            writeln!(out, "{}", describe(entry)).map_err(SolveError::Write)?;
+            out.flush().map_err(SolveError::Write)?;
+        }
+        let solved = solve_one(&mut engine, entry, &plan, &mut out)?;
+        let verdict = Verdict::of(entry, &solved);
+        totals.add(&solved, &verdict);
+        let text = if plan.verbose {
+            block(entry, &solved, &verdict, scoring)
         } else {
-            block(entry, &result, scoring)
+            table_row(entry, &solved, &verdict, label_width)
         };
         out.write_all(text.as_bytes()).map_err(SolveError::Write)?;
         out.flush().map_err(SolveError::Write)?;
     }
-    let summary = totals.summary(args.bench);
+    let summary = totals.summary(!plan.verbose, label_width, scoring);
     out.write_all(summary.as_bytes())
         .map_err(SolveError::Write)?;
     out.flush().map_err(SolveError::Write)?;
-    if interrupted.load(Ordering::Relaxed) {
+    if plan.stop.load(Ordering::Relaxed) {
         return Err(SolveError::Interrupted);
     }
-    if totals.mismatches > 0 {
+    if totals.different > 0 {
         return Err(SolveError::Mismatch {
-            mismatches: totals.mismatches,
+            mismatches: totals.different,
             listed: totals.listed,
         });
     }
@@ -275,13 +320,46 @@ fn bench_positions() -> Vec<Entry> {
         .collect()
 }
 
-/// What searching one position gave.
-enum Outcome {
+/// What searching one position found (not `othello::Outcome`, the end of a game).
+enum Finding {
     Searched(SearchReport),
     /// Nobody can move; the final margin for the player named first.
     Over(i32),
     /// The engine refused the search.
     Failed(EngineError),
+}
+
+/// The score of one legal move (`--all-moves`), from the point of view of the player to move.
+struct MoveScore {
+    square: Square,
+    score: i32,
+    exact: bool,
+}
+
+/// A searched position: the search's finding, and with `--all-moves` the score of every move.
+struct Solved {
+    finding: Finding,
+    moves: Vec<MoveScore>,
+}
+
+impl Solved {
+    /// Whether the result is exact (perfect play), the final score of a finished game
+    /// included.
+    fn exact(&self) -> bool {
+        match &self.finding {
+            Finding::Searched(report) => report.exact,
+            Finding::Over(_) => true,
+            Finding::Failed(_) => false,
+        }
+    }
+
+    /// Positions visited and time taken, by the search and the move searches.
+    fn cost(&self) -> (u64, Duration) {
+        match &self.finding {
+            Finding::Searched(report) => (report.nodes, report.elapsed),
+            _ => (0, Duration::ZERO),
+        }
+    }
 }
 
 /// The table size when `--hash` is not given: 1 MiB up to 10 empties, doubling with each empty
@@ -360,35 +438,251 @@ fn interrupt_flag() -> &'static AtomicBool {
     &INTERRUPTED
 }
 
-fn solve_one(engine: &mut Engine, entry: &Entry, limits: &Limits, stop: &AtomicBool) -> Outcome {
-    if entry.game.is_over() {
-        return Outcome::Over(entry.game.margin(entry.game.first_player()));
-    }
-    let spinner = progress::spinner(format!("{}: searching", entry.label));
-    let mut show = |report: &SearchReport| {
-        let kind = if report.exact { "exact" } else { "eval" };
-        spinner.set_message(format!(
-            "{}: depth {} {} {:+} ({kind}), {} nodes",
-            entry.label, report.depth, report.best_move, report.score, report.nodes,
-        ));
-    };
-    let result = engine.search_with(&entry.game, limits, stop, &mut show);
-    spinner.finish_and_clear();
-    match result {
-        Ok(report) => Outcome::Searched(report),
-        Err(error) => Outcome::Failed(error),
+/// The final margin of a finished game for `player`, scored as the engine scores it.
+fn final_margin(game: &Game, player: Color, scoring: Scoring) -> i32 {
+    let margin = game.margin(player);
+    match scoring {
+        Scoring::DiscsOnly => margin,
+        Scoring::EmptiesToWinner => margin + margin.signum() * game.board().empties() as i32,
     }
 }
 
-/// Whether the result agrees with the listed one: the same score and a listed best move.
-fn matches(listed: &Listed, outcome: &Outcome) -> bool {
-    match outcome {
-        Outcome::Searched(report) => {
-            report.exact && report.score == listed.score && listed.best.contains(&report.best_move)
+/// Searches `entry` (and with `--all-moves` each of its moves), showing progress on standard
+/// error and, with `--verbose`, one line per completed iteration on `out`.
+fn solve_one(
+    engine: &mut Engine,
+    entry: &Entry,
+    plan: &Plan,
+    out: &mut impl Write,
+) -> Result<Solved, SolveError> {
+    let game = &entry.game;
+    let Some(to_move) = game.turn() else {
+        return Ok(Solved {
+            finding: Finding::Over(final_margin(game, game.first_player(), plan.scoring)),
+            moves: Vec::new(),
+        });
+    };
+    let finding = match search(engine, game, &entry.label, plan, out)? {
+        Ok(report) => Finding::Searched(report),
+        Err(error) => Finding::Failed(error),
+    };
+    let mut moves = Vec::new();
+    if plan.all_moves && matches!(finding, Finding::Searched(_)) {
+        let legal = game.legal_moves();
+        for (number, &square) in legal.iter().enumerate() {
+            if plan.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let mut child = game.clone();
+            if child.play(square).is_err() {
+                continue;
+            }
+            let label = format!(
+                "{} {square} ({} of {})",
+                entry.label,
+                number + 1,
+                legal.len()
+            );
+            let (score, exact) = match child.turn() {
+                None => (final_margin(&child, to_move, plan.scoring), true),
+                Some(turn) => match search(engine, &child, &label, plan, &mut io::sink())? {
+                    Ok(report) if turn == to_move => (report.score, report.exact),
+                    Ok(report) => (-report.score, report.exact),
+                    Err(_) => continue,
+                },
+            };
+            moves.push(MoveScore {
+                square,
+                score,
+                exact,
+            });
         }
-        Outcome::Over(margin) => *margin == listed.score && listed.best.is_empty(),
-        Outcome::Failed(_) => false,
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score));
     }
+    Ok(Solved { finding, moves })
+}
+
+/// One search with its progress display: a spinner on standard error that shows the last
+/// completed iteration and keeps counting positions while the next one (or the exact solve)
+/// runs; with `--verbose`, each completed iteration is also a line on `out`.
+fn search(
+    engine: &mut Engine,
+    game: &Game,
+    label: &str,
+    plan: &Plan,
+    out: &mut dyn Write,
+) -> Result<Result<SearchReport, EngineError>, SolveError> {
+    let spinner = progress::spinner(format!("{label}: searching"));
+    let last = Mutex::new(String::from("searching"));
+    let visited = engine.visited();
+    let done = AtomicBool::new(false);
+    let mut written = Ok(());
+    let result = std::thread::scope(|scope| {
+        if !spinner.is_hidden() {
+            scope.spawn(|| {
+                let started = Instant::now();
+                while !done.load(Ordering::Relaxed) {
+                    let nodes = visited.load(Ordering::Relaxed);
+                    let last = last.lock().map(|text| text.clone()).unwrap_or_default();
+                    spinner.set_message(format!(
+                        "{label}: {last}; {} nodes, {} N/s",
+                        nodes,
+                        per_second(nodes, started.elapsed())
+                    ));
+                    std::thread::sleep(PROGRESS_POLL);
+                }
+            });
+        }
+        let mut show = |report: &SearchReport| {
+            if let Ok(mut text) = last.lock() {
+                *text = if report.exact {
+                    format!("exact: {} {:+}", report.best_move, report.score)
+                } else {
+                    format!(
+                        "best so far {} {:+} (depth {})",
+                        report.best_move, report.score, report.depth
+                    )
+                };
+            }
+            if plan.verbose && written.is_ok() {
+                let line = iteration_line(report);
+                written =
+                    spinner.suspend(|| out.write_all(line.as_bytes()).and_then(|()| out.flush()));
+            }
+        };
+        let result = engine.search_with(game, &plan.limits, plan.stop, &mut show);
+        done.store(true, Ordering::Relaxed);
+        result
+    });
+    spinner.finish_and_clear();
+    written.map_err(SolveError::Write)?;
+    Ok(result)
+}
+
+/// How often the progress display reads the engine's position count.
+const PROGRESS_POLL: Duration = Duration::from_millis(100);
+
+/// `--verbose`: one completed iteration.
+fn iteration_line(report: &SearchReport) -> String {
+    let depth = if report.exact {
+        "exact".to_owned()
+    } else {
+        format!("depth {}", report.depth)
+    };
+    format!(
+        "  {depth:<9} {:>+4}  {:>9.3} s {:>13} nodes  {}\n",
+        report.score,
+        report.elapsed.as_secs_f64(),
+        report.nodes,
+        pv_text(&report.pv)
+    )
+}
+
+fn pv_text(pv: &[Square]) -> String {
+    pv.iter()
+        .map(Square::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// How a result compares with the one the input lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Nothing is listed.
+    Unlisted,
+    /// An exact result that agrees: the score, a listed best move, and the listed move scores
+    /// (with `--all-moves`).
+    Match,
+    /// An exact result that disagrees.
+    Different,
+    /// A search cut short (by a limit or Ctrl-C): its move and estimate are not checked
+    /// against the listed exact result; whether its move is a listed best one.
+    NotExact { best_listed: bool },
+}
+
+impl Verdict {
+    fn of(entry: &Entry, solved: &Solved) -> Verdict {
+        let Some(listed) = &entry.listed else {
+            return Verdict::Unlisted;
+        };
+        let agrees = match &solved.finding {
+            Finding::Searched(report) if !report.exact => {
+                return Verdict::NotExact {
+                    best_listed: listed.best.contains(&report.best_move),
+                };
+            }
+            Finding::Searched(report) => {
+                report.score == listed.score && listed.best.contains(&report.best_move)
+            }
+            Finding::Over(margin) => *margin == listed.score && listed.best.is_empty(),
+            Finding::Failed(_) => false,
+        };
+        if agrees && differing_moves(listed, &solved.moves).is_empty() {
+            Verdict::Match
+        } else {
+            Verdict::Different
+        }
+    }
+
+    /// The table's word for it.
+    fn word(&self) -> &'static str {
+        match self {
+            Verdict::Unlisted => "-",
+            Verdict::Match => "ok",
+            Verdict::Different => "DIFFERENT",
+            Verdict::NotExact { best_listed: true } => "not exact, move ok",
+            Verdict::NotExact { best_listed: false } => "not exact, other move",
+        }
+    }
+}
+
+/// The listed move scores that the exact move scores of `moves` contradict (a listed move that
+/// is not legal included), with the score found (`None` for an illegal one).
+fn differing_moves(listed: &Listed, moves: &[MoveScore]) -> Vec<(Square, i32, Option<i32>)> {
+    if moves.is_empty() {
+        return Vec::new();
+    }
+    listed
+        .moves
+        .iter()
+        .filter_map(
+            |&(square, score)| match moves.iter().find(|m| m.square == square) {
+                Some(found) if found.exact && found.score != score => {
+                    Some((square, score, Some(found.score)))
+                }
+                Some(_) => None,
+                None => Some((square, score, None)),
+            },
+        )
+        .collect()
+}
+
+/// `--all-moves`: every move with its score, `?` after an estimate, and where the input lists a
+/// different score, that score.
+fn moves_text(entry: &Entry, moves: &[MoveScore]) -> String {
+    let differing = entry
+        .listed
+        .as_ref()
+        .map(|listed| differing_moves(listed, moves))
+        .unwrap_or_default();
+    moves
+        .iter()
+        .map(|m| {
+            let mark = if m.exact { "" } else { "?" };
+            let listed = differing
+                .iter()
+                .find(|&&(square, _, _)| square == m.square)
+                .map_or_else(String::new, |&(_, score, _)| format!(" (listed {score:+})"));
+            format!("{} {:+}{mark}{listed}", m.square, m.score)
+        })
+        .chain(
+            differing
+                .iter()
+                .filter(|(_, _, found)| found.is_none())
+                .map(|(square, score, _)| format!("{square} not legal (listed {score:+})")),
+        )
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn describe(entry: &Entry) -> String {
@@ -413,17 +707,20 @@ fn describe(entry: &Entry) -> String {
     )
 }
 
-fn block(entry: &Entry, outcome: &Outcome, scoring: Scoring) -> String {
-    let mut text = describe(entry);
-    text.push('\n');
-    match outcome {
-        Outcome::Over(margin) => {
+/// The note for a listed FFO result that differs when only discs are counted.
+const SCORING_NOTE: &str = "FFO scores count empties for the winner: use --empties-to-winner";
+
+/// `--verbose`: the detailed block of one position (after its description and iterations).
+fn block(entry: &Entry, solved: &Solved, verdict: &Verdict, scoring: Scoring) -> String {
+    let mut text = String::new();
+    match &solved.finding {
+        Finding::Over(margin) => {
             let _ = writeln!(text, "  nobody can move: final score {margin:+}");
         }
-        Outcome::Failed(error) => {
+        Finding::Failed(error) => {
             let _ = writeln!(text, "  not searched: {error}");
         }
-        Outcome::Searched(report) => {
+        Finding::Searched(report) => {
             let kind = if report.exact {
                 "exact".to_owned()
             } else {
@@ -431,32 +728,40 @@ fn block(entry: &Entry, outcome: &Outcome, scoring: Scoring) -> String {
             };
             let _ = writeln!(text, "  best move  {}", report.best_move);
             let _ = writeln!(text, "  score      {:+} ({kind})", report.score);
-            let pv: Vec<String> = report.pv.iter().map(Square::to_string).collect();
-            let _ = writeln!(text, "  pv         {}", pv.join(" "));
+            let _ = writeln!(text, "  pv         {}", pv_text(&report.pv));
             let _ = writeln!(
                 text,
-                "  nodes      {} in {:.3} s, {}",
+                "  nodes      {} in {:.3} s, {} nodes/s",
                 report.nodes,
                 report.elapsed.as_secs_f64(),
-                speed(report.nodes, report.elapsed)
+                per_second(report.nodes, report.elapsed)
             );
         }
     }
+    if !solved.moves.is_empty() {
+        let _ = writeln!(text, "  moves      {}", moves_text(entry, &solved.moves));
+    }
     if let Some(listed) = &entry.listed {
         let best: Vec<String> = listed.best.iter().map(Square::to_string).collect();
-        let verdict = if matches(listed, outcome) {
-            "match"
-        } else {
-            "DIFFERENT"
-        };
-        let note = if scoring == Scoring::DiscsOnly {
-            " (FFO scores count empties for the winner: use --empties-to-winner)"
-        } else {
-            ""
+        let word = match verdict {
+            Verdict::Match => "match".to_owned(),
+            Verdict::Different if scoring == Scoring::DiscsOnly => {
+                format!("DIFFERENT ({SCORING_NOTE})")
+            }
+            Verdict::Different => "DIFFERENT".to_owned(),
+            Verdict::NotExact { best_listed } => format!(
+                "not exact, so only the move is compared: {}",
+                if *best_listed {
+                    "a listed best move"
+                } else {
+                    "not a listed best move"
+                }
+            ),
+            Verdict::Unlisted => String::new(),
         };
         let _ = writeln!(
             text,
-            "  listed     {} {:+}: {verdict}{note}",
+            "  listed     {} {:+}: {word}",
             best.join(","),
             listed.score
         );
@@ -464,43 +769,50 @@ fn block(entry: &Entry, outcome: &Outcome, scoring: Scoring) -> String {
     text
 }
 
-const TABLE_HEADER: &str =
-    "position     empties  move  score        time (s)        nodes   M nodes/s  listed";
-
-fn table_row(entry: &Entry, outcome: &Outcome) -> String {
-    let empties = entry.game.board().empties();
-    let verdict = match &entry.listed {
-        Some(listed) if matches(listed, outcome) => "match",
-        Some(_) => "DIFFERENT",
-        None => "-",
-    };
-    match outcome {
-        Outcome::Over(margin) => format!(
-            "{:<12} {empties:>7}  {:<4}  {margin:>+5}  {:>14} {:>12} {:>11}  {verdict}\n",
-            entry.label, "-", "over", 0, "-"
-        ),
-        Outcome::Failed(error) => format!("{:<12} {empties:>7}  {error}\n", entry.label),
-        Outcome::Searched(report) => {
-            let score = if report.exact {
-                format!("{:+}", report.score)
-            } else {
-                format!("{:+}?", report.score)
-            };
-            format!(
-                "{:<12} {empties:>7}  {:<4}  {score:>5}  {:>14.3} {:>12} {:>11.2}  {verdict}\n",
-                entry.label,
-                report.best_move.to_string(),
-                report.elapsed.as_secs_f64(),
-                report.nodes,
-                report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9) / 1e6
-            )
-        }
-    }
+fn table_header(label_width: usize) -> String {
+    format!(
+        "{:<label_width$}  empties  depth  score    time (s)          nodes       N/s  listed                 principal variation",
+        "#"
+    )
 }
 
-fn speed(nodes: u64, elapsed: Duration) -> String {
-    let per_second = nodes as f64 / elapsed.as_secs_f64().max(1e-9);
-    format!("{:.2} M nodes/s", per_second / 1e6)
+/// The table row of one position, with a second line of move scores for `--all-moves`.
+fn table_row(entry: &Entry, solved: &Solved, verdict: &Verdict, label_width: usize) -> String {
+    let empties = entry.game.board().empties();
+    let verdict = verdict.word();
+    let mut row = match &solved.finding {
+        Finding::Over(margin) => format!(
+            "{:<label_width$}  {empties:>7}  {:>5}  {margin:>+5}  {:>10}  {:>13}  {:>8}  {verdict:<21}  -",
+            entry.label, "over", "-", "-", "-",
+        ),
+        Finding::Failed(error) => format!("{:<label_width$}  {empties:>7}  {error}", entry.label),
+        Finding::Searched(report) => {
+            let depth = if report.exact {
+                "exact".to_owned()
+            } else {
+                report.depth.to_string()
+            };
+            format!(
+                "{:<label_width$}  {empties:>7}  {depth:>5}  {:>+5}  {:>10.3}  {:>13}  {:>8}  {verdict:<21}  {}",
+                entry.label,
+                report.score,
+                report.elapsed.as_secs_f64(),
+                report.nodes,
+                per_second(report.nodes, report.elapsed),
+                pv_text(&report.pv)
+            )
+        }
+    };
+    row.push('\n');
+    if !solved.moves.is_empty() {
+        let _ = writeln!(
+            row,
+            "{:<label_width$}  moves: {}",
+            "",
+            moves_text(entry, &solved.moves)
+        );
+    }
+    row
 }
 
 /// Sums over all positions.
@@ -511,63 +823,70 @@ struct Totals {
     nodes: u64,
     elapsed: Duration,
     listed: usize,
-    mismatches: usize,
+    matching: usize,
+    different: usize,
+    not_exact: usize,
 }
 
 impl Totals {
-    fn add(&mut self, entry: &Entry, outcome: &Outcome) {
+    fn add(&mut self, solved: &Solved, verdict: &Verdict) {
         self.positions += 1;
-        match outcome {
-            Outcome::Searched(report) => {
-                self.exact += usize::from(report.exact);
-                self.nodes += report.nodes;
-                self.elapsed += report.elapsed;
-            }
-            Outcome::Over(_) => self.exact += 1,
-            Outcome::Failed(_) => {}
+        self.exact += usize::from(solved.exact());
+        let (nodes, elapsed) = solved.cost();
+        self.nodes += nodes;
+        self.elapsed += elapsed;
+        match verdict {
+            Verdict::Unlisted => return,
+            Verdict::Match => self.matching += 1,
+            Verdict::Different => self.different += 1,
+            Verdict::NotExact { .. } => self.not_exact += 1,
         }
-        if let Some(listed) = &entry.listed {
-            self.listed += 1;
-            self.mismatches += usize::from(!matches(listed, outcome));
-        }
+        self.listed += 1;
     }
 
-    fn summary(&self, table: bool) -> String {
+    fn summary(&self, table: bool, label_width: usize, scoring: Scoring) -> String {
         let mut text = String::new();
         if table {
             let _ = writeln!(
                 text,
-                "{:<12} {:>7}  {:<4}  {:>5}  {:>14.3} {:>12} {:>11.2}  {}",
+                "{:<label_width$}  {:>7}  {:>5}  {:>5}  {:>10.3}  {:>13}  {:>8}  {}",
                 "total",
                 "",
                 "",
                 "",
                 self.elapsed.as_secs_f64(),
                 self.nodes,
-                self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9) / 1e6,
+                per_second(self.nodes, self.elapsed),
                 self.verdict()
             );
-        } else if self.positions > 1 {
+        }
+        if !table && self.positions > 1 {
             let _ = writeln!(
                 text,
-                "{} positions, {} solved exactly: {} nodes in {:.3} s, {}; {}",
+                "{} positions, {} solved exactly: {} nodes in {:.3} s, {} nodes/s; {}",
                 self.positions,
                 self.exact,
                 self.nodes,
                 self.elapsed.as_secs_f64(),
-                speed(self.nodes, self.elapsed),
+                per_second(self.nodes, self.elapsed),
                 self.verdict()
             );
+        }
+        if table && self.different > 0 && scoring == Scoring::DiscsOnly {
+            let _ = writeln!(text, "note: {SCORING_NOTE}");
         }
         text
     }
 
     fn verdict(&self) -> String {
         if self.listed == 0 {
-            "no listed results".to_owned()
-        } else {
-            format!("{} of {} match", self.listed - self.mismatches, self.listed)
+            return "no listed results".to_owned();
         }
+        let mut text = format!("{} of {} match", self.matching, self.listed);
+        if self.not_exact > 0 {
+            let _ = write!(text, ", {} not exact", self.not_exact);
+        }
+        text
     }
 }
 

@@ -29,6 +29,8 @@ pub(crate) struct Request<'a> {
     pub limits: Limits,
     pub config: EngineConfig,
     pub stop: &'a AtomicBool,
+    /// The running total of positions visited, for progress displays.
+    pub visited: &'a AtomicU64,
 }
 
 /// Empties at or below which a search with a time or node limit tries to solve exactly.
@@ -108,6 +110,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         salt,
         helpers: request.config.threads.max(1) - 1,
         stop: request.stop,
+        visited: request.visited,
         deadline,
         helper_nodes: AtomicU64::new(0),
     };
@@ -115,6 +118,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         stops: [request.stop, request.stop],
         deadline,
         max_nodes: request.limits.nodes,
+        visited: request.visited,
     };
     let mut searcher = Searcher::<B, R, C>::new(&shape, table, budget, salt, cpu);
     let outcome = iterate(
@@ -139,6 +143,8 @@ struct Team<'a, B, C> {
     /// Threads besides the calling one.
     helpers: usize,
     stop: &'a AtomicBool,
+    /// The running total of positions visited.
+    visited: &'a AtomicU64,
     deadline: Option<Instant>,
     /// Positions visited by the helpers.
     helper_nodes: AtomicU64,
@@ -385,6 +391,7 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
                     stops: [team.stop, &share.abort],
                     deadline: team.deadline,
                     max_nodes: None,
+                    visited: team.visited,
                 };
                 let mut helper =
                     Searcher::<B, R, C>::new(team.shape, team.table, budget, team.salt, team.cpu);

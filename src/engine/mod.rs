@@ -26,7 +26,8 @@ mod search;
 mod shape;
 mod tt;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use thiserror::Error;
@@ -140,6 +141,7 @@ pub struct Engine {
     config: EngineConfig,
     scoring: Scoring,
     table: tt::Table,
+    visited: Arc<AtomicU64>,
 }
 
 impl Engine {
@@ -173,6 +175,7 @@ impl Engine {
             table,
             config,
             scoring: Scoring::default(),
+            visited: Arc::new(AtomicU64::new(0)),
         })
     }
 
@@ -186,6 +189,15 @@ impl Engine {
     #[must_use]
     pub fn scoring(&self) -> Scoring {
         self.scoring
+    }
+
+    /// The positions visited by the search under way (every thread), or by the last one once
+    /// it has ended: a counter another thread can read while the search runs, to show that it
+    /// moves, through the exact solve too. It is reset when a search starts and grows every
+    /// thousand positions or so; the final count is the report's `nodes`.
+    #[must_use]
+    pub fn visited(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.visited)
     }
 
     /// Sets how finished games are scored.
@@ -222,6 +234,7 @@ impl Engine {
         let turn = game.turn().ok_or(EngineError::GameOver)?;
         // A fresh table for every search keeps searches reproducible.
         self.table.clear();
+        self.visited.store(0, Ordering::Relaxed);
         let request = driver::Request {
             board: game.board(),
             turn,
@@ -231,7 +244,10 @@ impl Engine {
             limits: *limits,
             config: self.config,
             stop,
+            visited: &self.visited,
         };
-        Ok(driver::run(&request, &self.table, on_progress))
+        let report = driver::run(&request, &self.table, on_progress);
+        self.visited.store(report.nodes, Ordering::Relaxed);
+        Ok(report)
     }
 }

@@ -8,7 +8,7 @@
 //! portable one (see [`crate::cpu`]).
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::eval::{SCALE, evaluate};
@@ -49,6 +49,9 @@ pub(crate) struct Budget<'a> {
     pub stops: [&'a AtomicBool; 2],
     pub deadline: Option<Instant>,
     pub max_nodes: Option<u64>,
+    /// The running total of positions visited by every thread of the search, which each
+    /// searcher adds to whenever it checks the budget, for progress displays.
+    pub visited: &'a AtomicU64,
 }
 
 /// A search window: scores at or below `alpha` and at or above `beta` are bounds.
@@ -93,6 +96,8 @@ pub(crate) struct Searcher<'a, B, R, C> {
     exact_salt: u64,
     /// Positions visited.
     pub nodes: u64,
+    /// The part of `nodes` already added to the budget's running total.
+    published: u64,
     /// Set once the budget ran out; every result computed after that is meaningless.
     pub aborted: bool,
     lists: Vec<Vec<u64>>,
@@ -135,6 +140,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             midgame_salt: salt ^ 0x6d69_6467_616d_6521,
             exact_salt: salt ^ 0x6578_6163_7421_2121,
             nodes: 0,
+            published: 0,
             aborted: false,
             lists: Vec::new(),
             ply: 0,
@@ -239,6 +245,10 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     #[cold]
     fn check_budget(&mut self) {
         let budget = &self.budget;
+        budget
+            .visited
+            .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
         if budget.stops.iter().any(|stop| stop.load(Ordering::Relaxed))
             || budget.max_nodes.is_some_and(|max| self.nodes >= max)
             || budget
@@ -835,6 +845,7 @@ mod tests {
             stops: [&stop, &stop],
             deadline: None,
             max_nodes: None,
+            visited: &AtomicU64::new(0),
         };
         let table = Table::new(1);
         let mut searcher = Searcher::<B, R, C>::new(shape, &table, budget, 7, cpu);

@@ -210,18 +210,21 @@ fn solve_takes_the_position_after_the_last_move_of_each_game() {
     let record = &movelist::read("4x4 b1 a1", &ReadOptions::default()).unwrap()[0];
     let value = minimax(record.final_game(), Color::Black);
     othello()
-        .args(["solve", "-"])
+        .args(["solve", "-", "--verbose"])
         .write_stdin("4x4 b1 a1\n4x4 b1\n")
         .assert()
         .success()
+        .stdout(predicates::str::contains(
+            "game 1: 4x4 FULL, most discs wins, black to move, 10 empties\n",
+        ))
         .stdout(predicates::str::contains(format!(
-            "game 1: 4x4 FULL, most discs wins, black to move, 10 empties\n  best move  a2\n  score      {value:+} (exact)"
+            "  best move  a2\n  score      {value:+} (exact)"
         )))
         .stdout(predicates::str::contains(
             "game 2: 4x4 FULL, most discs wins, white to move, 11 empties",
         ));
     othello()
-        .args(["solve", "-"])
+        .args(["solve", "-", "--verbose"])
         .write_stdin("(;GM[Othello]TY[4]B[b1];)")
         .assert()
         .success()

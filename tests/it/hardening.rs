@@ -108,16 +108,20 @@ fn a_table_larger_than_the_machine_can_spare_is_refused() {
 fn a_small_solve_gets_a_small_table_and_the_same_answer() {
     let solve = |args: &[&str]| {
         let output = othello()
-            .arg("solve")
+            .args(["solve", "--verbose"])
             .args(args)
             .write_stdin(START_4X4)
             .output()
             .unwrap();
         assert!(output.status.success());
         let text = String::from_utf8(output.stdout).unwrap();
-        // Everything but the timing line.
+        // Everything but the lines with times: the iterations and the nodes line.
         text.lines()
-            .filter(|line| !line.trim_start().starts_with("nodes"))
+            .filter(|line| {
+                !["nodes", "exact", "depth"]
+                    .iter()
+                    .any(|word| line.trim_start().starts_with(word))
+            })
             .map(str::to_owned)
             .collect::<Vec<_>>()
     };
@@ -326,7 +330,7 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
 #[test]
 fn an_exact_solve_beyond_reach_says_so_and_ctrl_c_prints_the_best_so_far() {
     let mut solve = Command::new(assert_cmd::cargo::cargo_bin("othello"))
-        .args(["solve", "--hash", "1"])
+        .args(["solve", "--hash", "1", "--verbose"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -25,3 +25,4 @@ mod records;
 mod grader;
 mod hardening;
 mod perft;
+mod solve;

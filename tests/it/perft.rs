@@ -200,7 +200,7 @@ mod command {
             .assert()
             .success()
             .stdout(predicate::str::is_match(
-                r"^perft 6: 8200 leaves\n[0-9]+\.[0-9]{3} s, [0-9]+\.[0-9] M leaves/s on 1 thread\n$",
+                r"^perft 6: 8200 leaves\n[0-9]+\.[0-9]{3} s(, [0-9.]+( [kMG])? leaves/s)? on 1 thread( \(too short a time to measure a speed\))?\n$",
             )
             .unwrap());
     }

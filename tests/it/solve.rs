@@ -1,0 +1,185 @@
+//! `othello solve` and `othello perft --verbose` as people read them: the table, its checks
+//! against listed results, and the statuses.
+
+use predicates::prelude::*;
+
+use crate::support::othello;
+
+/// FFO #40 after the first ten moves of its principal variation: 10 empties, white to move,
+/// with its best move, exact score and every move's exact score (empties to the winner).
+const FFO_10: &str = "4010 OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-O-XOOOXXOOOX--X-X---X-- O 10 C6 -38 C6:-38,F7:-44,D8:-46,E8:-48";
+
+/// The 4x4 start, black to move.
+const START_4X4: &str = "4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n";
+
+/// Runs `othello solve ARGS` on `input` and returns standard output, checking the status.
+fn solve(args: &[&str], input: &str, status: i32) -> String {
+    let output = othello()
+        .arg("solve")
+        .args(args)
+        .write_stdin(input)
+        .assert()
+        .code(status)
+        .get_output()
+        .clone();
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// `text` with the columns that hold times and speeds (found by their headings, right-aligned
+/// to them, `width` wide) masked, so that a snapshot keeps the layout and everything else.
+fn mask_columns(text: &str, columns: &[(&str, usize)]) -> String {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    let ends: Vec<(usize, usize)> = columns
+        .iter()
+        .map(|&(heading, width)| {
+            let at = header.find(heading).expect("the heading is in the header");
+            (at + heading.len(), width)
+        })
+        .collect();
+    let mut masked = vec![header.to_owned()];
+    for line in lines {
+        let mut chars: Vec<char> = line.chars().collect();
+        if !line.trim_start().starts_with("moves:") && !line.starts_with("note") {
+            for &(end, width) in &ends {
+                if chars.len() >= end {
+                    chars[end - width..end].fill('~');
+                }
+            }
+        }
+        masked.push(chars.into_iter().collect());
+    }
+    masked.join("\n") + "\n"
+}
+
+fn mask_solve(text: &str) -> String {
+    mask_columns(text, &[("time (s)", 10), ("N/s", 8)])
+}
+
+#[test]
+fn the_table_has_a_row_per_position_and_a_total() {
+    let input = format!("{FFO_10}\n{START_4X4}4\n4\nB\n>\nB B B B\nB B B B\nB B B B\nB B B W\n");
+    let table = solve(&["--empties-to-winner"], &input, 0);
+    insta::assert_snapshot!(mask_solve(&table));
+}
+
+#[test]
+fn all_moves_scores_every_move_and_checks_the_listed_scores() {
+    let table = solve(&["--empties-to-winner", "--all-moves"], FFO_10, 0);
+    insta::assert_snapshot!(mask_solve(&table));
+    // A listed move score that the solve contradicts is a difference, named in the row.
+    let wrong = FFO_10.replace("F7:-44", "F7:-42");
+    let table = solve(&["--empties-to-winner", "--all-moves"], &wrong, 1);
+    assert!(table.contains("  DIFFERENT  "), "{table}");
+    assert!(table.contains("f7 -44 (listed -42)"), "{table}");
+}
+
+#[test]
+fn a_search_cut_short_is_not_exact_and_not_a_difference() {
+    // At depth 1 the estimate finds the listed move: not exact, the move agrees, status 0.
+    let table = solve(&["--empties-to-winner", "--depth", "1"], FFO_10, 0);
+    let row = table.lines().nth(1).unwrap();
+    assert!(row.starts_with("#4010       10      1    -21  "), "{table}");
+    assert!(row.contains("  not exact, move ok  "), "{table}");
+    assert!(!table.contains("DIFFERENT"), "{table}");
+    assert!(table.contains("0 of 1 match, 1 not exact"), "{table}");
+    // At depth 2 it prefers another move: still an estimate, not a failure.
+    let table = solve(&["--empties-to-winner", "--depth", "2"], FFO_10, 0);
+    assert!(table.contains("  not exact, other move  e8 c6"), "{table}");
+    // The block says the same in words.
+    let block = solve(
+        &["--empties-to-winner", "--depth", "2", "--verbose"],
+        FFO_10,
+        0,
+    );
+    assert!(block.contains("(evaluation at depth 2)"), "{block}");
+    assert!(
+        block.contains("listed     c6 -38: not exact, so only the move is compared"),
+        "{block}"
+    );
+}
+
+#[test]
+fn verbose_prints_a_line_per_iteration_then_the_block() {
+    let input = "6\n6\nB\n>\n. . . . . .\n. . . . . .\n. . W B . .\n. . B W . .\n. . . . . .\n. . . . . .\n";
+    let block = solve(&["--depth", "3", "--verbose"], input, 0);
+    let lines: Vec<&str> = block.lines().collect();
+    assert_eq!(
+        lines[0],
+        "position 1 (line 1): 6x6 FULL, most discs wins, black to move, 32 empties"
+    );
+    for (line, depth) in lines[1..4].iter().zip(1..) {
+        assert!(line.starts_with(&format!("  depth {depth} ")), "{block}");
+        assert!(line.contains(" nodes  "), "{block}");
+    }
+    assert!(lines[4].starts_with("  best move  "), "{block}");
+    assert!(lines[5].ends_with(" (evaluation at depth 3)"), "{block}");
+}
+
+#[test]
+fn a_protocol_input_with_moves_is_solved_after_them() {
+    // 1 2 (b1) is black's move; 9 9 is off the board and skipped, as the protocol would.
+    let block = solve(&["--verbose"], &format!("{START_4X4}9 9\n1 2\n"), 0);
+    assert!(
+        block.starts_with(
+            "position 1 (line 1): 4x4 FULL, most discs wins, white to move, 11 empties\n"
+        ),
+        "{block}"
+    );
+}
+
+#[test]
+fn malformed_lines_are_named_in_their_own_format() {
+    let short_board = FFO_10.replacen("OOXX", "OXX", 1);
+    othello()
+        .arg("solve")
+        .write_stdin(format!("# FFO\n{short_board}\n"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "othello: standard input: line 2: the board has 63 squares, expected 64 (X, O or - \
+             for each of a1..h8)\n",
+        );
+    othello()
+        .arg("solve")
+        .write_stdin(FFO_10.replace("F7:-44", "F7=-44"))
+        .assert()
+        .code(2)
+        .stderr(
+            "othello: standard input: line 1: expected a move and its score such as A2:+38, \
+             found \"F7=-44\"\n",
+        );
+    othello()
+        .arg("solve")
+        .write_stdin(FFO_10.replace(" O 10 ", " Q 10 "))
+        .assert()
+        .code(2)
+        .stderr(
+            "othello: standard input: line 1: expected the side to move, X or O, found \"Q\"\n",
+        );
+}
+
+#[test]
+fn perft_verbose_has_a_row_per_depth() {
+    let output = othello()
+        .args(["perft", "9", "--size", "4x4", "--verbose"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let (table, summary) = text.split_at(text.find("perft 9:").unwrap());
+    insta::assert_snapshot!(mask_columns(table, &[("time (s)", 10), ("leaves/s", 10)]));
+    assert!(summary.starts_with("perft 9: 20044 leaves\n"), "{summary}");
+    assert!(
+        summary.contains(" s, ") || summary.contains(" s on 1 thread"),
+        "{summary}"
+    );
+    // A tiny count gets no made-up speed.
+    othello()
+        .args(["perft", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0.0 M").not());
+}
