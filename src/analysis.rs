@@ -6,7 +6,9 @@
 //! are few enough, evaluations on about the same scale before. The value of the move played is
 //! found by searching the position after it (one ply less deep), so with exact values the loss
 //! is exact: the best value minus the played value, never negative. With evaluations the two
-//! searches can disagree slightly; a loss is then never reported below zero.
+//! searches can disagree slightly; a loss is then never reported below zero. The value of the
+//! second-best move (the best of the others) is found the same way, from every other move's
+//! position: a move that gains a lot over it was the only good one.
 //!
 //! ```
 //! use othello::analysis::{analyze, AnalysisOptions};
@@ -75,6 +77,9 @@ pub struct MoveAnalysis {
     pub best_value: i32,
     /// The value after the move played, for the player.
     pub played_value: i32,
+    /// The value of the best move other than [`MoveAnalysis::best`], for the player (`None`
+    /// when there was no other legal move).
+    pub second_value: Option<i32>,
     /// Discs lost by the move played: `best_value - played_value`, at least 0.
     pub loss: i32,
     /// Whether the values are exact (the position was solved).
@@ -98,6 +103,32 @@ impl MoveAnalysis {
     /// The smallest evaluated loss counted as a mistake: evaluations are not exact, and smaller
     /// differences are within their noise.
     pub const EVALUATED_MISTAKE: i32 = 4;
+
+    /// How many discs the move played is worth more than the best other move: the best value
+    /// minus the second-best when the engine's move was played, else minus the loss (0 or
+    /// less). `None` for a forced move (the only legal one).
+    #[must_use]
+    pub fn gain(&self) -> Option<i32> {
+        if self.played == self.best {
+            self.second_value
+                .map(|second| (self.best_value - second).max(0))
+        } else {
+            self.second_value.map(|_| -self.loss)
+        }
+    }
+
+    /// Whether the move played was the only good one: every other move loses discs against
+    /// perfect play (exact), or at least [`MoveAnalysis::EVALUATED_MISTAKE`] discs by the
+    /// evaluation.
+    #[must_use]
+    pub fn is_only_good_move(&self) -> bool {
+        let threshold = if self.exact {
+            1
+        } else {
+            Self::EVALUATED_MISTAKE
+        };
+        self.gain().is_some_and(|gain| gain >= threshold)
+    }
 }
 
 /// One player's moves, summed up.
@@ -113,6 +144,9 @@ pub struct PlayerSummary {
     pub best_moves: usize,
     /// The move that lost the most (the first of them), if any move lost discs.
     pub worst: Option<(usize, Square, i32)>,
+    /// The only good move ([`MoveAnalysis::is_only_good_move`]) that gained the most over the
+    /// second-best (the first of them), with its number, square and gain, if any.
+    pub best: Option<(usize, Square, i32)>,
 }
 
 /// The value of the game with perfect play, from the first position solved exactly.
@@ -171,6 +205,12 @@ pub fn analyze(
         if analysed.loss > 0 && worse {
             player.worst = Some((analysed.number, analysed.played, analysed.loss));
         }
+        if analysed.is_only_good_move() {
+            let gain = analysed.gain().unwrap_or(0);
+            if player.best.is_none_or(|(_, _, best)| gain > best) {
+                player.best = Some((analysed.number, analysed.played, gain));
+            }
+        }
     }
     let theoretical = moves
         .iter()
@@ -203,24 +243,29 @@ fn analyse_move(
         Limits::depth(options.depth)
     };
     let best = engine.search(game, &limits)?;
+    let child_limits = if exact {
+        Limits::exact()
+    } else {
+        Limits::depth(options.depth.saturating_sub(1).max(1))
+    };
     let played_value = if played == best.best_move {
         best.score
     } else {
-        let mut after = game.clone();
-        after.play(played).expect("a record's moves are legal");
-        match after.turn() {
-            None => after.margin(mover),
-            Some(next) => {
-                let child_limits = if exact {
-                    Limits::exact()
-                } else {
-                    Limits::depth(options.depth.saturating_sub(1).max(1))
-                };
-                let value = engine.search(&after, &child_limits)?.score;
-                if next == mover { value } else { -value }
-            }
-        }
+        value_after(game, played, mover, &child_limits, engine)?
     };
+    // The best of the other moves: the move played is one of them unless it is the best.
+    let mut second_value = None;
+    for square in game.legal_moves() {
+        if square == best.best_move {
+            continue;
+        }
+        let value = if square == played {
+            played_value
+        } else {
+            value_after(game, square, mover, &child_limits, engine)?
+        };
+        second_value = Some(second_value.map_or(value, |second: i32| second.max(value)));
+    }
     Ok(MoveAnalysis {
         number,
         player: mover,
@@ -229,9 +274,30 @@ fn analyse_move(
         best: best.best_move,
         best_value: best.score,
         played_value,
+        second_value,
         loss: (best.score - played_value).max(0),
         exact: best.exact,
         depth: best.depth,
+    })
+}
+
+/// The value for `player` of the position after `square`, searched within `limits` (a finished
+/// game is valued by its margin).
+fn value_after(
+    game: &Game,
+    square: Square,
+    player: Color,
+    limits: &Limits,
+    engine: &mut Engine,
+) -> Result<i32, EngineError> {
+    let mut after = game.clone();
+    after.play(square).expect("a legal move");
+    Ok(match after.turn() {
+        None => after.margin(player),
+        Some(next) => {
+            let value = engine.search(&after, limits)?.score;
+            if next == player { value } else { -value }
+        }
     })
 }
 

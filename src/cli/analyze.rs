@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde_json::{Value, json};
 use thiserror::Error;
 
@@ -14,16 +14,18 @@ use othello::record::GameRecord;
 use othello::{Color, Engine, EngineConfig, EngineError, WinRule};
 
 use super::RulesArg;
+use super::progress;
 use super::records::{RecordsFileError, read_records};
 
 /// Arguments of `othello analyze`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
 For every move: the engine's best move and its value, the value of the move played and the
-discs it lost, from the mover's point of view. Positions with at most --exact-from empties are
-solved exactly (default 20 up to 8x8, fewer on bigger boards); earlier ones are searched
+discs it lost, from the mover's point of view, and the value of the second-best move (the best
+of the others). Positions with at most --exact-from empties are solved exactly (default 20 up to 8x8, fewer on bigger boards); earlier ones are searched
 --depth plies deep (default 10 up to 8x8, 8 beyond). A mistake loses discs against perfect
-play, or at least 4 discs by the evaluation.
+play, or at least 4 discs by the evaluation (marked ?); the only good move beats every other by
+at least 1 disc exactly, or 4 by the evaluation (marked !).
 
 Exit status: 0 done, 1 the output failed, 2 bad input or usage (including a file that cannot be
 read).")]
@@ -134,16 +136,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), AnalyzeError> {
     Ok(())
 }
 
-/// A progress bar on standard error, drawn only when it is a terminal.
+/// The one progress display (on standard error, drawn only when it is a terminal), counting
+/// the moves of game `number`.
 fn progress_bar(number: usize, record: &GameRecord) -> ProgressBar {
-    let bar = ProgressBar::new(record.squares().count() as u64);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{msg} {bar:40} {pos}/{len} moves  {elapsed} elapsed, ETA {eta}",
-    ) {
-        bar.set_style(style);
-    }
-    bar.set_message(format!("game {number}"));
-    bar
+    progress::bar(
+        record.squares().count() as u64,
+        &format!("moves of game {number}"),
+    )
 }
 
 /// `Ann (black)`, or `Black` without a name.
@@ -189,8 +188,8 @@ fn table(number: usize, record: &GameRecord, analysis: &GameAnalysis) -> String 
     );
     let _ = writeln!(
         text,
-        "{:>5} {:<6} {:>7}  {:>5} {:>6}  {:>4} {:>6} {:>5}  search",
-        "#", "player", "empties", "move", "value", "best", "value", "loss"
+        "{:>5} {:<6} {:>7}  {:>5} {:>6}  {:>4} {:>6} {:>6} {:>5}  search",
+        "#", "player", "empties", "move", "value", "best", "value", "2nd", "loss"
     );
     for analysed in &analysis.moves {
         text.push_str(&row(analysed));
@@ -231,9 +230,18 @@ fn row(analysed: &MoveAnalysis) -> String {
     } else {
         format!("depth {}", analysed.depth)
     };
-    let mark = if analysed.is_mistake() { "?" } else { " " };
+    let mark = if analysed.is_mistake() {
+        "?"
+    } else if analysed.is_only_good_move() {
+        "!"
+    } else {
+        " "
+    };
+    let second = analysed
+        .second_value
+        .map_or_else(|| "-".to_owned(), |value| format!("{value:+}"));
     format!(
-        "{:>5} {:<6} {:>7}  {:>4}{mark} {:>+6}  {:>4} {:>+6} {:>5}  {search}\n",
+        "{:>5} {:<6} {:>7}  {:>4}{mark} {:>+6}  {:>4} {:>+6} {second:>6} {:>5}  {search}\n",
         analysed.number,
         analysed.player.name(),
         analysed.empties,
@@ -249,6 +257,12 @@ fn summary_line(name: &str, summary: &PlayerSummary) -> String {
     let worst = match summary.worst {
         Some((number, square, loss)) => format!("worst move {number}, {square} (-{loss})"),
         None => "no move lost discs".to_owned(),
+    };
+    let worst = match summary.best {
+        Some((number, square, gain)) => {
+            format!("best move {number}, {square} (+{gain} over the next best), {worst}")
+        }
+        None => worst,
     };
     format!(
         "{name}: {}, {} as good as the engine's, {}, {} lost; {worst}.\n",
@@ -281,8 +295,11 @@ fn game_json(number: usize, record: &GameRecord, analysis: &GameAnalysis) -> Val
                 "played_value": analysed.played_value,
                 "best": analysed.best.to_string(),
                 "best_value": analysed.best_value,
+                "second_value": analysed.second_value,
+                "gain": analysed.gain(),
                 "loss": analysed.loss,
                 "mistake": analysed.is_mistake(),
+                "only_good_move": analysed.is_only_good_move(),
                 "exact": analysed.exact,
                 "depth": analysed.depth,
             })
@@ -299,6 +316,11 @@ fn game_json(number: usize, record: &GameRecord, analysis: &GameAnalysis) -> Val
                 "number": number,
                 "square": square.to_string(),
                 "loss": loss,
+            })),
+            "best": summary.best.map(|(number, square, gain)| json!({
+                "number": number,
+                "square": square.to_string(),
+                "gain": gain,
             })),
         })
     };

@@ -64,6 +64,30 @@ fn check_exact_moves(record: &GameRecord, options: AnalysisOptions) -> usize {
         );
         assert_eq!(analysed.loss, best_value - analysed.played_value);
         assert_eq!(analysed.is_mistake(), analysed.loss > 0);
+        // The second-best: the best of the moves other than the engine's.
+        let second = game
+            .legal_moves()
+            .into_iter()
+            .filter(|&square| square != analysed.best)
+            .map(value_after)
+            .max();
+        assert_eq!(analysed.second_value, second, "move {}", analysed.number);
+        let others_best = game
+            .legal_moves()
+            .into_iter()
+            .filter(|square| square != played)
+            .map(value_after)
+            .max();
+        assert_eq!(
+            analysed.gain(),
+            others_best.map(|others| analysed.played_value - others),
+            "move {}",
+            analysed.number
+        );
+        assert_eq!(
+            analysed.is_only_good_move(),
+            analysed.gain().is_some_and(|gain| gain > 0)
+        );
         checked += 1;
     }
     // The summary adds up the moves.
@@ -84,6 +108,12 @@ fn check_exact_moves(record: &GameRecord, options: AnalysisOptions) -> usize {
             summary.worst.map_or(0, |w| w.2),
             mine.iter().map(|m| m.loss).max().unwrap_or(0)
         );
+        let best = mine
+            .iter()
+            .filter(|m| m.is_only_good_move())
+            .filter_map(|m| m.gain())
+            .max();
+        assert_eq!(summary.best.map(|b| b.2), best);
     }
     let first_exact = analysis.moves.iter().find(|m| m.exact).unwrap();
     let theoretical = analysis.theoretical.unwrap();
@@ -150,6 +180,13 @@ fn json_holds_the_same_values() {
     assert_eq!(moves[5]["best"], "a3");
     assert_eq!(game["theoretical"]["black_margin"], -8);
     assert_eq!(game["summary"]["white"]["total_loss"], 11);
+    assert_eq!(moves[5]["second_value"], 6);
+    assert_eq!(moves[5]["gain"], -11);
+    assert_eq!(moves[1]["only_good_move"], true);
+    assert_eq!(moves[1]["gain"], 16);
+    assert_eq!(moves[11]["second_value"], serde_json::Value::Null);
+    assert_eq!(game["summary"]["white"]["best"]["square"], "a1");
+    assert_eq!(game["summary"]["white"]["best"]["gain"], 16);
     assert_eq!(game["final"]["black_margin"], 0);
 }
 

@@ -291,29 +291,38 @@ fn the_protocol_on_a_terminal_says_what_it_waits_for() {
     };
     tmux.open(&othello_command(""));
     tmux.wait_for("othello: waiting for a protocol game on standard input (Ctrl-D ends it).");
-    let screen = tmux.wait_for("othello: for a game to play at the terminal, run othello play.");
-    // Standard output is the protocol's: its banner, nothing more.
-    assert!(screen.contains("othello play.\nFULL\n"), "{screen}");
+    tmux.wait_for("othello: for a game to play at the terminal, run othello play.");
+    // Standard output is the protocol's: its banner, nothing more (it may come a moment after
+    // the note on standard error).
+    let screen = tmux.wait_for("othello play.\nFULL\n");
+    assert!(!screen.contains("FULL\nFULL"), "{screen}");
     tmux.run(&["send-keys", "-t", "play", "C-d"]);
     tmux.wait_for("EXITED 2");
 }
 
 #[test]
-fn a_watched_game_between_computers_is_logged() {
+fn a_watched_game_between_computers_is_logged_and_saved() {
     let Some(tmux) = Tmux::start("log") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("results.txt");
+    let saved = dir.path().join("game.txt");
     tmux.open(&play_command(
         &format!(
-            "--size 4x4 --black computer:1 --white computer:2 --delay 0.05 --log \"{}\"",
-            log.display()
+            "--size 4x4 --black computer:1 --white computer:2 --delay 0.05 --log \"{}\" --save \"{}\"",
+            log.display(),
+            saved.display()
         ),
         &dir.path().join("pid"),
     ));
-    let screen = tmux.wait_for("Result appended to");
+    // The message line wraps wherever the words fall.
+    let words = |screen: &str| screen.split_whitespace().collect::<Vec<_>>().join(" ");
+    let screen = tmux.wait_until(|screen| words(screen).contains("Game saved to"));
     assert!(screen.contains("Game over"), "{screen}");
+    assert!(words(&screen).contains("Result appended to"), "{screen}");
+    let moves = std::fs::read_to_string(&saved).unwrap();
+    assert!(moves.starts_with("4x4 "), "{moves}");
     tmux.type_text("q");
     tmux.wait_for("EXITED");
     let logged = std::fs::read_to_string(&log).unwrap();
@@ -352,4 +361,110 @@ fn closing_the_terminal_ends_the_game() {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+}
+
+#[test]
+fn keys_typed_while_the_computer_thinks_wait_quietly_and_ctrl_c_stops_it() {
+    let Some(tmux) = Tmux::start("line-thinking") else {
+        return;
+    };
+    // 31 moves of a 16x16 game: white, at level 6, thinks for seconds (its node budget, or its
+    // 10 s cap in a debug build).
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game.txt");
+    let moves = "16x16 h7g7g8i7i6f8j7j8i10h6f7j6e9i11j11d10g6e7h5f9g9i5f6e5i4g5e6f5d9j9d7";
+    std::fs::write(&game, moves).unwrap();
+    let args = format!(
+        "play --line --load {} --white computer:6 --seed 1",
+        game.display()
+    );
+    tmux.open(&format!(
+        "{}; stty -a; echo STTY; sleep 30",
+        othello_command(&args).replace("; sleep 30", "")
+    ));
+    tmux.wait_for("Computer (O) is thinking");
+    // An arrow and two letters while it thinks: not echoed, and kept for the prompt.
+    tmux.run(&["send-keys", "-t", "play", "Left"]);
+    tmux.type_text("zz");
+    let screen = tmux.wait_until(|screen| screen.trim_end().ends_with("Black (X)> zz"));
+    assert!(!screen.contains("^[") && !screen.contains("[D"), "{screen}");
+    tmux.run(&["send-keys", "-t", "play", "C-u"]);
+    let legal = screen
+        .lines()
+        .rev()
+        .find_map(|line| line.strip_prefix("Legal moves: "))
+        .and_then(|moves| moves.split_whitespace().next())
+        .expect("the legal moves");
+    tmux.type_text(&format!("{legal}\r"));
+    tmux.wait_until(|screen| screen.matches("Computer (O) is thinking").count() == 1);
+    tmux.run(&["send-keys", "-t", "play", "C-c"]);
+    let screen = tmux.wait_for("STTY");
+    assert!(
+        screen.contains("Interrupted: the game is left unfinished. Goodbye.\nEXITED 0"),
+        "{screen}"
+    );
+    assert_cooked(&screen);
+}
+
+#[test]
+fn the_full_screen_saves_a_game_and_continues_it() {
+    let Some(tmux) = Tmux::start("save-load") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let file = dir.path().join("game.ggf");
+    tmux.open(&play_command("--size 6x6 --white human", &pid_file));
+    tmux.wait_for("Black (X) to move");
+    // Enter plays the square under the cursor (the first legal move).
+    tmux.type_text("\r");
+    tmux.wait_for("Moves (1):");
+    // A file that cannot be written: the game goes on.
+    tmux.type_text(":save /nonexistent/game.ggf\r");
+    tmux.wait_for("Cannot write /nonexistent/game.ggf: ");
+    tmux.type_text(&format!(":save {}\r", file.display()));
+    tmux.wait_for("(GGF, 1 move).");
+    tmux.type_text("qy");
+    tmux.wait_for("EXITED");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.starts_with("(;GM[Othello]"), "{saved}");
+
+    let tmux = Tmux::start("load").unwrap();
+    tmux.open(&play_command(
+        &format!("--white human --load {}", file.display()),
+        &pid_file,
+    ));
+    let screen = tmux.wait_for("Continuing the game of ");
+    assert!(screen.contains("after 1 move."), "{screen}");
+    assert!(screen.contains("Moves (1):"), "{screen}");
+    assert!(screen.contains("White (O) to move"), "{screen}");
+    tmux.type_text("\r");
+    tmux.wait_for("Moves (2):");
+    tmux.type_text("qy");
+    let screen = tmux.wait_for("EXITED");
+    assert_cooked(&screen);
+}
+
+#[test]
+fn sigterm_at_the_line_prompt_gives_the_terminal_back() {
+    let Some(tmux) = Tmux::start("line-sigterm") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    tmux.open(&play_command("--line", &pid_file));
+    tmux.wait_for("Black (X)>");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let killed = Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let screen = tmux.wait_for("EXITED");
+    assert!(
+        screen.contains("Interrupted: the game is left unfinished. Goodbye."),
+        "{screen}"
+    );
+    // The line editor's raw mode is undone too.
+    assert_cooked(&screen);
 }

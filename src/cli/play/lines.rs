@@ -84,7 +84,10 @@ impl Typed {
     /// An editor on the terminal.
     pub fn new() -> Result<Typed, Failure> {
         let mut editor = Editor::new().map_err(|error| Failure::Read(into_io(error)))?;
-        editor.set_helper(Some(Words::default()));
+        editor.set_helper(Some(Words {
+            words: Vec::new(),
+            after_new: super::settings::completions(),
+        }));
         Ok(Typed { editor })
     }
 }
@@ -125,10 +128,12 @@ fn into_io(error: ReadlineError) -> std::io::Error {
     }
 }
 
-/// Tab completion from a list of words: the moves and commands allowed at the prompt.
+/// Tab completion from a list of words: the moves and commands allowed at the prompt, and the
+/// settings after `new`.
 #[derive(Default)]
 struct Words {
     words: Vec<String>,
+    after_new: Vec<String>,
 }
 
 impl Words {
@@ -138,8 +143,12 @@ impl Words {
             .rfind(char::is_whitespace)
             .map_or(0, |at| at + 1);
         let typed = line[start..pos].to_ascii_lowercase();
-        let found = self
-            .words
+        let first = line[..start].split_whitespace().next();
+        let words = match first {
+            Some(word) if word.eq_ignore_ascii_case("new") => &self.after_new,
+            _ => &self.words,
+        };
+        let found = words
             .iter()
             .filter(|word| word.starts_with(&typed))
             .cloned()
@@ -178,9 +187,10 @@ mod tests {
     #[test]
     fn tab_completes_the_word_under_the_cursor() {
         let words = Words {
-            words: ["d3", "c4", "hint", "help", "undo"]
+            words: ["d3", "c4", "hint", "help", "undo", "new"]
                 .map(str::to_owned)
                 .to_vec(),
+            after_new: super::super::settings::completions(),
         };
         assert_eq!(
             words.matches("h", 1),
@@ -189,6 +199,17 @@ mod tests {
         assert_eq!(words.matches("HI", 2), (0, vec!["hint".to_owned()]));
         assert_eq!(words.matches("  d", 3), (2, vec!["d3".to_owned()]));
         assert_eq!(words.matches("x", 1), (0, Vec::new()));
+        // After new, the settings.
+        assert_eq!(words.matches("new 6", 5), (4, vec!["6x6".to_owned()]));
+        assert_eq!(
+            words.matches("new 6x6 first=", 14),
+            (8, vec!["first=black".to_owned(), "first=white".to_owned()])
+        );
+        assert_eq!(
+            words.matches("NEW white=c", 11).1,
+            vec!["white=computer".to_owned()]
+        );
+        assert_eq!(words.matches("ne", 2), (0, vec!["new".to_owned()]));
     }
 
     #[test]

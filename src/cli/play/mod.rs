@@ -8,8 +8,10 @@ mod players;
 mod results;
 mod saved;
 mod screen;
+mod settings;
 mod table;
 mod thinking;
+mod tty;
 mod view;
 mod wrap;
 
@@ -30,6 +32,7 @@ use lines::{Piped, Typed};
 use players::{Controller, Name, Player};
 use results::ResultsFile;
 use table::Table;
+use thinking::Thinking;
 use view::Palette;
 use wrap::Wrapping;
 
@@ -210,34 +213,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         ),
         None => None,
     };
-    let controllers = ByColor {
-        black: args.black,
-        white: args.white,
-    };
-    let mut names = ByColor {
-        black: args.black_name,
-        white: args.white_name,
-    };
-    // A loaded game keeps its players' names unless others are given.
-    if let Some(record) = &loaded {
-        let metadata = record.metadata();
-        for (color, name) in [
-            (Color::Black, &metadata.black),
-            (Color::White, &metadata.white),
-        ] {
-            if names[color].is_none() {
-                names[color] = name.as_deref().and_then(|name| name.parse().ok());
-            }
-        }
-    }
-    let players = ByColor::new_with(|color| {
-        Player::new(
-            color,
-            controllers[color],
-            names[color].take(),
-            controllers[color.opponent()],
-        )
-    });
+    let players = players_of(&args, loaded.as_ref());
     let colour = match args.color {
         ColorChoiceArg::Always => true,
         ColorChoiceArg::Never => false,
@@ -256,12 +232,21 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     } else {
         Duration::ZERO
     });
-    // Saving and continuing a saved game are commands of the line dialogue.
     let full_screen = on_terminal && io::stdin().is_terminal() && !args.line;
-    if full_screen && args.save.is_none() && loaded.is_none() {
-        return screen::run(game, players, colour, seed, results, delay, !settled);
+    if full_screen {
+        let options = screen::Options {
+            colour,
+            seed,
+            delay,
+            ask: !settled,
+            save: args.save,
+            loaded: loaded.zip(args.load.map(|path| path.display().to_string())),
+        };
+        return screen::run(game, players, results, options);
     }
 
+    let typed = io::stdin().is_terminal() && on_terminal;
+    let thinking = thinking_for(typed)?;
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());
     let mut table = Table::new(
@@ -270,7 +255,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         Palette::new(colour),
         seed,
         results,
-        io::stderr().is_terminal(),
+        thinking,
         !io::stdin().is_terminal(),
     )
     .with_delay(delay);
@@ -278,7 +263,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     if let (Some(record), Some(path)) = (&loaded, &args.load) {
         table.continue_from(record, &path.display().to_string());
     }
-    let result = if io::stdin().is_terminal() && on_terminal {
+    let result = if typed {
         // A person types at a terminal: line editing, and lines that fit the screen.
         let width = ratatui::crossterm::terminal::size()
             .map_or(MAX_LINE_WIDTH, |(columns, _)| usize::from(columns))
@@ -291,6 +276,55 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     };
     let flushed = output.flush().map_err(Failure::Write);
     result.and(flushed)
+}
+
+/// The players the options name; a loaded game keeps its players' names unless others are
+/// given.
+fn players_of(args: &PlayArgs, loaded: Option<&GameRecord>) -> ByColor<Player> {
+    let controllers = ByColor {
+        black: args.black,
+        white: args.white,
+    };
+    let mut names = ByColor {
+        black: args.black_name.clone(),
+        white: args.white_name.clone(),
+    };
+    if let Some(record) = loaded {
+        let metadata = record.metadata();
+        for (color, name) in [
+            (Color::Black, &metadata.black),
+            (Color::White, &metadata.white),
+        ] {
+            if names[color].is_none() {
+                names[color] = name.as_deref().and_then(|name| name.parse().ok());
+            }
+        }
+    }
+    ByColor::new_with(|color| {
+        Player::new(
+            color,
+            controllers[color],
+            names[color].take(),
+            controllers[color.opponent()],
+        )
+    })
+}
+
+/// How the line dialogue shows the computer thinking; when a person types at a terminal
+/// (`typed`), Ctrl-C stops it and keys typed meanwhile wait quietly for the prompt.
+fn thinking_for(typed: bool) -> Result<Thinking, Failure> {
+    let mut thinking = Thinking {
+        spinner: io::stderr().is_terminal(),
+        ..Thinking::default()
+    };
+    if typed {
+        let interrupt = tty::termination_flag().map_err(Failure::Write)?;
+        tty::save_cooked();
+        tty::watch_signals(std::sync::Arc::clone(&interrupt));
+        thinking.quiet_keys = true;
+        thinking.interrupt = Some(interrupt);
+    }
+    Ok(thinking)
 }
 
 /// The first game of the file at `path`.

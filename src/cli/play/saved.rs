@@ -6,7 +6,13 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use othello::record::{self, Format, GameRecord};
+use othello::ByColor;
+use othello::record::{self, Format, GameRecord, Metadata};
+use othello::session::Session;
+
+use super::players::Player;
+use super::results;
+use super::view::counted;
 
 /// The file `save` writes when neither it nor `--save` names one.
 pub const DEFAULT_FILE: &str = "othello-game.ggf";
@@ -72,9 +78,94 @@ pub fn save(path: &Path, record: &GameRecord) -> Result<Format, SaveError> {
     })
 }
 
+/// The game of `session` as a record, with the players' names, today's date and, once it is
+/// over, black's margin as the result.
+pub fn record(session: &Session, players: &ByColor<Player>) -> GameRecord {
+    let game = session.game();
+    let result = game.outcome().map(|_| {
+        let score = game.score();
+        format!("{:+}.000", score.black as i32 - score.white as i32)
+    });
+    session.record(Metadata {
+        black: Some(players.black.name.clone()),
+        white: Some(players.white.name.clone()),
+        date: Some(results::now()),
+        result,
+        ..Metadata::default()
+    })
+}
+
+/// A session continuing the game of `record`: its moves are played from its start, so that
+/// undo can take them back.
+pub fn continued(record: &GameRecord) -> Session {
+    let mut session = Session::new(record.start_game());
+    for square in record.squares() {
+        session.play(square).expect("a record's moves are legal");
+    }
+    session
+}
+
+/// `Continuing the game of NAME after 3 moves.`
+pub fn continuing(record: &GameRecord, name: &str) -> String {
+    format!(
+        "Continuing the game of {name} after {}.",
+        counted(record.squares().count(), "move")
+    )
+}
+
+/// `Game saved to FILE (GGF, 3 moves).`
+pub fn saved(path: &Path, format: Format, moves: usize) -> String {
+    format!(
+        "Game saved to {} ({format}, {}).",
+        path.display(),
+        counted(moves, "move")
+    )
+}
+
+/// `save` or `save FILE` (the word in any case): `Some` with the file, if any.
+#[expect(
+    clippy::option_option,
+    reason = "not a save command, or one with or without a file"
+)]
+pub fn command(line: &str) -> Option<Option<&str>> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    if !word.eq_ignore_ascii_case("save") {
+        return None;
+    }
+    let rest = rest.trim();
+    Some((!rest.is_empty()).then_some(rest))
+}
+
+/// Where `save` writes: FILE if given, else the `--save` file, else [`DEFAULT_FILE`].
+pub fn target(file: Option<&str>, save: Option<&Path>) -> PathBuf {
+    match (file, save) {
+        (Some(file), _) => PathBuf::from(file),
+        (None, Some(path)) => path.to_owned(),
+        (None, None) => PathBuf::from(DEFAULT_FILE),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_save_command_takes_an_optional_file() {
+        assert_eq!(command("save"), Some(None));
+        assert_eq!(command(" SAVE  my game.ggf "), Some(Some("my game.ggf")));
+        assert_eq!(command("saved"), None);
+        assert_eq!(command("d3"), None);
+        assert_eq!(target(None, None), PathBuf::from(DEFAULT_FILE));
+        assert_eq!(
+            target(None, Some(Path::new("x.txt"))),
+            PathBuf::from("x.txt")
+        );
+        assert_eq!(
+            target(Some("y.ggf"), Some(Path::new("x.txt"))),
+            PathBuf::from("y.ggf")
+        );
+    }
 
     #[test]
     fn the_name_picks_the_format() {

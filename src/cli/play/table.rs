@@ -15,7 +15,8 @@ use super::lines::{Lines, Reply};
 use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
 use super::saved;
-use super::thinking;
+use super::settings::{Changes, Choice};
+use super::thinking::Thinking;
 use super::view::{self, Palette, counted, squares};
 
 /// The level `hint` searches at.
@@ -29,7 +30,8 @@ pub struct Table {
     adviser: Computer,
     palette: Palette,
     results: Option<ResultsFile>,
-    spinner: bool,
+    /// How the computer's thinking is shown and interrupted.
+    thinking: Thinking,
     /// Input lines are repeated after the prompt (when they do not come from a terminal).
     echo: bool,
     /// The current position has been shown since it last changed.
@@ -42,7 +44,12 @@ pub struct Table {
     loaded: Option<String>,
     /// The pause before each move of a game between two computer players.
     delay: Duration,
+    /// Seeds the computer players' choices.
+    seed: u64,
 }
+
+/// Said when Ctrl-C ends the game.
+const INTERRUPTED: &str = "Interrupted: the game is left unfinished. Goodbye.\n";
 
 /// What to do after a command.
 enum Next {
@@ -52,7 +59,7 @@ enum Next {
 
 impl Table {
     /// A table for `game` between `players`. `seed` makes the computer's choices repeatable;
-    /// `spinner` shows on standard error that the computer is thinking; `echo` repeats each
+    /// `thinking` says how the computer's searches are shown and interrupted; `echo` repeats each
     /// line read after its prompt, so that a transcript of piped input reads like a session.
     pub fn new(
         game: Game,
@@ -60,16 +67,10 @@ impl Table {
         palette: Palette,
         seed: u64,
         results: Option<ResultsFile>,
-        spinner: bool,
+        thinking: Thinking,
         echo: bool,
     ) -> Table {
-        let computers = ByColor::new_with(|color| match players[color].controller {
-            Controller::Computer(level) => Some(Computer::new(
-                level,
-                seed ^ (color as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-            )),
-            Controller::Human => None,
-        });
+        let computers = computers(&players, seed);
         Table {
             session: Session::new(game),
             players,
@@ -77,13 +78,14 @@ impl Table {
             adviser: Computer::new(HINT_LEVEL, seed),
             palette,
             results,
-            spinner,
+            thinking,
             echo,
             shown: false,
             ended: false,
             save: None,
             loaded: None,
             delay: Duration::ZERO,
+            seed,
         }
     }
 
@@ -101,16 +103,8 @@ impl Table {
     /// Continues the game of `record` (read from `name`): its moves are played from its start,
     /// so that undo can take them back.
     pub fn continue_from(&mut self, record: &GameRecord, name: &str) {
-        self.session = Session::new(record.start_game());
-        for square in record.squares() {
-            self.session
-                .play(square)
-                .expect("a record's moves are legal");
-        }
-        self.loaded = Some(format!(
-            "Continuing the game of {name} after {}.\n",
-            counted(record.squares().count(), "move")
-        ));
+        self.session = saved::continued(record);
+        self.loaded = Some(format!("{}\n", saved::continuing(record, name)));
     }
 
     /// Plays until the player quits or `input` ends.
@@ -124,8 +118,7 @@ impl Table {
             let next = match self.session.game().turn() {
                 None => self.after_the_end(&mut input, out)?,
                 Some(color) if !self.players[color].is_human() => {
-                    self.computer_moves(color, out)?;
-                    Next::Continue
+                    self.computer_moves(color, out)?
                 }
                 Some(color) => self.human_moves(color, &mut input, out)?,
             };
@@ -267,7 +260,7 @@ impl Table {
                 Ok(None)
             }
             Reply::Interrupted => {
-                write_out(out, "Interrupted: the game is left unfinished. Goodbye.\n")?;
+                write_out(out, INTERRUPTED)?;
                 Ok(None)
             }
         }
@@ -306,9 +299,12 @@ impl Table {
         let Some(line) = self.read_line(&prompt, input, out)? else {
             return Ok(Next::Quit);
         };
-        if let Some(file) = save_command(&line) {
+        if let Some(file) = saved::command(&line) {
             self.save_now(file, out)?;
             return Ok(Next::Continue);
+        }
+        if let Some(changes) = new_command(&line) {
+            return self.new_game(changes, input, out);
         }
         if line.trim().eq_ignore_ascii_case("board") {
             self.shown = false;
@@ -332,9 +328,9 @@ impl Table {
                     squares(&self.game().legal_moves())
                 ),
             )?,
-            Command::Hint => self.hint(out)?,
+            Command::Hint => return self.hint(out),
             Command::Undo => self.undo(out)?,
-            Command::New => return self.new_game(input, out),
+            Command::New => return self.new_game("", input, out),
             Command::Help => self.help(out)?,
             Command::Quit => return Ok(Next::Quit),
         }
@@ -385,40 +381,49 @@ impl Table {
         write_out(out, &text)
     }
 
-    fn computer_moves(&mut self, color: Color, out: &mut impl Write) -> Result<(), Failure> {
+    fn computer_moves(&mut self, color: Color, out: &mut impl Write) -> Result<Next, Failure> {
         out.flush().map_err(Failure::Write)?;
-        if !self.players.black.is_human() && !self.players.white.is_human() {
-            std::thread::sleep(self.delay);
-        }
+        let delay = if self.players.black.is_human() || self.players.white.is_human() {
+            Duration::ZERO
+        } else {
+            self.delay
+        };
         let game = self.session.game().clone();
         let computer = self.computers[color]
             .as_mut()
             .expect("every computer player has an engine");
         let label = format!("{} is thinking", self.players[color]);
-        let square = thinking::think(self.spinner, &label, |stop| computer.choose(&game, stop))
-            .map(|choice| choice.square);
-        match square {
-            Ok(square) => {
+        let Some(choice) = self
+            .thinking
+            .think(&label, delay, |stop| computer.choose(&game, stop))
+        else {
+            return interrupted(out);
+        };
+        match choice {
+            Ok(choice) => {
                 let played = self
                     .session
-                    .play(square)
+                    .play(choice.square)
                     .expect("the engine plays legal moves");
                 self.moved(played, out)?;
-                self.show(out)
+                self.show(out)?;
+                Ok(Next::Continue)
             }
             // The loop only asks for a move while the game goes on.
             Err(error) => Err(Failure::Engine(error)),
         }
     }
 
-    fn hint(&mut self, out: &mut impl Write) -> Result<(), Failure> {
+    fn hint(&mut self, out: &mut impl Write) -> Result<Next, Failure> {
         out.flush().map_err(Failure::Write)?;
         let game = self.session.game().clone();
         let adviser = &mut self.adviser;
-        let report = thinking::think(self.spinner, "Thinking", |stop| {
+        let Some(report) = self.thinking.think("Thinking", Duration::ZERO, |stop| {
             adviser.analyse(&game, stop)
-        })
-        .map_err(Failure::Engine)?;
+        }) else {
+            return interrupted(out);
+        };
+        let report = report.map_err(Failure::Engine)?;
         let verdict = if report.exact {
             match report.score {
                 0 => "draws with perfect play".to_owned(),
@@ -432,7 +437,8 @@ impl Table {
             };
             format!("evaluation {balance} ({} moves ahead)", report.depth)
         };
-        write_out(out, &format!("Hint: {}, {verdict}.\n", report.best_move))
+        write_out(out, &format!("Hint: {}, {verdict}.\n", report.best_move))?;
+        Ok(Next::Continue)
     }
 
     fn undo(&mut self, out: &mut impl Write) -> Result<(), Failure> {
@@ -450,8 +456,24 @@ impl Table {
         }
     }
 
-    /// Starts again, after asking if that would abandon a game in progress.
-    fn new_game(&mut self, input: &mut impl Lines, out: &mut impl Write) -> Result<Next, Failure> {
+    /// Starts again, with the settings `changes` gives (words such as `6x6 white=human`),
+    /// after asking if that would abandon a game in progress.
+    fn new_game(
+        &mut self,
+        changes: &str,
+        input: &mut impl Lines,
+        out: &mut impl Write,
+    ) -> Result<Next, Failure> {
+        let changes: Changes = match changes.parse() {
+            Ok(changes) => changes,
+            Err(error) => {
+                self.warn(
+                    out,
+                    format!("{}.", super::players::capitalized(&error.to_string())),
+                )?;
+                return Ok(Next::Continue);
+            }
+        };
         if self.session.in_progress() {
             let Some(answer) = self.read_line(
                 "A game is in progress. Abandon it and start a new one? [y/N] ",
@@ -466,10 +488,22 @@ impl Table {
                 return Ok(Next::Continue);
             }
         }
-        self.session.restart();
         self.shown = false;
         self.ended = false;
-        write_out(out, "New game.\n")?;
+        if changes.is_empty() {
+            self.session.restart();
+            write_out(out, "New game.\n")?;
+        } else {
+            let current = Choice::of(&self.session, &self.players);
+            let next = changes.apply(&current);
+            next.start(&current, &mut self.session);
+            if next.players != self.players {
+                self.players = next.players;
+                self.computers = computers(&self.players, self.seed);
+            }
+            write_out(out, "New game.\n")?;
+            self.welcome(out)?;
+        }
         self.announce_start(out)?;
         Ok(Next::Continue)
     }
@@ -478,6 +512,11 @@ impl Table {
         let game = self.game();
         let mut text = String::from("Commands:\n");
         for (words, meaning) in Command::HELP {
+            if words == "new" {
+                // With the settings this front end takes.
+                text.push_str(NEW_HELP);
+                continue;
+            }
             // `save` is a command of this front end, listed before help and quit.
             if words == "help" {
                 text.push_str(&format!(
@@ -535,12 +574,14 @@ impl Table {
         else {
             return Ok(Next::Quit);
         };
-        if let Some(file) = save_command(&line) {
+        if let Some(file) = saved::command(&line) {
             self.save_now(file, out)?;
             return Ok(Next::Continue);
         }
+        if let Some(changes) = new_command(&line) {
+            return self.new_game(changes, input, out);
+        }
         match Command::parse(&line, self.game().board().dims()) {
-            Ok(Command::New) => return self.new_game(input, out),
             Ok(Command::Undo) => self.undo(out)?,
             Ok(Command::Help) => self.help(out)?,
             Ok(Command::Quit) => return Ok(Next::Quit),
@@ -548,23 +589,6 @@ impl Table {
             Err(error) => self.warn(out, error)?,
         }
         Ok(Next::Continue)
-    }
-
-    /// The game so far as a record, with the players' names, today's date and, once it is
-    /// over, black's margin as the result.
-    fn record(&self) -> GameRecord {
-        let game = self.game();
-        let result = game.outcome().map(|_| {
-            let score = game.score();
-            format!("{:+}.000", score.black as i32 - score.white as i32)
-        });
-        self.session.record(Metadata {
-            black: Some(self.players.black.name.clone()),
-            white: Some(self.players.white.name.clone()),
-            date: Some(results::now()),
-            result,
-            ..Metadata::default()
-        })
     }
 
     /// The moves so far as a move list (`f5d6c3...`, with the board size and rules in front
@@ -583,23 +607,17 @@ impl Table {
 
     /// The `save` command: to FILE, or the `--save` file, or the default file.
     fn save_now(&mut self, file: Option<&str>, out: &mut impl Write) -> Result<(), Failure> {
-        let path = match (file, &self.save) {
-            (Some(file), _) => PathBuf::from(file),
-            (None, Some(path)) => path.clone(),
-            (None, None) => PathBuf::from(saved::DEFAULT_FILE),
-        };
+        let path = saved::target(file, self.save.as_deref());
         self.save_to(&path, out)
     }
 
     fn save_to(&mut self, path: &Path, out: &mut impl Write) -> Result<(), Failure> {
-        match saved::save(path, &self.record()) {
+        match saved::save(path, &saved::record(&self.session, &self.players)) {
             Ok(format) => write_out(
                 out,
                 &format!(
-                    "Game saved to {} ({}, {}).\n",
-                    path.display(),
-                    format,
-                    counted(self.session.moves_played(), "move")
+                    "{}\n",
+                    saved::saved(path, format, self.session.moves_played())
                 ),
             ),
             Err(error) => self.warn(out, error),
@@ -629,20 +647,34 @@ impl Table {
     }
 }
 
-/// `save` or `save FILE` (the word in any case): `Some` with the file, if any.
-#[expect(
-    clippy::option_option,
-    reason = "not a save command, or one with or without a file"
-)]
-fn save_command(line: &str) -> Option<Option<&str>> {
+/// Ctrl-C or a termination signal while the computer thought: the game ends.
+fn interrupted(out: &mut impl Write) -> Result<Next, Failure> {
+    write_out(out, INTERRUPTED)?;
+    Ok(Next::Quit)
+}
+
+/// `new` with the words after it (empty for `new` alone), if the line is the `new` command.
+fn new_command(line: &str) -> Option<&str> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    if !word.eq_ignore_ascii_case("save") {
-        return None;
-    }
-    let rest = rest.trim();
-    Some((!rest.is_empty()).then_some(rest))
+    word.eq_ignore_ascii_case("new").then(|| rest.trim())
 }
+
+/// The engines of the computer players, seeded from `seed`.
+fn computers(players: &ByColor<Player>, seed: u64) -> ByColor<Option<Computer>> {
+    ByColor::new_with(|color| match players[color].controller {
+        Controller::Computer(level) => Some(Computer::new(
+            level,
+            seed ^ (color as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        )),
+        Controller::Human => None,
+    })
+}
+
+/// The help of `new`, in 80 columns.
+const NEW_HELP: &str = "  new [OPTIONS] start a new game; OPTIONS change it, as in new 6x6 simple
+                win=fewest first=white black=human white=computer:4 (or white=4)
+";
 
 /// A line read, as repeated after its prompt: without its line ending, and shortened.
 fn echoed(line: &str) -> String {

@@ -2,6 +2,7 @@
 //! terminal, a thread or a file: searches are asked for as [`Request`]s and their results come
 //! back through [`App::finished`], so every event can be tested directly.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{
@@ -12,9 +13,9 @@ use ratatui::layout::Rect;
 use othello::session::{Command, Session};
 use othello::{ByColor, Color, EngineError, Game, MoveError, Played, SearchReport, Square};
 
-use othello::Setup;
-
 use super::super::players::Player;
+use super::super::saved;
+use super::super::settings::Changes;
 use super::form::{Action, Choice, Form};
 use super::layout::{Fit, Layout};
 use super::{counted, result_sentence, squares};
@@ -114,17 +115,21 @@ pub struct Hint {
 
 /// The single-key shortcuts of the key bar, most used first (a narrow screen shows the first
 /// ones), with their labels; the cursor keys (arrows and hjkl) are not among them.
-pub const SHORTCUTS: [(char, &str); 9] = [
+pub const SHORTCUTS: [(char, &str); 10] = [
     ('n', "new"),
     ('u', "undo"),
     ('t', "hint"),
     ('q', "quit"),
     ('?', "help"),
+    ('s', "save"),
     ('r', "redo"),
     ('p', "pass"),
     (':', "type"),
     ('m', "moves"),
 ];
+
+/// The longest line the `:` prompt takes (a file name for `save` included).
+const PROMPT_CHARS: usize = 256;
 
 /// The answers to a question, as shown in the key bar.
 pub const ANSWERS: [(char, &str); 2] = [('y', "yes"), ('n', "no")];
@@ -162,6 +167,12 @@ pub struct App {
     announced: Option<String>,
     /// The players have changed (a new game from the new-game screen).
     new_players: bool,
+    /// Where the game is written when it ends, and by `save` without a file (`--save`).
+    save_file: Option<PathBuf>,
+    /// A file to write the game to now.
+    save_wanted: Option<PathBuf>,
+    /// The settings typed after `:new`, for the new-game screen.
+    typed_choice: Option<Choice>,
 }
 
 impl App {
@@ -198,6 +209,9 @@ impl App {
             ticks: 0,
             announced: None,
             new_players: false,
+            save_file: None,
+            save_wanted: None,
+            typed_choice: None,
         };
         app.place_cursor();
         if ask {
@@ -211,19 +225,54 @@ impl App {
 
     /// The current settings, as the new-game screen shows them.
     fn choice(&self) -> Choice {
-        let game = self.game();
-        Choice {
-            dims: game.board().dims(),
-            rules: game.rules(),
-            win: game.win_rule(),
-            first: game.first_player(),
-            players: self.players.clone(),
+        Choice::of(&self.session, &self.players)
+    }
+
+    /// Opens the new-game screen with the settings typed after `:new`, or the current ones.
+    fn open_form(&mut self) {
+        self.stop_search();
+        let choice = self.typed_choice.take().unwrap_or_else(|| self.choice());
+        self.mode = Mode::Setup(Form::new(&choice));
+    }
+
+    /// Writes the game to `path` when it ends; `save` without a file writes there too.
+    pub fn set_save_file(&mut self, path: Option<PathBuf>) {
+        self.save_file = path;
+    }
+
+    /// The file to write the game to now, if the player asked to save or the game has just
+    /// ended with a `--save` file.
+    pub fn take_save(&mut self) -> Option<PathBuf> {
+        self.save_wanted.take()
+    }
+
+    /// Continues `session` (a saved game, replayed), saying so with `text`.
+    pub fn continue_from(&mut self, session: Session, text: &str) {
+        self.stop_search();
+        self.session = session;
+        self.flipped.clear();
+        self.hint = None;
+        self.redo.clear();
+        self.mode = Mode::Play;
+        self.place_cursor();
+        if self.game().is_over() {
+            // Nothing to log or save again: the game ended before it was saved.
+            self.ended = true;
+            let result = result_sentence(self.game(), &self.players);
+            self.note(format!("{text} The game is over: {result}"), Tone::Info);
+        } else {
+            self.ended = false;
+            self.note(text, Tone::Info);
+            self.after_change();
         }
     }
 
-    fn open_form(&mut self) {
-        self.stop_search();
-        self.mode = Mode::Setup(Form::new(&self.choice()));
+    /// Asks the event loop to save the game: to `file`, else the `--save` file, else the
+    /// default file.
+    fn save(&mut self, file: Option<&str>) {
+        self.message = None;
+        self.announced = None;
+        self.save_wanted = Some(saved::target(file, self.save_file.as_deref()));
     }
 
     /// The players, when they have changed since the last call.
@@ -350,6 +399,7 @@ impl App {
                 if matches!(key.code, KeyCode::Char('y' | 'Y')) {
                     self.perform(pending);
                 } else {
+                    self.typed_choice = None;
                     self.note("Carrying on with this game.", Tone::Info);
                 }
             }
@@ -387,18 +437,7 @@ impl App {
     /// players change, else from the standard start of the new size.
     fn start_game(&mut self, choice: Choice) {
         let current = self.choice();
-        if (choice.dims, choice.rules, choice.win, choice.first)
-            == (current.dims, current.rules, current.win, current.first)
-        {
-            self.session.restart();
-        } else {
-            let setup = Setup {
-                first: choice.first,
-                win: choice.win,
-                ..Setup::standard(choice.dims)
-            };
-            self.session = Session::new(Game::new(setup, choice.rules));
-        }
+        choice.start(&current, &mut self.session);
         if choice.players != self.players {
             self.players = choice.players;
             self.new_players = true;
@@ -438,6 +477,7 @@ impl App {
             '?' => self.mode = Mode::Help,
             'q' => self.ask(Pending::Quit),
             'm' => self.list_moves(),
+            's' => self.save(None),
             _ => {}
         }
     }
@@ -453,7 +493,7 @@ impl App {
                 text.pop();
                 self.mode = Mode::Prompt(text);
             }
-            KeyCode::Char(ch) if !ch.is_control() && text.chars().count() < 40 => {
+            KeyCode::Char(ch) if !ch.is_control() && text.chars().count() < PROMPT_CHARS => {
                 text.push(ch);
                 self.mode = Mode::Prompt(text);
             }
@@ -465,6 +505,27 @@ impl App {
     fn run_line(&mut self, line: &str) {
         if line.trim().eq_ignore_ascii_case("redo") {
             self.redo();
+            return;
+        }
+        if let Some(file) = saved::command(line) {
+            self.save(file);
+            return;
+        }
+        let (word, words) = line
+            .trim()
+            .split_once(char::is_whitespace)
+            .unwrap_or((line.trim(), ""));
+        if word.eq_ignore_ascii_case("new") && !words.trim().is_empty() {
+            match words.parse::<Changes>() {
+                Ok(changes) => {
+                    self.typed_choice = Some(changes.apply(&self.choice()));
+                    self.ask(Pending::NewGame);
+                }
+                Err(error) => self.note(
+                    format!("{}.", capitalize(&error.to_string())),
+                    Tone::Warning,
+                ),
+            }
             return;
         }
         match Command::parse(line, self.game().board().dims()) {
@@ -686,6 +747,7 @@ impl App {
                     None => format!("Game over: {result}"),
                 };
                 self.note(text, Tone::Info);
+                self.save_wanted.clone_from(&self.save_file);
             }
             return;
         }

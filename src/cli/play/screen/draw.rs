@@ -104,9 +104,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Paragraph::new(message_line(app, &styles)).wrap(Wrap { trim: true }),
         layout.message,
     );
-    frame.render_widget(Paragraph::new(key_bar(app, &styles)), layout.keys);
+    frame.render_widget(
+        Paragraph::new(key_bar(app, &styles, layout.keys.width)),
+        layout.keys,
+    );
     if let Mode::Prompt(text) = &app.mode {
-        let x = layout.keys.x + 1 + text.chars().count() as u16;
+        let shown = prompt_tail(text, layout.keys.width).chars().count();
+        let x = layout.keys.x + 1 + shown as u16;
         if x < layout.keys.x + layout.keys.width {
             frame.set_cursor_position(Position::new(x, layout.keys.y));
         }
@@ -368,12 +372,23 @@ fn message_line(app: &App, styles: &Styles) -> Line<'static> {
     }
 }
 
-/// The shortcuts, the prompt, or a question and its answers.
-fn key_bar(app: &App, styles: &Styles) -> Line<'static> {
+/// The end of the text typed at the prompt that fits `width` columns after the `:` and
+/// before the cursor.
+fn prompt_tail(text: &str, width: u16) -> &str {
+    let room = usize::from(width.saturating_sub(2));
+    let count = text.chars().count();
+    match text.char_indices().nth(count.saturating_sub(room)) {
+        Some((at, _)) if count > room => &text[at..],
+        _ => text,
+    }
+}
+
+/// The shortcuts, the prompt, or a question and its answers, in `width` columns.
+fn key_bar(app: &App, styles: &Styles, width: u16) -> Line<'static> {
     let mut spans = Vec::new();
     match &app.mode {
         Mode::Prompt(text) => {
-            spans.push(Span::raw(format!(":{text}")));
+            spans.push(Span::raw(format!(":{}", prompt_tail(text, width))));
             return Line::from(spans);
         }
         Mode::Help => return Line::raw("Any key closes the help."),
@@ -456,8 +471,8 @@ fn draw_form(frame: &mut Frame, form: &Form, styles: &Styles) {
 fn draw_help(frame: &mut Frame, area: Rect) {
     let text = format!(
         "Click a square to play it, or move the cursor with the arrows (or h j k l) and press Enter or Space.\n\
-         : then a square (d3, 3d, c10) or a command (hint, undo, redo, new, pass, moves, help, quit), Enter runs it, Esc cancels.\n\
-         n new game, u undo (back to your previous move), r redo, t hint (marked {HINT} on the board), m legal moves, q quit, Ctrl-C quit at once.\n\
+         : then a square (d3, 3d, c10) or a command (hint, undo, redo, new, pass, moves, save [FILE], help, quit), Enter runs it, Esc cancels.\n\
+         n new game, u undo (back to your previous move), r redo, t hint (marked {HINT} on the board), m legal moves, s save, q quit, Ctrl-C quit at once.\n\
          A player without a legal move passes automatically.\n\
          Board: {} black, {} white, {} legal move, [ ] last move, {BLACK_FLIPPED} {WHITE_FLIPPED} just flipped.",
         view::BLACK,

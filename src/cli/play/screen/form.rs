@@ -8,6 +8,7 @@ use othello::computer::Level;
 use othello::{ByColor, Color, Dimensions, MAX_SIDE, MIN_SIDE, RuleSet, WinRule};
 
 use super::super::players::{Controller, Name, Player, capitalized};
+pub use super::super::settings::Choice;
 
 /// One line of the form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,21 +54,6 @@ pub enum Action {
     Start,
     /// Leave it without starting a game.
     Cancel,
-}
-
-/// The settings of a new game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
-    /// The board size.
-    pub dims: Dimensions,
-    /// The rule set.
-    pub rules: RuleSet,
-    /// The win rule.
-    pub win: WinRule,
-    /// Who moves first.
-    pub first: Color,
-    /// Both players.
-    pub players: ByColor<Player>,
 }
 
 /// The form being filled in.

@@ -13,6 +13,7 @@ pub mod form;
 pub mod layout;
 pub mod terminal;
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -23,11 +24,13 @@ use ratatui::crossterm::event;
 use ratatui::layout::Rect;
 
 use othello::computer::{Computer, Level};
+use othello::record::GameRecord;
 use othello::{ByColor, Game, Outcome};
 
 use super::super::Failure;
 use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
+use super::saved;
 use super::view::{self, counted, squares};
 use app::{Answer, App, Job, Request, Tone};
 
@@ -63,24 +66,52 @@ impl Engines {
     }
 }
 
+/// How the full screen plays, beside the game and its players.
+pub struct Options {
+    /// Colours are allowed.
+    pub colour: bool,
+    /// Seed of the computer players' choices.
+    pub seed: u64,
+    /// The pause before each move of a game between two computer players.
+    pub delay: Duration,
+    /// Show the new-game screen first.
+    pub ask: bool,
+    /// Where the game is written when it ends, and by `save` without a file.
+    pub save: Option<PathBuf>,
+    /// A saved game to continue, and the name of its file.
+    pub loaded: Option<(GameRecord, String)>,
+}
+
 /// Plays on the full screen until the player quits; the terminal is given back however this
-/// ends. With `ask`, the new-game screen comes first.
+/// ends.
 pub fn run(
     game: Game,
     players: ByColor<Player>,
-    colour: bool,
-    seed: u64,
     mut results: Option<ResultsFile>,
-    delay: Duration,
-    ask: bool,
+    options: Options,
 ) -> Result<(), Failure> {
+    let Options {
+        colour,
+        seed,
+        delay,
+        ask,
+        save,
+        loaded,
+    } = options;
     let mut engines = Engines::new(&players, seed);
-    let signalled = terminal::termination_flag().map_err(Failure::Write)?;
+    let signalled = super::tty::termination_flag().map_err(Failure::Write)?;
     terminal::exit_on_hang_up();
     let mut guard = terminal::Guard::enter().map_err(Failure::Write)?;
     let size = guard.terminal.size().map_err(Failure::Write)?;
     let area = Rect::new(0, 0, size.width, size.height);
-    let mut app = App::new(game, players, colour, delay, area, ask);
+    let mut app = App::new(game, players, colour, delay, area, ask && loaded.is_none());
+    app.set_save_file(save);
+    if let Some((record, name)) = loaded {
+        app.continue_from(
+            saved::continued(&record),
+            &saved::continuing(&record, &name),
+        );
+    }
     let (sender, answers) = mpsc::channel();
     let mut stop = Arc::new(AtomicBool::new(false));
     let result = loop {
@@ -101,6 +132,9 @@ pub fn run(
         }
         if app.take_finished() {
             log_result(&mut app, results.as_mut());
+        }
+        if let Some(path) = app.take_save() {
+            save_game(&mut app, &path);
         }
         if let Err(error) = guard.terminal.draw(|frame| draw::draw(frame, &app)) {
             break Err(Failure::Write(error));
@@ -175,6 +209,19 @@ fn log_result(app: &mut App, results: Option<&mut ResultsFile>) {
                 "Cannot append to results file {}: {error}",
                 file.path().display()
             ),
+            Tone::Warning,
+        ),
+    }
+}
+
+/// Writes the game to `path`, and says so (or why not) on the message line; the game goes on
+/// either way.
+fn save_game(app: &mut App, path: &Path) {
+    let record = saved::record(app.session(), app.players());
+    match saved::save(path, &record) {
+        Ok(format) => app.add_note(&saved::saved(path, format, app.session().moves_played())),
+        Err(error) => app.note(
+            super::players::capitalized(&error.to_string()),
             Tone::Warning,
         ),
     }

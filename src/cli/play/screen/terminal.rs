@@ -1,11 +1,8 @@
 //! Taking the terminal over (raw mode, the alternate screen, mouse reports) and always giving
 //! it back: when the guard is dropped, on a panic (through a panic hook that restores first),
-//! and on the termination signals, which the event loop watches.
+//! and on the termination signals ([`tty::termination_flag`]), which the event loop watches.
 
 use std::io::{self, Stdout, Write};
-use std::panic;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Once, OnceLock};
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -14,6 +11,8 @@ use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use ratatui::crossterm::{cursor, execute};
+
+use super::super::tty;
 
 /// The terminal, taken over for as long as this lives.
 pub struct Guard {
@@ -50,6 +49,12 @@ impl Drop for Guard {
     }
 }
 
+/// A panic restores the terminal before its message is printed, so that the message is
+/// readable and the shell usable.
+pub fn install_panic_hook() {
+    tty::restore_on_panic(restore);
+}
+
 /// Gives the terminal back: mouse reports off, the main screen, the cursor, cooked mode.
 /// Harmless when the terminal was not taken over.
 pub fn restore() {
@@ -62,33 +67,6 @@ pub fn restore() {
     );
     let _ = stdout.flush();
     let _ = disable_raw_mode();
-}
-
-/// A panic restores the terminal before its message is printed, so that the message is
-/// readable and the shell usable.
-fn install_panic_hook() {
-    static INSTALLED: Once = Once::new();
-    INSTALLED.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            restore();
-            previous(info);
-        }));
-    });
-}
-
-/// A flag raised by SIGTERM, SIGHUP or SIGINT (in raw mode Ctrl-C arrives as a key instead),
-/// so that the event loop ends and the guard restores the terminal. The handler (ctrlc, as in
-/// every command) is installed once; later calls share its flag.
-pub fn termination_flag() -> io::Result<Arc<AtomicBool>> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    if let Some(flag) = FLAG.get() {
-        return Ok(Arc::clone(flag));
-    }
-    let flag = Arc::new(AtomicBool::new(false));
-    let raised = Arc::clone(&flag);
-    ctrlc::set_handler(move || raised.store(true, Ordering::Relaxed)).map_err(io::Error::other)?;
-    Ok(Arc::clone(FLAG.get_or_init(|| flag)))
 }
 
 /// Ends the program (status 0, as at the end of the input) once standard input's terminal hangs
@@ -123,4 +101,19 @@ fn hung_up() -> bool {
     }
     #[cfg(not(unix))]
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::PoisonError;
+
+    #[test]
+    fn a_panic_gives_the_terminal_back_first() {
+        let _alone = tty::tests::HOOKS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        install_panic_hook();
+        assert!(tty::restores_on_panic(restore));
+    }
 }

@@ -18,7 +18,12 @@ use othello::computer::{Computer, Level};
 use othello::notation::parse_square;
 use othello::{ByColor, Color, Dimensions, Game, RuleSet, Setup, Square};
 
+use std::path::PathBuf;
+
+use othello::record::{ReadOptions, movelist};
+
 use super::super::players::{Controller, Player};
+use super::super::saved;
 use super::app::{Answer, App, Job, Mode, Tone};
 use super::draw::draw;
 use super::layout::{Fit, Layout};
@@ -603,6 +608,130 @@ fn the_key_bar_can_be_clicked() {
     let quit = bar.find("q quit").unwrap() as u16;
     click(&mut app, quit, keys_line);
     assert!(app.quitting());
+}
+
+#[test]
+fn save_asks_the_loop_to_write_the_game_where_it_is_told() {
+    let mut app = two_people(dims(6, 6), (80, 24));
+    keys(&mut app, "s");
+    assert_eq!(app.take_save(), Some(PathBuf::from(saved::DEFAULT_FILE)));
+    assert_eq!(app.take_save(), None, "asked once");
+    app.set_save_file(Some(PathBuf::from("chosen.txt")));
+    key(&mut app, KeyCode::Char(':'));
+    keys(&mut app, "save");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.take_save(), Some(PathBuf::from("chosen.txt")));
+    key(&mut app, KeyCode::Char(':'));
+    keys(&mut app, "SAVE some dir/my game.ggf");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.take_save(), Some(PathBuf::from("some dir/my game.ggf")));
+    assert_eq!(app.mode, Mode::Play);
+    // The click on the key bar's entry does the same.
+    let keys_line = layout(&app).keys.y;
+    let bar = screen(&app)
+        .lines()
+        .nth(keys_line as usize)
+        .unwrap()
+        .to_owned();
+    click(&mut app, bar.find("s save").unwrap() as u16 + 2, keys_line);
+    assert_eq!(app.take_save(), Some(PathBuf::from("chosen.txt")));
+}
+
+#[test]
+fn the_end_of_a_game_saves_it_to_the_save_file_once() {
+    let mut app = two_people(dims(4, 4), (80, 24));
+    app.set_save_file(Some(PathBuf::from("end.ggf")));
+    play_out(&mut app);
+    assert!(app.game().is_over());
+    assert_eq!(app.take_save(), Some(PathBuf::from("end.ggf")));
+    keys(&mut app, "m");
+    assert_eq!(app.take_save(), None);
+}
+
+#[test]
+fn a_saved_game_continues_where_it_stopped() {
+    let mut app = against_computer();
+    let record = &movelist::read("f5d6c3", &ReadOptions::default()).unwrap()[0];
+    app.continue_from(
+        saved::continued(record),
+        &saved::continuing(record, "game.txt"),
+    );
+    assert_eq!(
+        message(&app),
+        "Continuing the game of game.txt after 3 moves."
+    );
+    assert_eq!(app.session().moves_played(), 3);
+    // White (the computer) is to move.
+    assert_eq!(app.game().turn(), Some(Color::White));
+    settle(&mut app);
+    assert_eq!(app.session().moves_played(), 4);
+    // Undo takes back the computer's reply and the loaded move of the person before it.
+    keys(&mut app, "u");
+    assert_eq!(app.session().moves_played(), 2);
+    assert!(screen(&app).contains("Moves (2):"));
+}
+
+#[test]
+fn a_finished_saved_game_is_not_logged_again() {
+    let mut app = two_people(dims(4, 4), (80, 24));
+    let record =
+        &movelist::read("4x4 b1a1c4d4a2c1d1d3d2b4a4a3", &ReadOptions::default()).unwrap()[0];
+    app.set_save_file(Some(PathBuf::from("end.ggf")));
+    app.continue_from(saved::continued(record), "Continuing.");
+    assert!(app.game().is_over());
+    assert!(!app.take_finished());
+    assert_eq!(app.take_save(), None);
+    assert_eq!(
+        message(&app),
+        "Continuing. The game is over: White (O) wins by 8 discs, 12 to 4."
+    );
+}
+
+#[test]
+fn the_prompt_shows_the_end_of_a_long_line() {
+    let mut app = two_people(dims(8, 8), (30, 20));
+    key(&mut app, KeyCode::Char(':'));
+    keys(&mut app, "save a/very/long/path/to/a/game/file.ggf");
+    let shown = screen(&app);
+    let line = shown.lines().nth(layout(&app).keys.y as usize).unwrap();
+    assert_eq!(
+        line.chars().count(),
+        usize::from(layout(&app).keys.width) - 1
+    );
+    assert!(
+        line.starts_with(':') && line.ends_with("/to/a/game/file.ggf"),
+        "{line}"
+    );
+}
+
+#[test]
+fn new_with_settings_at_the_prompt_fills_in_the_new_game_screen() {
+    let mut app = against_computer();
+    click_square(&mut app, sq("d3"));
+    settle(&mut app);
+    key(&mut app, KeyCode::Char(':'));
+    keys(&mut app, "new 6x6 huge");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        message(&app).contains("found \"huge\""),
+        "{}",
+        message(&app)
+    );
+    assert_eq!(app.mode, Mode::Play);
+    key(&mut app, KeyCode::Char(':'));
+    keys(&mut app, "NEW 6x6 simple white=human");
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(app.mode, Mode::Confirm(_)));
+    keys(&mut app, "y");
+    let Mode::Setup(form) = &app.mode else {
+        panic!("the new-game screen, not {:?}", app.mode);
+    };
+    assert_eq!((form.rows, form.cols, form.rules), (6, 6, RuleSet::Simple));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game().board().dims(), dims(6, 6));
+    assert_eq!(app.game().rules(), RuleSet::Simple);
+    assert!(app.players().white.is_human());
+    assert_eq!(app.session().moves_played(), 0);
 }
 
 #[test]
