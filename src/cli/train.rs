@@ -11,11 +11,13 @@ use clap::{Args, Subcommand};
 use rayon::prelude::*;
 use thiserror::Error;
 
+use othello::Evaluation;
 use othello::engine::patterns::PHASES;
 use othello::train::SelfPlay;
 use othello::train::fit::FitConfig;
 use othello::train::selfplay::{count_games, read_samples};
 
+use super::solve::EvalArg;
 use super::{Failure, progress, threads_parser};
 
 /// Arguments of `othello train`.
@@ -109,6 +111,11 @@ struct SelfplayArgs {
     /// Empty squares from which each game is played perfectly (solved exactly).
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
     solve_empties: u32,
+
+    /// The evaluation of the engine's moves: the classic one (the games then do not depend on
+    /// the weights compiled in) or the trained one (for a further round of training).
+    #[arg(long, value_enum, default_value_t = EvalArg::Classic)]
+    eval: EvalArg,
 
     /// Worker threads, one game each at a time.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
@@ -270,6 +277,10 @@ fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
         depth: args.depth,
         random_per_mille: args.random,
         solve_empties: args.solve_empties,
+        evaluation: match args.eval {
+            EvalArg::Trained => Evaluation::Trained,
+            EvalArg::Classic => Evaluation::Classic,
+        },
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads as usize)

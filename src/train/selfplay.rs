@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::bitboard::Bits;
 use crate::color::Color;
-use crate::engine::{Engine, EngineConfig, Limits, Scoring};
+use crate::engine::{Engine, EngineConfig, Evaluation, Limits, Scoring};
 use crate::game::Game;
 use crate::rules::RuleSet;
 use crate::setup::Setup;
@@ -117,11 +117,13 @@ pub struct SelfPlay {
     pub random_per_mille: u32,
     /// From this many empty squares on, the game is played perfectly (solved exactly).
     pub solve_empties: u32,
+    /// The evaluation of the engine's moves (and of the solver's move ordering).
+    pub evaluation: Evaluation,
 }
 
 impl Default for SelfPlay {
     /// Seed 1, 2 to 10 random opening moves, depth 4 with 5% random moves, solved from 20
-    /// empties.
+    /// empties, the classic evaluation (so that the games do not change with the weights).
     fn default() -> SelfPlay {
         SelfPlay {
             seed: 1,
@@ -129,6 +131,7 @@ impl Default for SelfPlay {
             depth: 4,
             random_per_mille: 50,
             solve_empties: 20,
+            evaluation: Evaluation::Classic,
         }
     }
 }
@@ -153,6 +156,7 @@ impl SelfPlay {
     /// Never for a standard board: the engine always has a move while the game is not over.
     #[must_use]
     pub fn game(&self, engine: &mut Engine, index: u64) -> Vec<Sample> {
+        engine.set_evaluation(self.evaluation);
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         rng.set_stream(index);
         let mut game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
