@@ -95,6 +95,24 @@ fn threads_parser() -> clap::builder::RangedI64ValueParser<u16> {
     clap::value_parser!(u16).range(1..=256)
 }
 
+/// The worker threads of a command could not be started.
+#[derive(Debug, Error)]
+#[error("cannot start {threads} threads: {source}")]
+pub struct ThreadsError {
+    /// How many were asked for.
+    pub threads: u16,
+    /// What went wrong.
+    pub source: rayon::ThreadPoolBuildError,
+}
+
+/// A pool of `threads` workers for `--threads`.
+fn thread_pool(threads: u16) -> Result<rayon::ThreadPool, ThreadsError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(usize::from(threads))
+        .build()
+        .map_err(|source| ThreadsError { threads, source })
+}
+
 /// Why a command stopped early.
 #[derive(Debug, Error)]
 pub enum Failure {

@@ -12,7 +12,7 @@ use othello::{Dimensions, Setup};
 
 use super::input::{SetupFileError, read_setup};
 use super::rate::per_second;
-use super::{Failure, RulesArg, threads_parser};
+use super::{Failure, RulesArg, ThreadsError, thread_pool, threads_parser};
 
 /// Arguments of `othello perft`.
 #[derive(Debug, Args)]
@@ -59,25 +59,14 @@ pub enum PerftError {
     #[error(transparent)]
     From(#[from] SetupFileError),
     /// The worker threads could not be started.
-    #[error("cannot start {threads} threads: {source}")]
-    Threads {
-        /// How many were asked for.
-        threads: u16,
-        /// What went wrong.
-        source: rayon::ThreadPoolBuildError,
-    },
+    #[error(transparent)]
+    Threads(#[from] ThreadsError),
 }
 
 /// Counts and prints the leaves, then the time taken and the speed.
 pub fn run(args: &PerftArgs) -> Result<(), Failure> {
     let setup = start_position(args)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads as usize)
-        .build()
-        .map_err(|source| PerftError::Threads {
-            threads: args.threads,
-            source,
-        })?;
+    let pool = thread_pool(args.threads).map_err(PerftError::from)?;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     if args.verbose {

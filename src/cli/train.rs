@@ -18,7 +18,7 @@ use othello::train::fit::FitConfig;
 use othello::train::selfplay::{count_games, read_samples};
 
 use super::solve::EvalArg;
-use super::{Failure, progress, threads_parser};
+use super::{Failure, ThreadsError, progress, thread_pool, threads_parser};
 
 /// Arguments of `othello train`.
 #[derive(Debug, Args)]
@@ -146,13 +146,8 @@ pub enum TrainError {
         source: io::Error,
     },
     /// The worker threads could not be started.
-    #[error("cannot start {threads} threads: {source}")]
-    Threads {
-        /// How many were asked for.
-        threads: u16,
-        /// What went wrong.
-        source: rayon::ThreadPoolBuildError,
-    },
+    #[error(transparent)]
+    Threads(#[from] ThreadsError),
 }
 
 impl TrainError {
@@ -160,7 +155,7 @@ impl TrainError {
     /// it is usually the output of an earlier step).
     pub fn exit_status(&self) -> u8 {
         match self {
-            TrainError::File { .. } | TrainError::Threads { .. } => 1,
+            TrainError::File { .. } | TrainError::Threads(_) => 1,
         }
     }
 }
@@ -190,13 +185,7 @@ fn fit(args: &FitArgs) -> Result<(), TrainError> {
         rate: args.rate,
         damping: args.damping,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads as usize)
-        .build()
-        .map_err(|source| TrainError::Threads {
-            threads: args.threads,
-            source,
-        })?;
+    let pool = thread_pool(args.threads).map_err(TrainError::from)?;
     println!(
         "{} positions in {} games; mean absolute error in discs, training / held out, by empty squares:",
         samples.len(),
@@ -282,13 +271,7 @@ fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
             EvalArg::Classic => Evaluation::Classic,
         },
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads as usize)
-        .build()
-        .map_err(|source| TrainError::Threads {
-            threads: args.threads,
-            source,
-        })?;
+    let pool = thread_pool(args.threads).map_err(TrainError::from)?;
     let bar = progress::bar(args.games, "games");
     bar.set_position(done.min(args.games));
     let started = Instant::now();

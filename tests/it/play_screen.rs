@@ -219,12 +219,7 @@ fn sigterm_and_ctrl_c_give_the_terminal_back() {
     let pid_file = dir.path().join("pid");
     tmux.open(&play_command("--size 6x6", &pid_file));
     tmux.wait_for("to move");
-    let pid = std::fs::read_to_string(&pid_file).unwrap();
-    let killed = Command::new("kill")
-        .args(["-TERM", pid.trim()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    terminate(&pid_file);
     let screen = tmux.wait_for("EXITED");
     assert_eq!(tmux.modes(), "0 0 0");
     assert_cooked(&screen);
@@ -454,12 +449,7 @@ fn sigterm_at_the_line_prompt_gives_the_terminal_back() {
     let pid_file = dir.path().join("pid");
     tmux.open(&play_command("--line", &pid_file));
     tmux.wait_for("Black (X)>");
-    let pid = std::fs::read_to_string(&pid_file).unwrap();
-    let killed = Command::new("kill")
-        .args(["-TERM", pid.trim()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    terminate(&pid_file);
     let screen = tmux.wait_for("EXITED");
     assert!(
         screen.contains("Interrupted: the game is left unfinished. Goodbye."),
@@ -467,4 +457,14 @@ fn sigterm_at_the_line_prompt_gives_the_terminal_back() {
     );
     // The line editor's raw mode is undone too.
     assert_cooked(&screen);
+}
+
+/// Sends SIGTERM to the program whose process id is in `pid_file`.
+fn terminate(pid_file: &Path) {
+    let pid = std::fs::read_to_string(pid_file).unwrap();
+    let killed = Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .unwrap();
+    assert!(killed.success(), "kill -TERM {pid}");
 }
