@@ -160,7 +160,7 @@ fn nboard_plays_a_whole_game_driven_by_the_gui() {
     session.send("go");
     let (status, transcript) = session.finish();
     assert_eq!(status, 0);
-    assert_eq!(game.score().black + game.score().white, 64);
+    assert!(game.is_over());
     assert_snapshot!(transcript);
 }
 
