@@ -17,7 +17,7 @@ use super::results::{self, ResultsFile};
 use super::saved;
 use super::settings::{Changes, Choice};
 use super::thinking::Thinking;
-use super::view::{self, Palette, counted, squares};
+use super::view::{self, Palette, counted, move_sentences, squares};
 
 /// The level `hint` searches at.
 const HINT_LEVEL: Level = Level::HINT;
@@ -366,17 +366,11 @@ impl Table {
     /// Announces a move, any pass it forces, and the end of the game.
     fn moved(&mut self, played: Played, out: &mut impl Write) -> Result<(), Failure> {
         self.shown = false;
-        let mut text = format!(
-            "{} plays {}, flipping {}.\n",
-            self.players[played.player],
-            played.square,
-            counted(played.flipped, "disc")
-        );
-        if let Some(passer) = played.passed {
-            text.push_str(&format!(
-                "{} has no legal move and passes; {} moves again.\n",
-                self.players[passer], self.players[played.player]
-            ));
+        let (move_sentence, pass) = move_sentences(&self.players, played);
+        let mut text = move_sentence + "\n";
+        if let Some(pass) = pass {
+            text.push_str(&pass);
+            text.push('\n');
         }
         write_out(out, &text)
     }

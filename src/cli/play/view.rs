@@ -4,7 +4,9 @@ use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Color as Paint, Style};
 
-use othello::{Color, Game, Square, WinRule};
+use othello::{ByColor, Color, Game, Played, Square, WinRule};
+
+use super::players::Player;
 
 /// The character for each kind of cell; the same with or without colour.
 pub const BLACK: char = 'X';
@@ -144,6 +146,24 @@ pub fn squares(moves: &[Square]) -> String {
         .map(Square::to_string)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// What a move says, as both front ends print it: who played where and how many discs it
+/// flipped, then, if it forced a pass, who passes and who moves again.
+pub fn move_sentences(players: &ByColor<Player>, played: Played) -> (String, Option<String>) {
+    let mover = &players[played.player];
+    let move_sentence = format!(
+        "{mover} plays {}, flipping {}.",
+        played.square,
+        counted(played.flipped, "disc")
+    );
+    let pass_sentence = played.passed.map(|passer| {
+        format!(
+            "{} has no legal move and passes; {mover} moves again.",
+            players[passer]
+        )
+    });
+    (move_sentence, pass_sentence)
 }
 
 #[cfg(test)]

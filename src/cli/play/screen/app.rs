@@ -18,7 +18,7 @@ use super::super::saved;
 use super::super::settings::Changes;
 use super::form::{Action, Choice, Form};
 use super::layout::{Fit, Layout};
-use super::{counted, result_sentence, squares};
+use super::{counted, move_sentences, result_sentence, squares};
 
 /// A search the event loop should run on a worker thread.
 #[derive(Clone, Debug)]
@@ -702,17 +702,10 @@ impl App {
     }
 
     fn announce(&mut self, played: Played) {
-        let mut text = format!(
-            "{} plays {}, flipping {}.",
-            self.players[played.player],
-            played.square,
-            counted(played.flipped, "disc")
-        );
-        if let Some(passer) = played.passed {
-            text.push_str(&format!(
-                " {} has no legal move and passes; {} moves again.",
-                self.players[passer], self.players[played.player]
-            ));
+        let (mut text, pass) = move_sentences(&self.players, played);
+        if let Some(pass) = pass {
+            text.push(' ');
+            text.push_str(&pass);
         }
         let shown = match self.announced.take() {
             Some(previous) => format!("{previous} {text}"),

@@ -31,7 +31,7 @@ use super::super::Failure;
 use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
 use super::saved;
-use super::view::{self, counted, squares};
+use super::view::{self, counted, move_sentences, squares};
 use app::{Answer, App, Job, Request, Tone};
 
 /// How long the loop waits for an event before it looks at the searches again (and moves
