@@ -184,11 +184,7 @@ fn nboard_hints_and_set_game_with_passes_and_a_non_standard_start() {
          set game (;GM[Othello]TY[8]BO[8 -------- -------- --*O---- --*OO--- --*O*--- ----O--- -------- -------- O];)\n\
          hint 3\ngo\nmove b3\n"
     );
-    let output = othello()
-        .args(["nboard", "--hash", "1"])
-        .write_stdin(script)
-        .output()
-        .unwrap();
+    let output = run_nboard(&script);
     assert_eq!(output.status.code(), Some(0));
     let stdout = String::from_utf8(output.stdout).unwrap();
     let replies: String = stdout
@@ -205,11 +201,7 @@ fn nboard_reports_bad_commands_on_stderr_and_keeps_the_position() {
                   set depth -3\nset depth many\nset colour blue\nset game (;GM[Go]SZ[19];)\n\
                   set game (;GM[Othello]B[a1];)\nset game nonsense\nhint zero\nping\n\
                   \u{7f}\u{1}garbage\nnboard\n\nmove d6\nping 1\ngo\n";
-    let output = othello()
-        .args(["nboard", "--hash", "1"])
-        .write_stdin(script)
-        .output()
-        .unwrap();
+    let output = run_nboard(script);
     assert_eq!(output.status.code(), Some(0));
     let stdout: String = String::from_utf8(output.stdout)
         .unwrap()
@@ -459,4 +451,13 @@ fn ctrl_c_ends_nboard_at_once_during_a_search() {
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
     let status = session.child.wait().unwrap();
     assert_eq!(status.signal(), Some(libc::SIGINT));
+}
+
+/// `othello nboard` with a small table, fed `script`, to its end.
+fn run_nboard(script: &str) -> std::process::Output {
+    othello()
+        .args(["nboard", "--hash", "1"])
+        .write_stdin(script)
+        .output()
+        .unwrap()
 }
