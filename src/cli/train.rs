@@ -1,8 +1,9 @@
 //! `othello train`: the pipeline that makes the 8x8 pattern evaluation's weights. `selfplay`
 //! appends self-play games to a data file (continuing where a previous run stopped), `fit`
-//! fits the weights to a data file and writes the weights file.
+//! fits the weights to a data file and writes the weights file, `match` plays two evaluations
+//! against each other.
 
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -12,8 +13,9 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use othello::Evaluation;
-use othello::engine::patterns::PHASES;
-use othello::train::SelfPlay;
+use othello::engine::patterns::{PHASES, Weights, WeightsError};
+use othello::train::arena::{Arena, Pair, Players, Tally};
+use othello::train::{Sample, SelfPlay};
 use othello::train::fit::FitConfig;
 use othello::train::selfplay::{count_games, read_samples};
 
@@ -36,6 +38,74 @@ enum Step {
     /// Fit the pattern weights to data files of `selfplay` and write the weights file,
     /// printing each phase's mean absolute error (training and held out) as it goes.
     Fit(FitArgs),
+    /// Copy a data file with the scores of its inexact positions replaced by the values of a
+    /// deeper search (targets for a further round of fitting); a run continues the games
+    /// already in the output file.
+    Rescore(RescoreArgs),
+    /// Play a match between two evaluations on 8x8: balanced random openings, each played
+    /// twice with the colours swapped, both sides searching the same nodes a move.
+    Match(MatchArgs),
+}
+
+/// Arguments of `othello train rescore`.
+#[derive(Debug, Args)]
+struct RescoreArgs {
+    /// The data file to read.
+    data: PathBuf,
+
+    /// The data file to write (continued if it holds games already).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+
+    /// Depth of the search that scores a position.
+    #[arg(long, value_name = "PLIES", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=20))]
+    depth: u32,
+
+    /// Positions with fewer empty squares keep their scores.
+    #[arg(long, value_name = "N", default_value_t = 19, value_parser = clap::value_parser!(u32).range(0..=60))]
+    from_empties: u32,
+
+    /// The evaluation of the search: `trained` (the weights compiled in), `classic`, or a
+    /// weights file written by `othello train fit`.
+    #[arg(long, value_name = "EVAL", default_value = "trained")]
+    eval: String,
+
+    /// Worker threads, one game each at a time.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
+    threads: u16,
+}
+
+/// Arguments of `othello train match`.
+#[derive(Debug, Args)]
+struct MatchArgs {
+    /// The first evaluation: `trained` (the weights compiled in), `classic`, or a weights
+    /// file written by `othello train fit`.
+    #[arg(value_name = "EVAL", default_value = "trained")]
+    first: String,
+
+    /// The evaluation it plays against, named the same way.
+    #[arg(value_name = "EVAL", default_value = "classic")]
+    second: String,
+
+    /// Openings, each played twice (with the colours swapped).
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    openings: u64,
+
+    /// Nodes each side searches a move.
+    #[arg(long, value_name = "N", default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+
+    /// Chooses the openings.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+
+    /// Random moves of an opening.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
+    opening_moves: u32,
+
+    /// Worker threads, one opening each at a time.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
+    threads: u16,
 }
 
 /// Arguments of `othello train fit`.
@@ -145,17 +215,25 @@ pub enum TrainError {
         /// What went wrong.
         source: io::Error,
     },
+    /// A weights file is not one `othello train fit` wrote.
+    #[error("{path}: {source}")]
+    Weights {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: WeightsError,
+    },
     /// The worker threads could not be started.
     #[error(transparent)]
     Threads(#[from] ThreadsError),
 }
 
 impl TrainError {
-    /// The exit status: 1, a run-time failure (a data file that cannot be read is one too:
-    /// it is usually the output of an earlier step).
+    /// The exit status: 1, a run-time failure (a data or weights file that cannot be read is
+    /// one too: it is usually the output of an earlier step).
     pub fn exit_status(&self) -> u8 {
         match self {
-            TrainError::File { .. } | TrainError::Threads(_) => 1,
+            TrainError::File { .. } | TrainError::Weights { .. } | TrainError::Threads(_) => 1,
         }
     }
 }
@@ -168,7 +246,126 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
     match &args.step {
         Step::Selfplay(args) => Ok(selfplay(args)?),
         Step::Fit(args) => Ok(fit(args)?),
+        Step::Rescore(args) => Ok(rescore(args)?),
+        Step::Match(args) => Ok(play_match(args)?),
     }
+}
+
+/// The evaluation named `name` on the command line: `trained`, `classic` or a weights file
+/// (read and kept for the rest of the run).
+fn evaluation(name: &str) -> Result<Evaluation, TrainError> {
+    match name {
+        "trained" => Ok(Evaluation::Trained),
+        "classic" => Ok(Evaluation::Classic),
+        _ => {
+            let path = Path::new(name);
+            let bytes = std::fs::read(path).map_err(file_error(path))?;
+            let weights = Weights::from_bytes(&bytes).map_err(|source| TrainError::Weights {
+                path: path.to_owned(),
+                source,
+            })?;
+            Ok(Evaluation::Weights(Box::leak(Box::new(weights))))
+        }
+    }
+}
+
+fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
+    let evaluation = evaluation(&args.eval)?;
+    let bytes = std::fs::read(&args.data).map_err(file_error(&args.data))?;
+    let (samples, _) = read_samples(&bytes);
+    drop(bytes);
+    let games: Vec<&[Sample]> = samples.split_inclusive(|s| s.last).collect();
+    let (mut file, done) = open_data(&args.out)?;
+    let pool = thread_pool(args.threads).map_err(TrainError::from)?;
+    let bar = progress::bar(games.len() as u64, "games");
+    let started = Instant::now();
+    let mut next = usize::try_from(done).unwrap_or(usize::MAX).min(games.len());
+    bar.set_position(next as u64);
+    while next < games.len() {
+        let end = (next + BATCH as usize).min(games.len());
+        let batch: Vec<u8> = pool.install(|| {
+            games[next..end]
+                .par_iter()
+                .map_init(
+                    || {
+                        let mut engine = SelfPlay::engine();
+                        engine.set_evaluation(evaluation);
+                        engine
+                    },
+                    |engine, game| {
+                        game.iter()
+                            .flat_map(|s| {
+                                s.rescored(engine, args.depth, args.from_empties).to_bytes()
+                            })
+                            .collect::<Vec<u8>>()
+                    },
+                )
+                .flatten()
+                .collect()
+        });
+        file.write_all(&batch).map_err(file_error(&args.out))?;
+        bar.set_position(end as u64);
+        next = end;
+    }
+    file.sync_all().map_err(file_error(&args.out))?;
+    bar.finish_and_clear();
+    println!(
+        "{}: {} games rescored at depth {} from {} empties in {:.1} s",
+        args.out.display(),
+        games.len(),
+        args.depth,
+        args.from_empties,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
+    let (first, second) = (evaluation(&args.first)?, evaluation(&args.second)?);
+    let arena = Arena {
+        seed: args.seed,
+        opening_moves: args.opening_moves,
+        nodes: args.nodes,
+        ..Arena::default()
+    };
+    let pool = thread_pool(args.threads).map_err(TrainError::from)?;
+    let bar = progress::bar(2 * args.openings, "games");
+    let started = Instant::now();
+    let pairs: Vec<Pair> = pool.install(|| {
+        (0..args.openings)
+            .into_par_iter()
+            .map_init(
+                || Players::new(first, second),
+                |players, index| {
+                    let pair = arena.pair(index, players);
+                    bar.inc(2);
+                    pair
+                },
+            )
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut tally = Tally::default();
+    for pair in pairs {
+        tally.add(pair);
+    }
+    println!(
+        "{} against {}: {} games at {} nodes a move",
+        args.first,
+        args.second,
+        tally.games(),
+        args.nodes
+    );
+    println!(
+        "{} won, {} drawn, {} lost: {:.1}% of the points, mean margin {:+.2} discs ({:.1} s)",
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.points(),
+        tally.mean_margin(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn fit(args: &FitArgs) -> Result<(), TrainError> {
@@ -242,8 +439,9 @@ fn file_error(path: &Path) -> impl FnOnce(io::Error) -> TrainError + '_ {
     }
 }
 
-fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
-    let path = &args.file;
+/// Opens a data file to append games to (created if missing), without the partial game an
+/// interrupted run may have left at its end, and counts the whole games it holds.
+fn open_data(path: &Path) -> Result<(File, u64), TrainError> {
     let mut file = OpenOptions::new()
         .read(true)
         .append(true)
@@ -254,12 +452,15 @@ fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
     file.read_to_end(&mut bytes).map_err(file_error(path))?;
     let (samples, whole) = read_samples(&bytes);
     if whole < bytes.len() {
-        // A game cut short by an interrupted run: drop it, it is played again.
+        // A game cut short by an interrupted run: drop it, it is made again.
         file.set_len(whole as u64).map_err(file_error(path))?;
     }
-    let done = count_games(&samples);
-    drop(samples);
-    drop(bytes);
+    Ok((file, count_games(&samples)))
+}
+
+fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
+    let path = &args.file;
+    let (mut file, done) = open_data(path)?;
     let config = SelfPlay {
         seed: args.seed,
         opening_moves: args.opening,

@@ -50,7 +50,7 @@ pub enum Scoring {
 }
 
 /// Which evaluation the midgame search uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Default)]
 pub enum Evaluation {
     /// The trained pattern evaluation on 8x8 under FULL rules with "most discs wins"
     /// ([`super::patterns`]); the classic one everywhere else.
@@ -58,6 +58,48 @@ pub enum Evaluation {
     Trained,
     /// The hand-made evaluation of a few features, on every board.
     Classic,
+    /// Pattern weights other than the compiled-in ones (for example a weights file of
+    /// `othello train fit` read with [`Weights::from_bytes`]), where [`Evaluation::Trained`]
+    /// would use those; the classic evaluation everywhere else.
+    Weights(&'static Weights),
+}
+
+impl Evaluation {
+    /// The pattern weights used on a board of `dims` under `rule_set` and `win`, if any.
+    fn patterns(self, dims: Dimensions, rule_set: RuleSet, win: WinRule) -> Option<&'static Weights> {
+        let weights = match self {
+            Evaluation::Trained => &*WEIGHTS,
+            Evaluation::Classic => return None,
+            Evaluation::Weights(weights) => weights,
+        };
+        (dims == Dimensions::STANDARD && rule_set == RuleSet::Full && win == WinRule::MostDiscs)
+            .then_some(weights)
+    }
+}
+
+impl PartialEq for Evaluation {
+    /// Two evaluations are equal when they are the same kind and, for
+    /// [`Evaluation::Weights`], the same weights in memory.
+    fn eq(&self, other: &Evaluation) -> bool {
+        match (self, other) {
+            (Evaluation::Trained, Evaluation::Trained)
+            | (Evaluation::Classic, Evaluation::Classic) => true,
+            (Evaluation::Weights(a), Evaluation::Weights(b)) => std::ptr::eq(*a, *b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Evaluation {}
+
+impl std::fmt::Debug for Evaluation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Evaluation::Trained => f.write_str("Trained"),
+            Evaluation::Classic => f.write_str("Classic"),
+            Evaluation::Weights(_) => f.write_str("Weights(..)"),
+        }
+    }
 }
 
 /// A corner and the squares next to it.
@@ -166,11 +208,7 @@ impl<B: Bits> Shape<B> {
                 .map(|i| geo.dilate(B::single(i as u32)) & !B::single(i as u32))
                 .collect(),
             rule_set,
-            patterns: (evaluation == Evaluation::Trained
-                && dims == Dimensions::STANDARD
-                && rule_set == RuleSet::Full
-                && win == WinRule::MostDiscs)
-                .then(|| &*WEIGHTS),
+            patterns: evaluation.patterns(dims, rule_set, win),
         }
     }
 

@@ -1,9 +1,11 @@
 //! Training the pattern evaluation of 8x8 Othello from the engine's own games: self-play data
-//! ([`selfplay`]) and the fit of the weights to it ([`fit`]).
+//! ([`selfplay`]), the fit of the weights to it ([`fit`]), and matches that measure what the
+//! weights are worth ([`arena`]).
 //!
 //! Everything here is computation on values: the `othello train` command reads and writes the
 //! files and runs the work on several threads.
 
+pub mod arena;
 pub mod fit;
 pub mod selfplay;
 

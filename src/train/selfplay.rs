@@ -82,6 +82,49 @@ impl Sample {
             last: bytes[17] & FLAG_LAST != 0,
         }
     }
+
+    /// The sample's position as a game, its mover playing Black.
+    ///
+    /// # Panics
+    /// If the sample's two disc sets overlap (never for a sample of [`SelfPlay::game`]).
+    #[must_use]
+    pub fn game(&self) -> Game {
+        let board = crate::Board::from_discs(
+            Dimensions::STANDARD,
+            crate::bitboard::U256::from_u64(self.me),
+            crate::bitboard::U256::from_u64(self.opp),
+        )
+        .expect("a sample's disc sets do not overlap");
+        Game::new(
+            Setup {
+                board,
+                first: Color::Black,
+                win: crate::WinRule::MostDiscs,
+            },
+            RuleSet::Full,
+        )
+    }
+
+    /// The sample with its score replaced by the value of a `depth`-ply search with `engine`,
+    /// in discs, when it is not exact and has at least `from_empties` empty squares; otherwise
+    /// the sample unchanged.
+    ///
+    /// # Panics
+    /// If the sample's position is over (never for a sample of [`SelfPlay::game`], whose
+    /// positions all have a player to move) or its disc sets overlap.
+    #[must_use]
+    pub fn rescored(&self, engine: &mut Engine, depth: u32, from_empties: u32) -> Sample {
+        if self.exact || self.empties() < from_empties {
+            return *self;
+        }
+        let report = engine
+            .search(&self.game(), &Limits::depth(depth))
+            .expect("a sample's position has a player to move");
+        Sample {
+            score: i8::try_from(report.score.clamp(-64, 64)).expect("clamped to 64 discs"),
+            ..*self
+        }
+    }
 }
 
 /// The samples of a data file's bytes, and the number of bytes that hold whole games: a file
@@ -278,22 +321,33 @@ mod tests {
         };
         let mut engine = SelfPlay::engine();
         for sample in config.game(&mut engine, 1).iter().filter(|s| s.exact) {
-            let board = crate::Board::from_discs(
-                Dimensions::STANDARD,
-                crate::bitboard::U256::from_u64(sample.me),
-                crate::bitboard::U256::from_u64(sample.opp),
-            )
-            .unwrap();
-            let game = Game::new(
-                Setup {
-                    board,
-                    first: Color::Black,
-                    win: crate::WinRule::MostDiscs,
-                },
-                RuleSet::Full,
-            );
-            let report = engine.search(&game, &Limits::exact()).unwrap();
+            let report = engine.search(&sample.game(), &Limits::exact()).unwrap();
             assert_eq!(report.score, i32::from(sample.score));
         }
+    }
+
+    #[test]
+    fn rescoring_replaces_the_inexact_scores_from_the_threshold_on() {
+        let config = SelfPlay {
+            solve_empties: 12,
+            depth: 1,
+            ..SelfPlay::default()
+        };
+        let mut engine = SelfPlay::engine();
+        let game = config.game(&mut engine, 2);
+        for sample in &game {
+            let rescored = sample.rescored(&mut engine, 3, 40);
+            if sample.exact || sample.empties() < 40 {
+                assert_eq!(rescored, *sample);
+            } else {
+                let report = engine.search(&sample.game(), &Limits::depth(3)).unwrap();
+                let expected = Sample {
+                    score: report.score as i8,
+                    ..*sample
+                };
+                assert_eq!(rescored, expected);
+            }
+        }
+        assert!(game.iter().any(|s| s.empties() >= 40));
     }
 }
