@@ -13,11 +13,17 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use othello::Evaluation;
+use othello::computer::Level;
 use othello::engine::patterns::{PHASES, Weights, WeightsError};
-use othello::train::arena::{Arena, Pair, Players, Tally};
-use othello::train::{Sample, SelfPlay};
+use othello::engine::probcut::{MIN_DEPTH, shallow_depth};
+use othello::train::arena::{Arena, Pair, Player, Players, Tally};
 use othello::train::fit::FitConfig;
+use othello::train::probcut::{GROUP_EMPTIES, Observation};
 use othello::train::selfplay::{count_games, read_samples};
+use othello::train::{Sample, SelfPlay};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
 
 use super::solve::EvalArg;
 use super::{Failure, ThreadsError, progress, thread_pool, threads_parser};
@@ -42,6 +48,10 @@ enum Step {
     /// deeper search (targets for a further round of fitting); a run continues the games
     /// already in the output file.
     Rescore(RescoreArgs),
+    /// Fit the error model of the midgame search's probabilistic cut-offs: search positions
+    /// of data files deeper and deeper, compare each depth with its shallow search, and
+    /// print the model's coefficients for `src/engine/probcut.rs`.
+    Probcut(ProbcutArgs),
     /// Play a match between two evaluations on 8x8: balanced random openings, each played
     /// twice with the colours swapped, both sides searching the same nodes a move.
     Match(MatchArgs),
@@ -75,6 +85,35 @@ struct RescoreArgs {
     threads: u16,
 }
 
+/// Arguments of `othello train probcut`.
+#[derive(Debug, Args)]
+struct ProbcutArgs {
+    /// Data files written by `othello train selfplay`.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+
+    /// Positions searched, drawn at random from those not solved exactly and with at least
+    /// `--min-empties` empty squares.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    positions: u64,
+
+    /// Fewest empty squares of a position drawn.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=60))]
+    min_empties: u32,
+
+    /// Deepest search.
+    #[arg(long, value_name = "PLIES", default_value_t = 10, value_parser = clap::value_parser!(u32).range(3..=20))]
+    depth: u32,
+
+    /// Chooses the positions.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+
+    /// Worker threads, one position each at a time.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
+    threads: u16,
+}
+
 /// Arguments of `othello train match`.
 #[derive(Debug, Args)]
 struct MatchArgs {
@@ -95,6 +134,11 @@ struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
 
+    /// Instead of --nodes, both sides search as the computer of `othello play` at this level
+    /// (without its random moves).
+    #[arg(long, value_name = "1-6", conflicts_with = "nodes")]
+    level: Option<Level>,
+
     /// Chooses the openings.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -103,9 +147,24 @@ struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
     opening_moves: u32,
 
+    /// Which sides search without probabilistic cut-offs.
+    #[arg(long, value_enum, value_name = "SIDE")]
+    no_probcut: Option<Sides>,
+
     /// Worker threads, one opening each at a time.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
     threads: u16,
+}
+
+/// One side of a match, or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Sides {
+    /// The first evaluation.
+    First,
+    /// The second evaluation.
+    Second,
+    /// Both.
+    Both,
 }
 
 /// Arguments of `othello train fit`.
@@ -247,6 +306,7 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
         Step::Selfplay(args) => Ok(selfplay(args)?),
         Step::Fit(args) => Ok(fit(args)?),
         Step::Rescore(args) => Ok(rescore(args)?),
+        Step::Probcut(args) => Ok(probcut(args)?),
         Step::Match(args) => Ok(play_match(args)?),
     }
 }
@@ -320,12 +380,100 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
     Ok(())
 }
 
+fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
+    let mut samples = Vec::new();
+    for path in &args.data {
+        let bytes = std::fs::read(path).map_err(file_error(path))?;
+        samples.extend(
+            read_samples(&bytes)
+                .0
+                .into_iter()
+                .filter(|s| !s.exact && s.empties() >= args.min_empties),
+        );
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let chosen: Vec<Sample> = samples
+        .choose_multiple(
+            &mut rng,
+            usize::try_from(args.positions).unwrap_or(usize::MAX),
+        )
+        .copied()
+        .collect();
+    drop(samples);
+    let pool = thread_pool(args.threads).map_err(TrainError::from)?;
+    let bar = progress::bar(chosen.len() as u64, "positions");
+    let started = Instant::now();
+    let observations: Vec<Observation> = pool.install(|| {
+        chosen
+            .par_iter()
+            .map_init(SelfPlay::engine, |engine, sample| {
+                let found = othello::train::probcut::observe(engine, sample, args.depth);
+                bar.inc(1);
+                found
+            })
+            .flatten()
+            .collect()
+    });
+    bar.finish_and_clear();
+    let groups = othello::train::probcut::groups(&observations);
+    let model = othello::train::probcut::fit(&groups);
+    println!(
+        "{} positions, {} comparisons in {:.1} s; root mean square error in discs by depth (shallow depth) and empty squares:",
+        chosen.len(),
+        observations.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let mut buckets: Vec<u32> = groups.iter().map(|g| g.empties).collect();
+    buckets.sort_unstable();
+    buckets.dedup();
+    let header: Vec<String> = buckets
+        .iter()
+        .map(|&e| format!("{:>7}", format!("{e}-{}", e + GROUP_EMPTIES - 1)))
+        .collect();
+    println!("depth   {}  model", header.join(""));
+    for depth in MIN_DEPTH..=args.depth {
+        let cells: Vec<String> = buckets
+            .iter()
+            .map(|&e| {
+                groups
+                    .iter()
+                    .find(|g| g.depth == depth && g.empties == e)
+                    .map_or_else(|| format!("{:>7}", "-"), |g| format!("{:>7.2}", g.rms))
+            })
+            .collect();
+        let middle = buckets.iter().sum::<u32>() / buckets.len().max(1) as u32 + 2;
+        println!(
+            "{depth:>2} ({:>2}) {}  {:.2} at {middle}",
+            shallow_depth(depth),
+            cells.join(""),
+            model.sigma(depth, middle) / 100.0
+        );
+    }
+    let [c0, c1, c2] = model.coefficients;
+    println!(
+        "model: sigma = {c0:.1} + {c1:.2} * (depth - shallow depth) + {c2:.2} * empties (hundredths of a disc)"
+    );
+    Ok(())
+}
+
 fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
-    let (first, second) = (evaluation(&args.first)?, evaluation(&args.second)?);
+    let plain = |side| {
+        args.no_probcut
+            .is_some_and(|sides| sides == side || sides == Sides::Both)
+    };
+    let first = Player {
+        evaluation: evaluation(&args.first)?,
+        selective: !plain(Sides::First),
+    };
+    let second = Player {
+        evaluation: evaluation(&args.second)?,
+        selective: !plain(Sides::Second),
+    };
     let arena = Arena {
         seed: args.seed,
         opening_moves: args.opening_moves,
         nodes: args.nodes,
+        level: args.level,
         ..Arena::default()
     };
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
@@ -349,12 +497,22 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
     for pair in pairs {
         tally.add(pair);
     }
+    let name = |name: &str, player: Player| {
+        if player.selective {
+            name.to_owned()
+        } else {
+            format!("{name} (no probcut)")
+        }
+    };
+    let budget = match args.level {
+        Some(level) => format!("level {level}"),
+        None => format!("{} nodes a move", args.nodes),
+    };
     println!(
-        "{} against {}: {} games at {} nodes a move",
-        args.first,
-        args.second,
+        "{} against {}: {} games at {budget}",
+        name(&args.first, first),
+        name(&args.second, second),
         tally.games(),
-        args.nodes
     );
     println!(
         "{} won, {} drawn, {} lost: {:.1}% of the points, mean margin {:+.2} discs ({:.1} s)",

@@ -27,6 +27,8 @@ pub(crate) struct Request<'a> {
     pub win: WinRule,
     pub scoring: Scoring,
     pub evaluation: Evaluation,
+    /// Whether the midgame search may use probabilistic cut-offs.
+    pub selective: bool,
     pub limits: Limits,
     pub config: EngineConfig,
     pub stop: &'a AtomicBool,
@@ -100,6 +102,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         request.win,
         request.scoring,
         request.evaluation,
+        request.selective,
     );
     let start = Instant::now();
     let position = Position::<B>::from_board(request.board, request.turn);
@@ -204,7 +207,7 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
         pv: vec![root[0].index],
     };
     let exact_allowed = limits.depth.is_none_or(|depth| depth >= n);
-    let limited = limits.time.is_some() || limits.nodes.is_some();
+    let limited = limits.is_limited();
     let mut guess = None;
     let mut depth = 1;
     loop {

@@ -23,6 +23,7 @@
 mod driver;
 mod eval;
 pub mod patterns;
+pub mod probcut;
 mod search;
 mod shape;
 mod tt;
@@ -77,6 +78,12 @@ impl Limits {
     #[must_use]
     pub fn exact() -> Limits {
         Limits::default()
+    }
+
+    /// Whether a node count or a time stops the search.
+    #[must_use]
+    pub fn is_limited(&self) -> bool {
+        self.time.is_some() || self.nodes.is_some()
     }
 
     /// Search to `depth` plies.
@@ -142,6 +149,7 @@ pub struct Engine {
     config: EngineConfig,
     scoring: Scoring,
     evaluation: Evaluation,
+    selective: bool,
     table: tt::Table,
     visited: Arc<AtomicU64>,
 }
@@ -178,6 +186,7 @@ impl Engine {
             config,
             scoring: Scoring::default(),
             evaluation: Evaluation::default(),
+            selective: true,
             visited: Arc::new(AtomicU64::new(0)),
         })
     }
@@ -219,6 +228,19 @@ impl Engine {
         self.evaluation = evaluation;
     }
 
+    /// Whether the midgame search uses probabilistic cut-offs ([`probcut`]) where the trained
+    /// evaluation applies (on, unless set otherwise).
+    #[must_use]
+    pub fn selective(&self) -> bool {
+        self.selective
+    }
+
+    /// Turns the midgame search's probabilistic cut-offs on or off; exact results do not
+    /// depend on them, and the classic evaluation never uses them.
+    pub fn set_selective(&mut self, selective: bool) {
+        self.selective = selective;
+    }
+
     /// Searches the position of `game` within `limits`.
     ///
     /// # Errors
@@ -256,6 +278,7 @@ impl Engine {
             win: game.win_rule(),
             scoring: self.scoring,
             evaluation: self.evaluation,
+            selective: self.selective,
             limits: *limits,
             config: self.config,
             stop,

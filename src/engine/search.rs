@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::eval::{SCALE, evaluate};
+use super::probcut::{self, ProbCut};
 use super::shape::Shape;
 use super::tt::{NO_LOWER, NO_UPPER, Table};
 use crate::bitboard::SearchBits;
@@ -33,7 +34,11 @@ const SOLVE_SHALLOW_MIN: u32 = 16;
 const SOLVE_STABILITY_MIN: u32 = 6;
 /// Empties from which the solver looks up every child in the table before searching any
 /// (enhanced transposition cut-off).
-const SOLVE_ETC_MIN: u32 = 14;
+const SOLVE_ETC_MIN: u32 = 12;
+/// What each of the opponent's replies (corners count twice) costs a move in the solver's
+/// ordering by a shallow search, in evaluation units: a move that leaves the opponent few
+/// replies is searched earlier, as fastest-first does below [`SOLVE_SHALLOW_MIN`].
+const WEIGHT_SHALLOW_MOBILITY: i32 = 100;
 /// Fastest-first weights: the opponent's replies (corners count twice), the opponent's
 /// potential mobility (empty cells next to the mover's discs), and playing in a region with an
 /// odd number of empties.
@@ -100,6 +105,9 @@ pub(crate) struct Searcher<'a, B, R, C> {
     published: u64,
     /// Set once the budget ran out; every result computed after that is meaningless.
     pub aborted: bool,
+    /// Whether the midgame search may cut off with [`Searcher::probcut`]: not while it orders
+    /// the solver's moves.
+    selective: bool,
     lists: Vec<Vec<u64>>,
     ply: usize,
     _rules: PhantomData<R>,
@@ -142,6 +150,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             nodes: 0,
             published: 0,
             aborted: false,
+            selective: shape.probcut.is_some(),
             lists: Vec::new(),
             ply: 0,
             _rules: PhantomData,
@@ -211,6 +220,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             .table_move(pos, true)
             .or_else(|| self.table_move(pos, false));
         let mut list: Vec<(i32, u32)> = Vec::new();
+        let selective = std::mem::take(&mut self.selective);
         for index in self.moves(pos).members() {
             let key = if Some(index) == table_move {
                 INFINITY + 1
@@ -220,6 +230,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             };
             list.push((key, index));
         }
+        self.selective = selective;
         list.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
         list.into_iter().map(|(_, index)| index).collect()
     }
@@ -518,6 +529,13 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             }
             table_move = hit.best.filter(|&m| moves.has(m));
         }
+        if depth >= probcut::MIN_DEPTH
+            && self.selective
+            && let Some(model) = shape.probcut
+            && let Some(cut) = self.probcut(pos, depth, alpha, beta, model)
+        {
+            return cut;
+        }
         let mut list = self.take_list();
         for index in moves.members() {
             let key = if Some(index) == table_move {
@@ -544,6 +562,33 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             self.store(key, best.score, alpha, beta, depth, best.index);
         }
         best.score
+    }
+
+    /// A probabilistic cut-off at a node `depth` plies deep with window (`alpha`, `beta`): a
+    /// shallow search finds the node's value very likely at or above `beta` (or at or below
+    /// `alpha`), or `None`.
+    #[inline(always)]
+    fn probcut(
+        &mut self,
+        pos: Position<B>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        model: ProbCut,
+    ) -> Option<i32> {
+        let top = self.shape.cells * SCALE;
+        let empties = pos.empties(&self.shape.geo).count();
+        let margin = model.margin(depth, empties);
+        let shallow = probcut::shallow_depth(depth);
+        let high = beta.saturating_add(margin);
+        if beta > -top && high < top && self.midgame(pos, shallow, high - 1, high, false) >= high {
+            return Some(beta);
+        }
+        let low = alpha.saturating_sub(margin);
+        if alpha < top && low > -top && self.midgame(pos, shallow, low, low + 1, false) <= low {
+            return Some(alpha);
+        }
+        None
     }
 
     /// The exact final score with perfect play from both sides, in discs (fail-soft: a score
@@ -626,6 +671,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         } else {
             0
         };
+        let selective = std::mem::take(&mut self.selective);
         let odd = shape.odd_regions(empties);
         let etc = n >= SOLVE_ETC_MIN;
         for index in moves.members() {
@@ -637,6 +683,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                     && -hit.upper >= beta
                 {
                     self.give_back(list);
+                    self.selective = selective;
                     return -hit.upper;
                 }
             }
@@ -646,7 +693,9 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 self.ply += 1;
                 let score = -self.midgame(child, shallow, -INFINITY, INFINITY, false);
                 self.ply -= 1;
-                score
+                let replies = self.moves(child);
+                let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
+                score - WEIGHT_SHALLOW_MOBILITY * mobility
             } else {
                 let replies = self.moves(child);
                 let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
@@ -657,6 +706,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             };
             list.push(entry(key, index));
         }
+        self.selective = selective;
         let best = self.search_moves(
             pos,
             &mut list,
@@ -872,6 +922,7 @@ mod tests {
             WinRule::MostDiscs,
             Scoring::EmptiesToWinner,
             crate::engine::Evaluation::Trained,
+            true,
         );
         for position in positions::<B, R>(&shape, empties, 6) {
             let portable = search_with::<B, R, _>(&shape, Portable, position, depth);

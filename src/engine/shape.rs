@@ -2,6 +2,7 @@
 //! stability and the evaluation, and how a finished game is scored.
 
 use super::patterns::{WEIGHTS, Weights};
+use super::probcut::{self, ProbCut};
 use crate::bitboard::{Bits, Geometry};
 use crate::rules::RuleSet;
 use crate::setup::WinRule;
@@ -66,7 +67,12 @@ pub enum Evaluation {
 
 impl Evaluation {
     /// The pattern weights used on a board of `dims` under `rule_set` and `win`, if any.
-    fn patterns(self, dims: Dimensions, rule_set: RuleSet, win: WinRule) -> Option<&'static Weights> {
+    fn patterns(
+        self,
+        dims: Dimensions,
+        rule_set: RuleSet,
+        win: WinRule,
+    ) -> Option<&'static Weights> {
         let weights = match self {
             Evaluation::Trained => &*WEIGHTS,
             Evaluation::Classic => return None,
@@ -131,6 +137,9 @@ pub(crate) struct Shape<B> {
     pub rule_set: RuleSet,
     /// The pattern weights, when the trained evaluation applies.
     pub patterns: Option<&'static Weights>,
+    /// The cut-off model of the midgame search, when it is selective (only with pattern
+    /// weights).
+    pub probcut: Option<ProbCut>,
 }
 
 fn steps_to_cross(distance: u32) -> u32 {
@@ -149,6 +158,7 @@ impl<B: Bits> Shape<B> {
         win: WinRule,
         scoring: Scoring,
         evaluation: Evaluation,
+        selective: bool,
     ) -> Shape<B> {
         let geo = Geometry::<B>::new(dims).expect("the width was chosen to fit the board");
         let (rows, cols) = (dims.rows() as i32, dims.cols() as i32);
@@ -186,6 +196,7 @@ impl<B: Bits> Shape<B> {
                 c_squares: bit(r + dr, c) | bit(r, c + dc),
             }
         });
+        let patterns = evaluation.patterns(dims, rule_set, win);
         let (half_r, half_c) = (rows / 2, cols / 2);
         let quadrants = [(false, false), (false, true), (true, false), (true, true)]
             .map(|(low, right)| set_where(&|r, c| (r >= half_r) == low && (c >= half_c) == right));
@@ -208,7 +219,8 @@ impl<B: Bits> Shape<B> {
                 .map(|i| geo.dilate(B::single(i as u32)) & !B::single(i as u32))
                 .collect(),
             rule_set,
-            patterns: evaluation.patterns(dims, rule_set, win),
+            patterns,
+            probcut: patterns.and(selective.then_some(probcut::TRAINED)),
         }
     }
 

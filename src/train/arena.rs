@@ -8,6 +8,7 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::color::Color;
+use crate::computer::Level;
 use crate::engine::{Engine, EngineConfig, Evaluation, Limits};
 use crate::game::Game;
 use crate::rules::RuleSet;
@@ -26,6 +27,9 @@ pub struct Arena {
     pub balance: i32,
     /// Nodes each side searches a move.
     pub nodes: u64,
+    /// Instead of [`Arena::nodes`], both sides search as the computer of `othello play` at
+    /// this level (its depth, exact solve, node budget and time cap; its random moves aside).
+    pub level: Option<Level>,
 }
 
 impl Default for Arena {
@@ -36,6 +40,26 @@ impl Default for Arena {
             opening_moves: 8,
             balance: 4,
             nodes: 300_000,
+            level: None,
+        }
+    }
+}
+
+/// How one side of a match searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// Its evaluation.
+    pub evaluation: Evaluation,
+    /// Whether its midgame search uses probabilistic cut-offs.
+    pub selective: bool,
+}
+
+impl From<Evaluation> for Player {
+    /// A player with `evaluation` and the engine's default (selective) search.
+    fn from(evaluation: Evaluation) -> Player {
+        Player {
+            evaluation,
+            selective: true,
         }
     }
 }
@@ -48,22 +72,23 @@ pub struct Players {
 }
 
 impl Players {
-    /// Engines with `first`'s and `second`'s evaluations, one thread and 16 MiB each.
+    /// Engines for `first` and `second`, one thread and 16 MiB each.
     #[must_use]
-    pub fn new(first: Evaluation, second: Evaluation) -> Players {
-        let engine = |evaluation| {
+    pub fn new(first: Player, second: Player) -> Players {
+        let engine = |player: Player| {
             let mut engine = Engine::new(EngineConfig {
                 hash_mb: 16,
                 threads: 1,
                 seed: 0,
             });
-            engine.set_evaluation(evaluation);
+            engine.set_evaluation(player.evaluation);
+            engine.set_selective(player.selective);
             engine
         };
         Players {
             first: engine(first),
             second: engine(second),
-            judge: engine(Evaluation::Classic),
+            judge: engine(Evaluation::Classic.into()),
         }
     }
 }
@@ -115,9 +140,12 @@ impl Arena {
     #[must_use]
     pub fn pair(&self, index: u64, players: &mut Players) -> Pair {
         let start = self.opening(index, players);
-        let limits = Limits {
-            nodes: Some(self.nodes),
-            ..Limits::default()
+        let limits = |game: &Game| match self.level {
+            Some(level) => level.profile().limits(game),
+            None => Limits {
+                nodes: Some(self.nodes),
+                ..Limits::default()
+            },
         };
         let mut play = |first_color: Color| {
             let mut game = start.clone();
@@ -127,8 +155,11 @@ impl Arena {
                 } else {
                     &mut players.second
                 };
-                let report = engine.search(&game, &limits).expect("the game is not over");
-                game.play(report.best_move).expect("the engine's move is legal");
+                let report = engine
+                    .search(&game, &limits(&game))
+                    .expect("the game is not over");
+                game.play(report.best_move)
+                    .expect("the engine's move is legal");
             }
             game.margin(first_color)
         };
@@ -193,21 +224,30 @@ mod tests {
     fn the_same_evaluation_splits_every_opening_evenly() {
         // Both sides identical and deterministic: each opening gives the same game twice with
         // the colours swapped, so the two margins cancel.
-        let arena = Arena {
+        let by_nodes = Arena {
             nodes: 2_000,
             ..Arena::default()
         };
-        let mut players = Players::new(Evaluation::Trained, Evaluation::Trained);
-        for index in 0..2 {
-            let pair = arena.pair(index, &mut players);
-            assert_eq!(pair.as_black, -pair.as_white, "opening {index}");
+        let by_level = Arena {
+            level: Some(Level::MIN),
+            ..Arena::default()
+        };
+        let mut players = Players::new(Evaluation::Trained.into(), Evaluation::Trained.into());
+        for arena in [by_nodes, by_level] {
+            for index in 0..2 {
+                let pair = arena.pair(index, &mut players);
+                assert_eq!(
+                    pair.as_black, -pair.as_white,
+                    "opening {index} of {arena:?}"
+                );
+            }
         }
     }
 
     #[test]
     fn openings_are_balanced_and_depend_on_the_seed_and_index() {
         let arena = Arena::default();
-        let mut players = Players::new(Evaluation::Trained, Evaluation::Classic);
+        let mut players = Players::new(Evaluation::Trained.into(), Evaluation::Classic.into());
         let a = arena.opening(0, &mut players);
         assert_eq!(a.board().empties(), 60 - 8);
         assert_eq!(a, arena.opening(0, &mut players));
@@ -227,7 +267,10 @@ mod tests {
             as_black: -4,
             as_white: 2,
         });
-        assert_eq!((tally.wins, tally.draws, tally.losses, tally.margin), (2, 1, 1, 8));
+        assert_eq!(
+            (tally.wins, tally.draws, tally.losses, tally.margin),
+            (2, 1, 1, 8)
+        );
         assert!((tally.points() - 0.625).abs() < 1e-9);
         assert!((tally.mean_margin() - 2.0).abs() < 1e-9);
     }

@@ -1,5 +1,6 @@
 //! Training the pattern evaluation of 8x8 Othello from the engine's own games: self-play data
-//! ([`selfplay`]), the fit of the weights to it ([`fit`]), and matches that measure what the
+//! ([`selfplay`]), the fit of the weights to it ([`fit`]), the error model of the search's probabilistic
+//! cut-offs ([`probcut`]), and matches that measure what the
 //! weights are worth ([`arena`]).
 //!
 //! Everything here is computation on values: the `othello train` command reads and writes the
@@ -7,6 +8,7 @@
 
 pub mod arena;
 pub mod fit;
+pub mod probcut;
 pub mod selfplay;
 
 pub use selfplay::{RECORD_BYTES, Sample, SelfPlay};

@@ -22,7 +22,6 @@ mod properties;
 mod analysis;
 mod records;
 
-mod eval_match;
 mod grader;
 mod hardening;
 mod perft;

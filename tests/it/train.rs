@@ -1,4 +1,5 @@
-//! `othello train`: self-play data that a second run continues, and its errors.
+//! `othello train`: self-play data that a second run continues, rescoring, the cut-off model,
+//! matches, and their errors.
 
 use predicates::prelude::*;
 
@@ -63,6 +64,105 @@ fn fit_writes_a_weights_file_the_engine_can_read() {
     let bytes = std::fs::read(&weights).unwrap();
     let read = othello::engine::patterns::Weights::from_bytes(&bytes).unwrap();
     assert!(read.values().iter().any(|&weight| weight != 0));
+    // The new weights play a match against the classic evaluation.
+    othello()
+        .args(["train", "match"])
+        .arg(&weights)
+        .args(["classic", "--openings", "1", "--nodes", "2000"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "against classic: 2 games at 2000 nodes a move",
+        ))
+        .stdout(predicate::str::contains("% of the points, mean margin"));
+}
+
+/// Two short self-play games in a new data file of `dir`.
+fn two_games(dir: &std::path::Path) -> std::path::PathBuf {
+    let data = dir.join("data.bin");
+    othello()
+        .args(["train", "selfplay"])
+        .arg(&data)
+        .args(["--games", "2", "--solve-empties", "8", "--depth", "1"])
+        .assert()
+        .success();
+    data
+}
+
+#[test]
+fn rescore_replaces_the_inexact_scores_and_continues_an_interrupted_run() {
+    let dir = scratch("train", "rescore");
+    let data = two_games(&dir);
+    let (whole, resumed) = (dir.join("whole.bin"), dir.join("resumed.bin"));
+    let rescore = |out: &std::path::Path| {
+        othello()
+            .args(["train", "rescore"])
+            .arg(&data)
+            .arg("--out")
+            .arg(out)
+            .args(["--depth", "2", "--from-empties", "30"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(
+                "2 games rescored at depth 2 from 30 empties",
+            ));
+    };
+    rescore(&whole);
+    let (before, after) = (
+        std::fs::read(&data).unwrap(),
+        std::fs::read(&whole).unwrap(),
+    );
+    assert_eq!(before.len(), after.len());
+    let records = || before.chunks(18).zip(after.chunks(18));
+    // Positions with fewer than 30 empties keep their records; some others change score.
+    for (old, new) in records() {
+        let discs = (u64::from_le_bytes(old[..8].try_into().unwrap())
+            | u64::from_le_bytes(old[8..16].try_into().unwrap()))
+        .count_ones();
+        assert_eq!(old[..16], new[..16]);
+        assert_eq!(old[17], new[17]);
+        if 64 - discs < 30 {
+            assert_eq!(old, new);
+        }
+    }
+    assert!(records().any(|(old, new)| old != new));
+    // A run cut short after its first game (and in the middle of the second) is continued.
+    let first_game = after
+        .chunks(18)
+        .position(|record| record[17] & 4 != 0)
+        .unwrap();
+    std::fs::write(&resumed, &after[..(first_game + 1) * 18 + 7]).unwrap();
+    rescore(&resumed);
+    assert_eq!(std::fs::read(&resumed).unwrap(), after);
+}
+
+#[test]
+fn probcut_prints_the_error_table_and_the_model() {
+    let dir = scratch("train", "probcut");
+    let data = two_games(&dir);
+    othello()
+        .args(["train", "probcut"])
+        .arg(&data)
+        .args(["--positions", "3", "--depth", "4"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("3 positions, 6 comparisons"))
+        .stdout(predicate::str::contains(" 4 ( 2) "))
+        .stdout(predicate::str::contains("model: sigma = "));
+}
+
+#[test]
+fn match_names_a_file_that_is_not_a_weights_file() {
+    let dir = scratch("train", "match");
+    let data = two_games(&dir);
+    othello()
+        .args(["train", "match", "classic"])
+        .arg(&data)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "data.bin: not a pattern weights file",
+        ));
 }
 
 #[test]

@@ -1,0 +1,212 @@
+//! Fitting the error model of the midgame search's probabilistic cut-offs
+//! ([`crate::engine::probcut`]): self-play positions are searched deeper and deeper without
+//! cut-offs, and the difference between the value at each depth and the value at its shallow
+//! depth is modelled as a normal error whose standard deviation is linear in the depth and the
+//! empty squares.
+
+use std::sync::atomic::AtomicBool;
+
+use super::Sample;
+use crate::engine::Engine;
+use crate::engine::Limits;
+use crate::engine::probcut::{MIN_DEPTH, ProbCut, shallow_depth};
+
+/// One deep search compared with its shallow search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Observation {
+    /// Empty squares of the position.
+    pub empties: u32,
+    /// Depth of the deep search.
+    pub depth: u32,
+    /// The deep value minus the shallow value, in discs.
+    pub error: i32,
+}
+
+/// The observations of one position: the values of an iterative deepening to `max_depth`
+/// plies with `engine` (which this turns non-selective), each depth from
+/// [`MIN_DEPTH`] on compared with its [`shallow_depth`].
+///
+/// # Panics
+/// If the sample's position is over (never for a sample of a self-play game).
+#[must_use]
+pub fn observe(engine: &mut Engine, sample: &Sample, max_depth: u32) -> Vec<Observation> {
+    engine.set_selective(false);
+    let mut values: Vec<Option<i32>> = vec![None; max_depth as usize + 1];
+    let stop = AtomicBool::new(false);
+    engine
+        .search_with(
+            &sample.game(),
+            &Limits::depth(max_depth),
+            &stop,
+            &mut |report| {
+                if !report.exact && report.depth <= max_depth {
+                    values[report.depth as usize] = Some(report.score);
+                }
+            },
+        )
+        .expect("a sample's position has a player to move");
+    (MIN_DEPTH..=max_depth)
+        .filter_map(|depth| {
+            let deep = values[depth as usize]?;
+            let shallow = values[shallow_depth(depth) as usize]?;
+            Some(Observation {
+                empties: sample.empties(),
+                depth,
+                error: deep - shallow,
+            })
+        })
+        .collect()
+}
+
+/// The root mean square error of the observations at one depth and a range of empty squares.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Group {
+    /// Depth of the deep search.
+    pub depth: u32,
+    /// The lowest empty squares of the group (it holds [`GROUP_EMPTIES`] values).
+    pub empties: u32,
+    /// Observations in the group.
+    pub count: usize,
+    /// Their root mean square error, in discs.
+    pub rms: f64,
+}
+
+/// Empty squares per group.
+pub const GROUP_EMPTIES: u32 = 5;
+
+/// Groups the observations by depth and empty squares.
+#[must_use]
+pub fn groups(observations: &[Observation]) -> Vec<Group> {
+    let mut sums: std::collections::BTreeMap<(u32, u32), (usize, f64)> =
+        std::collections::BTreeMap::new();
+    for o in observations {
+        let key = (o.depth, o.empties / GROUP_EMPTIES * GROUP_EMPTIES);
+        let entry = sums.entry(key).or_default();
+        entry.0 += 1;
+        entry.1 += f64::from(o.error * o.error);
+    }
+    sums.into_iter()
+        .map(|((depth, empties), (count, squares))| Group {
+            depth,
+            empties,
+            count,
+            rms: (squares / count as f64).sqrt(),
+        })
+        .collect()
+}
+
+/// The model fitted to the groups: least squares of their errors (weighted by their sizes)
+/// on the plies between the two searches and the empty squares (the group's middle), in
+/// hundredths of a disc.
+#[must_use]
+pub fn fit(groups: &[Group]) -> ProbCut {
+    // Normal equations of sigma = c0 + c1 * (depth - shallow depth) + c2 * empties.
+    let mut a = [[0.0f64; 3]; 3];
+    let mut b = [0.0f64; 3];
+    for g in groups {
+        let x = [
+            1.0,
+            f64::from(g.depth - shallow_depth(g.depth)),
+            f64::from(g.empties) + f64::from(GROUP_EMPTIES - 1) / 2.0,
+        ];
+        let w = g.count as f64;
+        for i in 0..3 {
+            for j in 0..3 {
+                a[i][j] += w * x[i] * x[j];
+            }
+            b[i] += w * x[i] * 100.0 * g.rms;
+        }
+    }
+    ProbCut {
+        coefficients: solve3(a, b).unwrap_or([0.0; 3]),
+    }
+}
+
+/// The solution of a 3x3 linear system by Gaussian elimination with partial pivoting, or
+/// `None` if it is singular.
+fn solve3(mut a: [[f64; 3]; 3], mut b: [f64; 3]) -> Option<[f64; 3]> {
+    for col in 0..3 {
+        let pivot = (col..3).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let pivot_row = a[col];
+        for row in col + 1..3 {
+            let factor = a[row][col] / pivot_row[col];
+            for (value, pivot) in a[row].iter_mut().zip(pivot_row).skip(col) {
+                *value -= factor * pivot;
+            }
+            b[row] -= factor * b[col];
+        }
+    }
+    let mut x = [0.0; 3];
+    for row in (0..3).rev() {
+        let rest: f64 = (row + 1..3).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - rest) / a[row][row];
+    }
+    Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::SelfPlay;
+
+    #[test]
+    fn a_linear_error_is_fitted_back() {
+        let groups: Vec<Group> = (3..=10)
+            .flat_map(|depth| {
+                (4..12).map(move |g| {
+                    let empties = g * GROUP_EMPTIES;
+                    let middle = f64::from(empties) + 2.0;
+                    let gap = f64::from(depth - shallow_depth(depth));
+                    Group {
+                        depth,
+                        empties,
+                        count: 10,
+                        rms: (150.0 + 20.0 * gap + 3.0 * middle) / 100.0,
+                    }
+                })
+            })
+            .collect();
+        let [c0, c1, c2] = fit(&groups).coefficients;
+        assert!(
+            (c0 - 150.0).abs() < 1e-6 && (c1 - 20.0).abs() < 1e-6,
+            "{c0} {c1}"
+        );
+        assert!((c2 - 3.0).abs() < 1e-6, "{c2}");
+    }
+
+    #[test]
+    fn observations_compare_each_depth_with_its_shallow_depth() {
+        let mut engine = SelfPlay::engine();
+        let game = SelfPlay::default().game(&mut engine, 4);
+        let sample = game
+            .iter()
+            .find(|s| s.empties() == 40)
+            .expect("a position at 40 empties");
+        let observations = observe(&mut engine, sample, 5);
+        assert!(!engine.selective());
+        let values: Vec<i32> = (0..=5)
+            .map(|depth| {
+                engine
+                    .search(&sample.game(), &Limits::depth(depth.max(1)))
+                    .unwrap()
+                    .score
+            })
+            .collect();
+        let expected: Vec<Observation> = (3..=5)
+            .map(|depth| Observation {
+                empties: 40,
+                depth,
+                error: values[depth as usize] - values[shallow_depth(depth) as usize],
+            })
+            .collect();
+        assert_eq!(observations, expected);
+        let grouped = groups(&observations);
+        assert_eq!(grouped.len(), 3);
+        assert!(grouped.iter().all(|g| g.empties == 40 && g.count == 1));
+    }
+}
