@@ -39,7 +39,8 @@
 //! of a game, move by move, in [`analysis`]; the search engine ([`Engine`]) in [`engine`], and computer
 //! players of graded strength in [`computer`]; the NBoard and GTP protocols through which other
 //! programs drive the engine in [`engine_protocol`]; the self-play games and the fit that make
-//! the engine's 8x8 pattern evaluation ([`engine::patterns`]) in [`train`].
+//! the engine's 8x8 pattern evaluation ([`engine::patterns`]), the model of its probabilistic
+//! cut-offs ([`engine::probcut`]) and matches between evaluations in [`train`].
 
 #![warn(missing_docs)]
 

@@ -331,9 +331,7 @@ fn evaluation(name: &str) -> Result<Evaluation, TrainError> {
 
 fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
     let evaluation = evaluation(&args.eval)?;
-    let bytes = std::fs::read(&args.data).map_err(file_error(&args.data))?;
-    let (samples, _) = read_samples(&bytes);
-    drop(bytes);
+    let samples = read_data(std::slice::from_ref(&args.data))?;
     let games: Vec<&[Sample]> = samples.split_inclusive(|s| s.last).collect();
     let (mut file, done) = open_data(&args.out)?;
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
@@ -381,16 +379,8 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
 }
 
 fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
-    let mut samples = Vec::new();
-    for path in &args.data {
-        let bytes = std::fs::read(path).map_err(file_error(path))?;
-        samples.extend(
-            read_samples(&bytes)
-                .0
-                .into_iter()
-                .filter(|s| !s.exact && s.empties() >= args.min_empties),
-        );
-    }
+    let mut samples = read_data(&args.data)?;
+    samples.retain(|s| !s.exact && s.empties() >= args.min_empties);
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let chosen: Vec<Sample> = samples
         .choose_multiple(
@@ -526,12 +516,18 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
     Ok(())
 }
 
-fn fit(args: &FitArgs) -> Result<(), TrainError> {
+/// The samples of the whole games in data files, in order.
+fn read_data(paths: &[PathBuf]) -> Result<Vec<Sample>, TrainError> {
     let mut samples = Vec::new();
-    for path in &args.data {
+    for path in paths {
         let bytes = std::fs::read(path).map_err(file_error(path))?;
         samples.extend(read_samples(&bytes).0);
     }
+    Ok(samples)
+}
+
+fn fit(args: &FitArgs) -> Result<(), TrainError> {
+    let samples = read_data(&args.data)?;
     let config = FitConfig {
         seed: args.seed,
         epochs: args.epochs,

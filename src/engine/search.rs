@@ -687,18 +687,16 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                     return -hit.upper;
                 }
             }
+            let replies = self.moves(child);
+            let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
             let key = if Some(index) == table_move {
                 1 << 28
             } else if shallow > 0 {
                 self.ply += 1;
                 let score = -self.midgame(child, shallow, -INFINITY, INFINITY, false);
                 self.ply -= 1;
-                let replies = self.moves(child);
-                let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
                 score - WEIGHT_SHALLOW_MOBILITY * mobility
             } else {
-                let replies = self.moves(child);
-                let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
                 let after = empties & !B::single(index);
                 let potential = (shape.geo.dilate(child.opp) & after).count() as i32;
                 -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential

@@ -44,13 +44,7 @@ fn selfplay_rejects_a_bad_opening_range() {
 #[test]
 fn fit_writes_a_weights_file_the_engine_can_read() {
     let dir = scratch("train", "fit");
-    let (data, weights) = (dir.join("data.bin"), dir.join("weights.bin"));
-    othello()
-        .args(["train", "selfplay"])
-        .arg(&data)
-        .args(["--games", "4", "--solve-empties", "8", "--depth", "1"])
-        .assert()
-        .success();
+    let (data, weights) = (games(&dir, 4), dir.join("weights.bin"));
     othello()
         .args(["train", "fit"])
         .arg(&data)
@@ -77,13 +71,14 @@ fn fit_writes_a_weights_file_the_engine_can_read() {
         .stdout(predicate::str::contains("% of the points, mean margin"));
 }
 
-/// Two short self-play games in a new data file of `dir`.
-fn two_games(dir: &std::path::Path) -> std::path::PathBuf {
+/// `count` short self-play games in a new data file of `dir`.
+fn games(dir: &std::path::Path, count: u32) -> std::path::PathBuf {
     let data = dir.join("data.bin");
     othello()
         .args(["train", "selfplay"])
         .arg(&data)
-        .args(["--games", "2", "--solve-empties", "8", "--depth", "1"])
+        .args(["--solve-empties", "8", "--depth", "1", "--games"])
+        .arg(count.to_string())
         .assert()
         .success();
     data
@@ -92,7 +87,7 @@ fn two_games(dir: &std::path::Path) -> std::path::PathBuf {
 #[test]
 fn rescore_replaces_the_inexact_scores_and_continues_an_interrupted_run() {
     let dir = scratch("train", "rescore");
-    let data = two_games(&dir);
+    let data = games(&dir, 2);
     let (whole, resumed) = (dir.join("whole.bin"), dir.join("resumed.bin"));
     let rescore = |out: &std::path::Path| {
         othello()
@@ -139,7 +134,7 @@ fn rescore_replaces_the_inexact_scores_and_continues_an_interrupted_run() {
 #[test]
 fn probcut_prints_the_error_table_and_the_model() {
     let dir = scratch("train", "probcut");
-    let data = two_games(&dir);
+    let data = games(&dir, 2);
     othello()
         .args(["train", "probcut"])
         .arg(&data)
@@ -154,7 +149,7 @@ fn probcut_prints_the_error_table_and_the_model() {
 #[test]
 fn match_names_a_file_that_is_not_a_weights_file() {
     let dir = scratch("train", "match");
-    let data = two_games(&dir);
+    let data = games(&dir, 2);
     othello()
         .args(["train", "match", "classic"])
         .arg(&data)
