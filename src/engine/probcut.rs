@@ -1,7 +1,7 @@
 //! Probabilistic cut-offs (ProbCut) for the midgame search with the trained evaluation: before
 //! searching a node `depth` plies deep, a search [`shallow_depth`] plies deep with a window
-//! moved [`ProbCut::margin`] beyond the node's window predicts, with high probability, that the
-//! deep search would fail high or low, and the node returns at once.
+//! moved 1.5 standard deviations ([`ProbCut::sigma`]) beyond the node's window predicts, with
+//! high probability, that the deep search would fail high or low, and the node returns at once.
 //!
 //! The deep value is modelled as the shallow value plus a normal error whose standard deviation
 //! is linear in the plies between the two searches and in the empty squares:
