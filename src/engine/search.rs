@@ -105,8 +105,8 @@ pub(crate) struct Searcher<'a, B, R, C> {
     published: u64,
     /// Set once the budget ran out; every result computed after that is meaningless.
     pub aborted: bool,
-    /// Whether the midgame search may cut off with [`Searcher::probcut`]: not while it orders
-    /// the solver's moves.
+    /// Whether the midgame search may cut off with [`Searcher::probcut`]: not inside
+    /// [`Searcher::ordering_search`].
     selective: bool,
     lists: Vec<Vec<u64>>,
     ply: usize,
@@ -220,17 +220,14 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             .table_move(pos, true)
             .or_else(|| self.table_move(pos, false));
         let mut list: Vec<(i32, u32)> = Vec::new();
-        let selective = std::mem::take(&mut self.selective);
         for index in self.moves(pos).members() {
             let key = if Some(index) == table_move {
                 INFINITY + 1
             } else {
-                let child = self.play(pos, index);
-                -self.midgame(child, shallow_depth(n), -INFINITY, INFINITY, false)
+                -self.ordering_search(self.play(pos, index), shallow_depth(n))
             };
             list.push((key, index));
         }
-        self.selective = selective;
         list.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
         list.into_iter().map(|(_, index)| index).collect()
     }
@@ -564,6 +561,15 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         best.score
     }
 
+    /// The full-window midgame score of `pos` at `depth`, as the solver orders its moves:
+    /// without probabilistic cut-offs, which cost the solver more nodes than they save.
+    fn ordering_search(&mut self, pos: Position<B>, depth: u32) -> i32 {
+        let selective = std::mem::take(&mut self.selective);
+        let score = self.midgame(pos, depth, -INFINITY, INFINITY, false);
+        self.selective = selective;
+        score
+    }
+
     /// A probabilistic cut-off at a node `depth` plies deep with window (`alpha`, `beta`): a
     /// shallow search finds the node's value very likely at or above `beta` (or at or below
     /// `alpha`), or `None`.
@@ -671,7 +677,6 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         } else {
             0
         };
-        let selective = std::mem::take(&mut self.selective);
         let odd = shape.odd_regions(empties);
         let etc = n >= SOLVE_ETC_MIN;
         for index in moves.members() {
@@ -683,28 +688,28 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                     && -hit.upper >= beta
                 {
                     self.give_back(list);
-                    self.selective = selective;
                     return -hit.upper;
                 }
             }
-            let replies = self.moves(child);
-            let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
             let key = if Some(index) == table_move {
                 1 << 28
-            } else if shallow > 0 {
-                self.ply += 1;
-                let score = -self.midgame(child, shallow, -INFINITY, INFINITY, false);
-                self.ply -= 1;
-                score - WEIGHT_SHALLOW_MOBILITY * mobility
             } else {
-                let after = empties & !B::single(index);
-                let potential = (shape.geo.dilate(child.opp) & after).count() as i32;
-                -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
-                    + WEIGHT_PARITY * i32::from(odd.has(index))
+                let replies = self.moves(child);
+                let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
+                if shallow > 0 {
+                    self.ply += 1;
+                    let score = -self.ordering_search(child, shallow);
+                    self.ply -= 1;
+                    score - WEIGHT_SHALLOW_MOBILITY * mobility
+                } else {
+                    let after = empties & !B::single(index);
+                    let potential = (shape.geo.dilate(child.opp) & after).count() as i32;
+                    -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
+                        + WEIGHT_PARITY * i32::from(odd.has(index))
+                }
             };
             list.push(entry(key, index));
         }
-        self.selective = selective;
         let best = self.search_moves(
             pos,
             &mut list,

@@ -215,15 +215,12 @@ fn sigterm_and_ctrl_c_give_the_terminal_back() {
     let Some(tmux) = Tmux::start("signals") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let pid_file = dir.path().join("pid");
-    tmux.open(&play_command("--size 6x6", &pid_file));
-    tmux.wait_for("to move");
-    terminate(&pid_file);
-    let screen = tmux.wait_for("EXITED");
+    let screen = terminated(&tmux, "--size 6x6", "to move");
     assert_eq!(tmux.modes(), "0 0 0");
     assert_cooked(&screen);
 
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
     let tmux = Tmux::start("ctrl-c").unwrap();
     tmux.open(&play_command("--size 6x6", &pid_file));
     tmux.wait_for("to move");
@@ -445,18 +442,24 @@ fn sigterm_at_the_line_prompt_gives_the_terminal_back() {
     let Some(tmux) = Tmux::start("line-sigterm") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let pid_file = dir.path().join("pid");
-    tmux.open(&play_command("--line", &pid_file));
-    tmux.wait_for("Black (X)>");
-    terminate(&pid_file);
-    let screen = tmux.wait_for("EXITED");
+    let screen = terminated(&tmux, "--line", "Black (X)>");
     assert!(
         screen.contains("Interrupted: the game is left unfinished. Goodbye."),
         "{screen}"
     );
     // The line editor's raw mode is undone too.
     assert_cooked(&screen);
+}
+
+/// The screen once `othello play ARGS`, opened in `tmux`, showed `prompt`, was sent SIGTERM
+/// and exited.
+fn terminated(tmux: &Tmux, args: &str, prompt: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    tmux.open(&play_command(args, &pid_file));
+    tmux.wait_for(prompt);
+    terminate(&pid_file);
+    tmux.wait_for("EXITED")
 }
 
 /// Sends SIGTERM to the program whose process id is in `pid_file`.
