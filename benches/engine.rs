@@ -1,13 +1,16 @@
-//! Search speed on small, fixed workloads.
+//! Search speed on small, fixed workloads, and the speed of the static evaluation.
 //!
-//! `cargo bench --bench engine`. The full FFO #40-#49 benchmark takes minutes and is run by
+//! `cargo bench --bench engine` (`-- evaluation` for the evaluation alone). The full FFO #40-#49 benchmark takes minutes and is run by
 //! `othello solve --bench` instead (see DESIGN.md).
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use othello::{Dimensions, Engine, EngineConfig, Game, Limits, RuleSet, Scoring, Setup, Square};
+use othello::engine::{Evaluation, evaluate_standard};
+use othello::{
+    Color, Dimensions, Engine, EngineConfig, Game, Limits, RuleSet, Scoring, Setup, Square,
+};
 
 /// FFO #40 (20 empties) after the first `plies` moves of its principal variation.
 fn ffo_40_after(plies: usize) -> Game {
@@ -59,5 +62,56 @@ fn engine(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engine);
+/// The positions of 16 pseudo-random 8x8 games, every ply, as (mover's discs, opponent's
+/// discs).
+fn random_positions() -> Vec<(u64, u64)> {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut positions = Vec::new();
+    for _ in 0..16 {
+        let mut game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
+        while let Some(mover) = game.turn() {
+            let discs = |color: Color| {
+                (0..64).fold(0u64, |set, cell| {
+                    let square = Square::new(cell / 8, cell % 8);
+                    if game.board().get(square) == Ok(Some(color)) {
+                        set | 1 << cell
+                    } else {
+                        set
+                    }
+                })
+            };
+            positions.push((discs(mover), discs(mover.opponent())));
+            let moves = game.legal_moves();
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let pick = (state >> 33) as usize % moves.len();
+            game.play(moves[pick]).unwrap();
+        }
+    }
+    positions
+}
+
+/// The static evaluation alone, in positions per second (criterion's throughput).
+fn evaluation(c: &mut Criterion) {
+    let positions = random_positions();
+    let mut group = c.benchmark_group("evaluation");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    for (name, evaluation) in [
+        ("trained", Evaluation::Trained),
+        ("classic", Evaluation::Classic),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                positions
+                    .iter()
+                    .map(|&(me, opp)| evaluate_standard(evaluation, black_box(me), opp))
+                    .fold(0i64, |sum, score| sum + i64::from(score))
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engine, evaluation);
 criterion_main!(benches);

@@ -39,7 +39,7 @@ macro_rules! with_cols {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
-mod eight;
+pub(crate) mod eight;
 
 /// A rule set: which moves are legal and what a move flips.
 ///

@@ -6,11 +6,17 @@
 //! discs (corners, their neighbours, edges, stable discs) change sign when fewest discs wins;
 //! mobility, potential mobility and parity are good for the mover under either win rule.
 
-use super::shape::Shape;
+use std::sync::LazyLock;
+
+use super::shape::{Evaluation, Scoring, Shape};
 use crate::bitboard::Bits;
-use crate::cpu::Cpu;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::X86_64V3;
+use crate::cpu::{Cpu, Portable};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Full, RuleSet, Rules};
+use crate::setup::WinRule;
+use crate::square::Dimensions;
 
 /// Evaluation units per disc.
 pub(crate) const SCALE: i32 = 100;
@@ -64,4 +70,114 @@ pub(crate) fn evaluate<B: Bits, R: Rules, C: Cpu>(
     let stable = |discs| shape.stable(discs, empties).count() as i32;
     discs += STABLE * (stable(me) - stable(opp));
     positional + shape.sign * discs
+}
+
+/// Standard Othello with the classic evaluation, for [`evaluate_standard`].
+static CLASSIC: LazyLock<Shape<u64>> = LazyLock::new(|| {
+    Shape::new(
+        Dimensions::STANDARD,
+        RuleSet::Full,
+        WinRule::MostDiscs,
+        Scoring::DiscsOnly,
+        Evaluation::Classic,
+        false,
+    )
+});
+
+/// The static evaluation of a position of standard Othello (8x8, FULL rules, most discs wins)
+/// by `evaluation`, for the mover, in hundredths of a disc: `me` and `opp` are the mover's and
+/// the opponent's discs, bit `8 * row + column`. It is the value the midgame search gives the
+/// position at its horizon, move counts included.
+///
+/// ```
+/// use othello::engine::{Evaluation, evaluate_standard};
+///
+/// // Black opens f5 (flipping e5) or d3 (flipping d4), two images of one position; white
+/// // is to move.
+/// let after_f5 = (1 << 27, 1 << 28 | 1 << 35 | 1 << 36 | 1 << 37);
+/// let after_d3 = (1 << 36, 1 << 19 | 1 << 27 | 1 << 28 | 1 << 35);
+/// for evaluation in [Evaluation::Trained, Evaluation::Classic] {
+///     assert_eq!(
+///         evaluate_standard(evaluation, after_f5.0, after_f5.1),
+///         evaluate_standard(evaluation, after_d3.0, after_d3.1),
+///     );
+/// }
+/// ```
+#[must_use]
+pub fn evaluate_standard(evaluation: Evaluation, me: u64, opp: u64) -> i32 {
+    #[inline(always)]
+    fn body<C: Cpu>(evaluation: Evaluation, pos: Position<u64>, cpu: C) -> i32 {
+        match evaluation.patterns(Dimensions::STANDARD, RuleSet::Full, WinRule::MostDiscs) {
+            Some(weights) => {
+                let my_moves = pos.moves::<Full>(&CLASSIC.geo).count_ones();
+                let their_moves = pos.passed().moves::<Full>(&CLASSIC.geo).count_ones();
+                weights.evaluate(cpu, pos.me, pos.opp, my_moves, their_moves)
+            }
+            None => evaluate::<u64, Full, C>(&CLASSIC, pos, cpu),
+        }
+    }
+    let pos = Position { me, opp };
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = X86_64V3::detect() {
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+        unsafe fn x86_64_v3(evaluation: Evaluation, pos: Position<u64>, cpu: X86_64V3) -> i32 {
+            body(evaluation, pos, cpu)
+        }
+        // SAFETY: `detect` made the marker, so the processor has every feature the function is
+        // compiled for.
+        return unsafe { x86_64_v3(evaluation, pos, cpu) };
+    }
+    body(evaluation, pos, Portable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::patterns::WEIGHTS;
+
+    /// Positions of pseudo-random games from the start, one at every ply.
+    fn positions() -> Vec<(u64, u64)> {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut out = Vec::new();
+        for _ in 0..20 {
+            let mut pos = Position::<u64> {
+                me: 1 << 28 | 1 << 35,
+                opp: 1 << 27 | 1 << 36,
+            };
+            loop {
+                let moves = pos.moves::<Full>(&CLASSIC.geo);
+                if moves == 0 {
+                    break;
+                }
+                out.push((pos.me, pos.opp));
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                let pick = (state >> 33) as u32 % moves.count_ones();
+                let mut cells = moves;
+                for _ in 0..pick {
+                    cells &= cells - 1;
+                }
+                let square = cells.trailing_zeros();
+                let flipped = Full::flips(&CLASSIC.geo, pos.me, pos.opp, 1 << square);
+                pos = pos.after(1 << square, flipped);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_standard_evaluation_is_the_searchs() {
+        for (me, opp) in positions() {
+            assert_eq!(
+                evaluate_standard(Evaluation::Trained, me, opp),
+                WEIGHTS.evaluate_slowly(me, opp)
+            );
+            let pos = Position { me, opp };
+            assert_eq!(
+                evaluate_standard(Evaluation::Classic, me, opp),
+                evaluate::<u64, Full, Portable>(&CLASSIC, pos, Portable)
+            );
+        }
+    }
 }

@@ -22,6 +22,7 @@
 
 mod driver;
 mod eval;
+mod leaves;
 pub mod patterns;
 pub mod probcut;
 mod search;
@@ -37,6 +38,7 @@ use thiserror::Error;
 use crate::game::Game;
 use crate::square::Square;
 
+pub use eval::evaluate_standard;
 pub use shape::{Evaluation, Scoring};
 
 /// How the engine is set up; fixed for its lifetime.

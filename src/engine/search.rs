@@ -12,13 +12,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::eval::{SCALE, evaluate};
+use super::leaves::Leaves;
 use super::probcut::{self, ProbCut};
 use super::shape::Shape;
 use super::tt::{NO_LOWER, NO_UPPER, Table};
 use crate::bitboard::SearchBits;
 use crate::cpu::Cpu;
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{RuleSet, Rules};
 
 /// Above every score, in either unit.
 pub(crate) const INFINITY: i32 = 30_000;
@@ -254,6 +255,18 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             self.check_budget();
         }
         self.aborted
+    }
+
+    /// Counts the `nodes` of a subtree searched to `score` in one piece, checking the budget
+    /// when they cross a multiple of 1024: the score, or 0 once the search must stop.
+    #[inline(always)]
+    fn count(&mut self, nodes: u64, score: i32) -> i32 {
+        let before = self.nodes;
+        self.nodes += nodes;
+        if (before ^ self.nodes) >> 10 != 0 {
+            self.check_budget();
+        }
+        if self.aborted { 0 } else { score }
     }
 
     #[cold]
@@ -779,10 +792,23 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         empties: B,
         passed: bool,
     ) -> i32 {
+        let shape = self.shape;
+        // Known at compile time but for the board, so that only the one-word code has it.
+        if B::WIDTH == 64 && R::RULE_SET == RuleSet::Full && shape.geo.is_standard() {
+            let mut leaves = Leaves::new(shape.outcome());
+            let score = leaves.solve(
+                pos.me.low_u64(),
+                pos.opp.low_u64(),
+                empties.low_u64(),
+                alpha,
+                beta,
+                passed,
+            );
+            return self.count(leaves.nodes, score);
+        }
         if self.tick() {
             return 0;
         }
-        let shape = self.shape;
         let n = empties.count();
         if n <= 1 {
             return if n == 1 {

@@ -50,6 +50,29 @@ pub enum Scoring {
     EmptiesToWinner,
 }
 
+/// How a finished game scores: the board's size, the win rule and the scoring convention.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Outcome {
+    cells: i32,
+    /// +1 when most discs wins, -1 when fewest discs wins.
+    sign: i32,
+    empties_to_winner: bool,
+}
+
+impl Outcome {
+    /// The final score for the side owning `mine` discs, the other side owning `theirs`.
+    #[inline(always)]
+    pub(crate) fn score(self, mine: i32, theirs: i32) -> i32 {
+        let margin = (mine - theirs) * self.sign;
+        if self.empties_to_winner {
+            let empties = self.cells - mine - theirs;
+            margin + margin.signum() * empties
+        } else {
+            margin
+        }
+    }
+}
+
 /// Which evaluation the midgame search uses.
 #[derive(Clone, Copy, Default)]
 pub enum Evaluation {
@@ -67,7 +90,7 @@ pub enum Evaluation {
 
 impl Evaluation {
     /// The pattern weights used on a board of `dims` under `rule_set` and `win`, if any.
-    fn patterns(
+    pub(crate) fn patterns(
         self,
         dims: Dimensions,
         rule_set: RuleSet,
@@ -224,17 +247,20 @@ impl<B: Bits> Shape<B> {
         }
     }
 
+    /// How finished games on this board score.
+    #[inline(always)]
+    pub(crate) fn outcome(&self) -> Outcome {
+        Outcome {
+            cells: self.cells,
+            sign: self.sign,
+            empties_to_winner: self.empties_to_winner,
+        }
+    }
+
     /// The final score of a finished game, for the side owning `me`.
     #[inline]
     pub(crate) fn final_score(&self, me: B, opp: B) -> i32 {
-        let (mine, theirs) = (me.count() as i32, opp.count() as i32);
-        let margin = (mine - theirs) * self.sign;
-        if self.empties_to_winner {
-            let empties = self.cells - mine - theirs;
-            margin + margin.signum() * empties
-        } else {
-            margin
-        }
+        self.outcome().score(me.count() as i32, opp.count() as i32)
     }
 
     /// Cells on lines (in every direction) that hold no empty cell.

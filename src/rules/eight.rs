@@ -78,7 +78,7 @@ static RAYS: [Rays; 64] = {
 /// up to that cell. Towards lower indices it is the highest such cell. The run before it is
 /// flipped when that cell holds a disc of `me`.
 #[inline(always)]
-pub(super) fn flips(me: u64, opp: u64, square: u32) -> u64 {
+pub(crate) fn flips(me: u64, opp: u64, square: u32) -> u64 {
     // `& 63`: a square is below 64, and the mask lets the compiler drop the bounds check.
     let rays = &RAYS[(square & 63) as usize].0;
     let mut flipped = 0;
