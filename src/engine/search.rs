@@ -32,7 +32,7 @@ const SOLVE_SORT_MIN: u32 = 7;
 /// Empties from which the solver orders moves with a shallow midgame search.
 const SOLVE_SHALLOW_MIN: u32 = 16;
 /// Empties from which the solver tries a stability cut-off.
-const SOLVE_STABILITY_MIN: u32 = 6;
+const SOLVE_STABILITY_MIN: u32 = 7;
 /// Empties from which the solver looks up every child in the table before searching any
 /// (enhanced transposition cut-off).
 const SOLVE_ETC_MIN: u32 = 12;
@@ -109,28 +109,40 @@ pub(crate) struct Searcher<'a, B, R, C> {
     /// Whether the midgame search may cut off with [`Searcher::probcut`]: not inside
     /// [`Searcher::ordering_search`].
     selective: bool,
-    lists: Vec<Vec<u64>>,
+    lists: Vec<Vec<Entry<B>>>,
     ply: usize,
     _rules: PhantomData<R>,
 }
 
-/// A move list entry: the sort key in the high half, the cell index in the low half.
-#[inline(always)]
-fn entry(key: i32, index: u32) -> u64 {
-    ((i64::from(key) + (1 << 31)) as u64) << 32 | u64::from(index)
+/// A move list entry: the move and its sort key, and the position after the move when the
+/// ordering already made it.
+#[derive(Clone, Copy)]
+struct Entry<B> {
+    /// The sort key in the high half, the cell index in the low half.
+    rank: u64,
+    child: Option<Position<B>>,
 }
 
-/// Moves the best remaining entry (highest key) to position `i` and returns its cell.
+/// The entry of the move at cell `index` with sort key `key`.
 #[inline(always)]
-fn pick_best(list: &mut [u64], i: usize) -> u32 {
+fn entry<B>(key: i32, index: u32, child: Option<Position<B>>) -> Entry<B> {
+    Entry {
+        rank: ((i64::from(key) + (1 << 31)) as u64) << 32 | u64::from(index),
+        child,
+    }
+}
+
+/// Moves the best remaining entry (highest key) to position `i` and returns it.
+#[inline(always)]
+fn pick_best<B: Copy>(list: &mut [Entry<B>], i: usize) -> Entry<B> {
     let mut best = i;
     for j in i + 1..list.len() {
-        if list[j] > list[best] {
+        if list[j].rank > list[best].rank {
             best = j;
         }
     }
     list.swap(i, best);
-    list[i] as u32
+    list[i]
 }
 
 impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
@@ -286,7 +298,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         }
     }
 
-    fn take_list(&mut self) -> Vec<u64> {
+    fn take_list(&mut self) -> Vec<Entry<B>> {
         if self.lists.len() <= self.ply {
             self.lists
                 .resize_with(self.ply + 1, || Vec::with_capacity(32));
@@ -296,7 +308,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         list
     }
 
-    fn give_back(&mut self, list: Vec<u64>) {
+    fn give_back(&mut self, list: Vec<Entry<B>>) {
         self.lists[self.ply] = list;
     }
 
@@ -318,13 +330,14 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             .and_then(|hit| hit.best)
     }
 
-    /// How good a move looks before searching it, for ordering: few replies for the opponent
-    /// (corner replies count double), corners, and no X-square next to an empty corner.
+    /// How good the move at `index` from `pos` to `child` looks before searching it, for
+    /// ordering: few replies for the opponent (corner replies count double), corners, and no
+    /// X-square next to an empty corner.
     #[inline]
-    fn quick_key(&self, pos: Position<B>, index: u32) -> i32 {
+    fn quick_key(&self, pos: Position<B>, index: u32, child: Position<B>) -> i32 {
         let shape = self.shape;
         let mv = B::single(index);
-        let replies = self.moves(self.play(pos, index));
+        let replies = self.moves(child);
         let mut key = -16 * (replies.count() + (replies & shape.corners).count()) as i32;
         if !(mv & shape.corners).is_empty() {
             key += 32;
@@ -411,7 +424,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     fn search_moves(
         &mut self,
         pos: Position<B>,
-        list: &mut [u64],
+        list: &mut [Entry<B>],
         window: Window,
         search: impl Fn(&mut Self, Position<B>, i32, i32) -> i32,
     ) -> Option<Best> {
@@ -421,8 +434,9 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             index: None,
         };
         for i in 0..list.len() {
-            let index = pick_best(list, i);
-            let child = self.play(pos, index);
+            let Entry { rank, child } = pick_best(list, i);
+            let index = rank as u32;
+            let child = child.unwrap_or_else(|| self.play(pos, index));
             self.ply += 1;
             let mut score;
             if i == 0 {
@@ -548,14 +562,17 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         }
         let mut list = self.take_list();
         for index in moves.members() {
-            let key = if Some(index) == table_move {
-                1 << 20
+            // Below 2 plies only the table move goes first, and children are made only if
+            // searched.
+            let (key, child) = if Some(index) == table_move {
+                (1 << 20, None)
             } else if depth >= 2 {
-                self.quick_key(pos, index)
+                let child = self.play(pos, index);
+                (self.quick_key(pos, index, child), Some(child))
             } else {
-                0
+                (0, None)
             };
-            list.push(entry(key, index));
+            list.push(entry(key, index, child));
         }
         let best = self.search_moves(
             pos,
@@ -721,7 +738,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                         + WEIGHT_PARITY * i32::from(odd.has(index))
                 }
             };
-            list.push(entry(key, index));
+            list.push(entry(key, index, Some(child)));
         }
         let best = self.search_moves(
             pos,
@@ -959,6 +976,54 @@ mod tests {
             assert!(portable.2 > 0);
             assert_eq!(portable, x86_64_v3);
         }
+    }
+
+    /// The 8x8 solver of the last empties (`leaves.rs`, on `u64`) visits the same nodes to the
+    /// same scores as the generic code (the same board on `u128`), under both win rules and
+    /// both scorings, with full and narrow windows.
+    #[test]
+    fn the_8x8_leaves_search_as_the_generic_code() {
+        let dims = Dimensions::STANDARD;
+        let widen = |pos: Position<u64>| Position {
+            me: u128::from(pos.me),
+            opp: u128::from(pos.opp),
+        };
+        for win in [WinRule::MostDiscs, WinRule::FewestDiscs] {
+            for scoring in [Scoring::DiscsOnly, Scoring::EmptiesToWinner] {
+                let classic = crate::engine::Evaluation::Classic;
+                let narrow = Shape::<u64>::new(dims, RuleSet::Full, win, scoring, classic, false);
+                let wide = Shape::<u128>::new(dims, RuleSet::Full, win, scoring, classic, false);
+                for empties in 0..=9 {
+                    for pos in positions::<u64, Full>(&narrow, empties, 8) {
+                        for window in [Window::FULL, Window { alpha: -2, beta: 4 }] {
+                            let leaves = solve_with::<u64>(&narrow, pos, window);
+                            let generic = solve_with::<u128>(&wide, widen(pos), window);
+                            assert!(leaves.1 > 0);
+                            assert_eq!(leaves, generic, "{pos:?} {window:?} {win:?} {scoring:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The exact score of `position` in `window` on a fresh table, and the nodes visited.
+    fn solve_with<B: SearchBits>(
+        shape: &Shape<B>,
+        position: Position<B>,
+        window: Window,
+    ) -> (i32, u64) {
+        let stop = AtomicBool::new(false);
+        let budget = Budget {
+            stops: [&stop, &stop],
+            deadline: None,
+            max_nodes: None,
+            visited: &AtomicU64::new(0),
+        };
+        let table = Table::new(1);
+        let mut searcher = Searcher::<B, Full, _>::new(shape, &table, budget, 7, Portable);
+        let score = searcher.solve_child(position, window);
+        (score, searcher.nodes)
     }
 
     #[test]
