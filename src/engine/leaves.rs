@@ -12,7 +12,7 @@
 
 use std::marker::PhantomData;
 
-use super::search::INFINITY;
+use super::search::{INFINITY, raise};
 use super::shape::Outcome;
 use crate::rules::eight::flips;
 
@@ -267,14 +267,8 @@ impl Leaves {
                 -alpha,
                 false,
             );
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        return best;
-                    }
-                }
+            if raise(&mut best, &mut alpha, score, beta) {
+                return best;
             }
         }
     }

@@ -759,7 +759,8 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
 
     /// The solver for the last few empties: no table, moves tried on the empty cells directly
     /// (skipping cells with no opponent disc next to them), those in regions with an odd number
-    /// of empties first.
+    /// of empties first. On 8x8 under FULL rules [`Leaves`] searches the same tree in `u64`
+    /// code.
     #[inline(always)]
     fn solve_small(
         &mut self,
@@ -852,14 +853,8 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 }
                 let child = pos.after(mv, flipped);
                 let score = -self.solve_small(child, -beta, -alpha, empties & !mv, false);
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        if score >= beta {
-                            return best;
-                        }
-                    }
+                if raise(&mut best, &mut alpha, score, beta) {
+                    return best;
                 }
             }
         }
@@ -871,6 +866,20 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         }
         best
     }
+}
+
+/// Fail-soft bookkeeping of a move scored `score`: raises the best score and alpha. True on a
+/// cut-off (`score >= beta`).
+#[inline(always)]
+pub(crate) fn raise(best: &mut i32, alpha: &mut i32, score: i32, beta: i32) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
 }
 
 /// The depth of the midgame search that orders moves in the solver at `n` empties.
@@ -934,14 +943,13 @@ mod tests {
         found
     }
 
-    /// The solve and then a midgame search of `position` on a fresh table with processor
-    /// `cpu`: both scores and the nodes visited.
-    fn search_with<B: SearchBits, R: Rules, C: Cpu>(
+    /// What `run` returns from a searcher with processor `cpu`, no limits and a fresh table,
+    /// and the nodes it visited.
+    fn with_searcher<B: SearchBits, R: Rules, C: Cpu, T>(
         shape: &Shape<B>,
         cpu: C,
-        position: Position<B>,
-        depth: u32,
-    ) -> (i32, i32, u64) {
+        run: impl FnOnce(&mut Searcher<'_, B, R, C>) -> T,
+    ) -> (T, u64) {
         let stop = AtomicBool::new(false);
         let budget = Budget {
             stops: [&stop, &stop],
@@ -951,9 +959,26 @@ mod tests {
         };
         let table = Table::new(1);
         let mut searcher = Searcher::<B, R, C>::new(shape, &table, budget, 7, cpu);
-        let solved = searcher.solve_child(position, Window::FULL);
-        let guess = searcher.midgame_child(position, Window::FULL, depth + 1);
-        (solved, guess, searcher.nodes)
+        let result = run(&mut searcher);
+        (result, searcher.nodes)
+    }
+
+    /// The solve and then a midgame search of `position` on a fresh table with processor
+    /// `cpu`: both scores and the nodes visited.
+    fn search_with<B: SearchBits, R: Rules, C: Cpu>(
+        shape: &Shape<B>,
+        cpu: C,
+        position: Position<B>,
+        depth: u32,
+    ) -> (i32, i32, u64) {
+        let ((solved, guess), nodes) = with_searcher::<B, R, C, _>(shape, cpu, |searcher| {
+            let solved = searcher.solve_child(position, Window::FULL);
+            (
+                solved,
+                searcher.midgame_child(position, Window::FULL, depth + 1),
+            )
+        });
+        (solved, guess, nodes)
     }
 
     /// Both compiled copies give the same scores after visiting the same nodes.
@@ -1013,17 +1038,9 @@ mod tests {
         position: Position<B>,
         window: Window,
     ) -> (i32, u64) {
-        let stop = AtomicBool::new(false);
-        let budget = Budget {
-            stops: [&stop, &stop],
-            deadline: None,
-            max_nodes: None,
-            visited: &AtomicU64::new(0),
-        };
-        let table = Table::new(1);
-        let mut searcher = Searcher::<B, Full, _>::new(shape, &table, budget, 7, Portable);
-        let score = searcher.solve_child(position, window);
-        (score, searcher.nodes)
+        with_searcher::<B, Full, _, _>(shape, Portable, |searcher| {
+            searcher.solve_child(position, window)
+        })
     }
 
     #[test]
