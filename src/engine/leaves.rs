@@ -152,71 +152,82 @@ fn odd_regions(empties: u64) -> u64 {
     odd
 }
 
+/// A position of the last empties, `me` to move, and the window it is searched in.
+#[derive(Clone, Copy)]
+pub(crate) struct Node {
+    /// The mover's discs.
+    pub me: u64,
+    /// The opponent's discs.
+    pub opp: u64,
+    /// The empty cells.
+    pub empties: u64,
+    /// The window, fail-soft.
+    pub alpha: i32,
+    pub beta: i32,
+}
+
+impl Node {
+    /// The same position with the other side to move, and the window seen from that side.
+    #[inline(always)]
+    fn passed(self) -> Node {
+        Node {
+            me: self.opp,
+            opp: self.me,
+            empties: self.empties,
+            alpha: -self.beta,
+            beta: -self.alpha,
+        }
+    }
+}
+
 impl Leaves {
     /// A solver scoring finished games by `outcome`, with no nodes visited yet.
     pub(crate) fn new(outcome: Outcome) -> Leaves {
         Leaves { outcome, nodes: 0 }
     }
 
-    /// The exact score of the position (`me` to move, `empties` its empty cells, fewer than
-    /// seven) in the window `alpha..beta`, fail-soft; `passed` when the opponent has just
-    /// passed, so that no move for either side ends the game.
+    /// The exact score of `node` (fewer than seven empties), fail-soft; `passed` when the
+    /// opponent has just passed, so that no move for either side ends the game.
     #[inline(always)]
-    pub(crate) fn solve(
-        &mut self,
-        me: u64,
-        opp: u64,
-        empties: u64,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> i32 {
-        let (a, b, p) = (alpha, beta, passed);
-        match empties.count_ones() {
+    pub(crate) fn solve(&mut self, node: Node, passed: bool) -> i32 {
+        match node.empties.count_ones() {
             0 => {
                 self.nodes += 1;
-                self.outcome
-                    .score(me.count_ones() as i32, opp.count_ones() as i32)
+                self.final_score(node)
             }
-            1 => One::solve(self, me, opp, empties, a, b, p),
-            2 => Two::solve(self, me, opp, empties, a, b, p),
-            3 => Three::solve(self, me, opp, empties, a, b, p),
-            4 => Four::solve(self, me, opp, empties, a, b, p),
-            5 => Five::solve(self, me, opp, empties, a, b, p),
-            _ => Six::solve(self, me, opp, empties, a, b, p),
+            1 => One::solve(self, node, passed),
+            2 => Two::solve(self, node, passed),
+            3 => Three::solve(self, node, passed),
+            4 => Four::solve(self, node, passed),
+            5 => Five::solve(self, node, passed),
+            _ => Six::solve(self, node, passed),
         }
+    }
+
+    /// The score of a finished game for the mover of `node`.
+    #[inline(always)]
+    fn final_score(&self, node: Node) -> i32 {
+        let (mine, theirs) = (node.me.count_ones(), node.opp.count_ones());
+        self.outcome.score(mine as i32, theirs as i32)
     }
 
     /// A position with two or more empties: the mover's moves, else the opponent's after a
     /// pass, else the end of the game. `C` solves the positions with one empty fewer.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn node<C: Empties>(
-        &mut self,
-        me: u64,
-        opp: u64,
-        empties: u64,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-        parity: bool,
-    ) -> i32 {
+    fn node<C: Empties>(&mut self, node: Node, passed: bool, parity: bool) -> i32 {
         self.nodes += 1;
         // One loop for both sides, so that the children's code is inlined once.
-        let (mut me, mut opp, mut alpha, mut beta, mut sign) = (me, opp, alpha, beta, 1);
+        let (mut node, mut sign) = (node, 1);
         loop {
-            let best = self.moves::<C>(me, opp, empties, alpha, beta, parity);
+            let best = self.moves::<C>(node, parity);
             if best != NO_MOVE {
                 return sign * best;
             }
             if passed || sign < 0 {
-                return sign
-                    * self
-                        .outcome
-                        .score(me.count_ones() as i32, opp.count_ones() as i32);
+                return sign * self.final_score(node);
             }
             self.nodes += 1;
-            (me, opp, alpha, beta, sign) = (opp, me, -beta, -alpha, -1);
+            (node, sign) = (node.passed(), -1);
         }
     }
 
@@ -224,15 +235,14 @@ impl Leaves {
     /// cells of odd quadrants first when `parity`, each part in cell order. `C` solves the
     /// children.
     #[inline(always)]
-    fn moves<C: Empties>(
-        &mut self,
-        me: u64,
-        opp: u64,
-        empties: u64,
-        mut alpha: i32,
-        beta: i32,
-        parity: bool,
-    ) -> i32 {
+    fn moves<C: Empties>(&mut self, node: Node, parity: bool) -> i32 {
+        let Node {
+            me,
+            opp,
+            empties,
+            mut alpha,
+            beta,
+        } = node;
         let odd = if parity {
             odd_regions(empties)
         } else {
@@ -258,15 +268,14 @@ impl Leaves {
                 continue;
             }
             let mv = 1 << square;
-            let score = -C::solve(
-                self,
-                opp & !flipped,
-                me | mv | flipped,
-                empties & !mv,
-                -beta,
-                -alpha,
-                false,
-            );
+            let child = Node {
+                me: opp & !flipped,
+                opp: me | mv | flipped,
+                empties: empties & !mv,
+                alpha: -beta,
+                beta: -alpha,
+            };
+            let score = -C::solve(self, child, false);
             if raise(&mut best, &mut alpha, score, beta) {
                 return best;
             }
@@ -302,15 +311,7 @@ impl Leaves {
 /// A number of empties, as a type: the solver of the positions with that many.
 trait Empties {
     /// [`Leaves::solve`] for positions with this many empties.
-    fn solve(
-        leaves: &mut Leaves,
-        me: u64,
-        opp: u64,
-        empties: u64,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> i32;
+    fn solve(leaves: &mut Leaves, node: Node, passed: bool) -> i32;
 }
 
 /// One empty cell.
@@ -318,8 +319,8 @@ struct One;
 
 impl Empties for One {
     #[inline(always)]
-    fn solve(leaves: &mut Leaves, me: u64, opp: u64, empties: u64, _: i32, _: i32, _: bool) -> i32 {
-        leaves.solve_1(me, opp, empties.trailing_zeros())
+    fn solve(leaves: &mut Leaves, node: Node, _: bool) -> i32 {
+        leaves.solve_1(node.me, node.opp, node.empties.trailing_zeros())
     }
 }
 
@@ -328,16 +329,8 @@ struct More<C, const PARITY: bool>(PhantomData<C>);
 
 impl<C: Empties, const PARITY: bool> Empties for More<C, PARITY> {
     #[inline(always)]
-    fn solve(
-        leaves: &mut Leaves,
-        me: u64,
-        opp: u64,
-        empties: u64,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> i32 {
-        leaves.node::<C>(me, opp, empties, alpha, beta, passed, PARITY)
+    fn solve(leaves: &mut Leaves, node: Node, passed: bool) -> i32 {
+        leaves.node::<C>(node, passed, PARITY)
     }
 }
 

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::eval::{SCALE, evaluate};
-use super::leaves::Leaves;
+use super::leaves::{Leaves, Node};
 use super::probcut::{self, ProbCut};
 use super::shape::Shape;
 use super::tt::{NO_LOWER, NO_UPPER, Table};
@@ -814,14 +814,14 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         // Known at compile time but for the board, so that only the one-word code has it.
         if B::WIDTH == 64 && R::RULE_SET == RuleSet::Full && shape.geo.is_standard() {
             let mut leaves = Leaves::new(shape.outcome());
-            let score = leaves.solve(
-                pos.me.low_u64(),
-                pos.opp.low_u64(),
-                empties.low_u64(),
+            let node = Node {
+                me: pos.me.low_u64(),
+                opp: pos.opp.low_u64(),
+                empties: empties.low_u64(),
                 alpha,
                 beta,
-                passed,
-            );
+            };
+            let score = leaves.solve(node, passed);
             return self.count(leaves.nodes, score);
         }
         if self.tick() {
