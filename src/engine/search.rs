@@ -568,6 +568,8 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 (1 << 20, None)
             } else if depth >= 2 {
                 let child = self.play(pos, index);
+                // Its table slot, fetched ahead (the child probes it at `depth - 1 >= 1`).
+                self.table.prefetch(self.key(child, false));
                 (self.quick_key(pos, index, child), Some(child))
             } else {
                 (0, None)
@@ -707,13 +709,21 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         } else {
             0
         };
-        let odd = shape.odd_regions(empties);
-        let etc = n >= SOLVE_ETC_MIN;
+        // The children, their table slots fetched ahead when they will probe the table, so
+        // that the misses overlap.
+        let prefetch = n > SOLVE_TABLE_MIN;
         for index in moves.members() {
             let child = self.play(pos, index);
-            if etc {
-                // Enhanced transposition cut-off: a child already known to be bad enough for
-                // the opponent settles this position.
+            if prefetch {
+                self.table.prefetch(self.key(child, true));
+            }
+            list.push(entry(0, index, Some(child)));
+        }
+        if n >= SOLVE_ETC_MIN {
+            // Enhanced transposition cut-off: a child already known to be bad enough for the
+            // opponent settles this position.
+            for item in &list {
+                let child = item.child.expect("the solver makes every child");
                 if let Some(hit) = self.table.probe(self.key(child, true))
                     && -hit.upper >= beta
                 {
@@ -721,24 +731,17 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                     return -hit.upper;
                 }
             }
+        }
+        let odd = shape.odd_regions(empties);
+        for item in &mut list {
+            let index = item.rank as u32;
+            let child = item.child.expect("the solver makes every child");
             let key = if Some(index) == table_move {
                 1 << 28
             } else {
-                let replies = self.moves(child);
-                let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
-                if shallow > 0 {
-                    self.ply += 1;
-                    let score = -self.ordering_search(child, shallow);
-                    self.ply -= 1;
-                    score - WEIGHT_SHALLOW_MOBILITY * mobility
-                } else {
-                    let after = empties & !B::single(index);
-                    let potential = (shape.geo.dilate(child.opp) & after).count() as i32;
-                    -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
-                        + WEIGHT_PARITY * i32::from(odd.has(index))
-                }
+                self.solve_key(child, index, empties, odd, shallow)
             };
-            list.push(entry(key, index, Some(child)));
+            *item = entry(key, index, Some(child));
         }
         let best = self.search_moves(
             pos,
@@ -755,6 +758,35 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             self.store(key, best.score, alpha, beta, n, best.index);
         }
         best.score
+    }
+
+    /// How good the move at `index` to `child` looks to the solver, before searching it: a
+    /// midgame search `shallow` plies deep (when not 0), else fastest first (`empties` and
+    /// `odd`, the regions with an odd number of them, are those before the move); either way
+    /// less for each reply it leaves the opponent.
+    #[inline(always)]
+    fn solve_key(
+        &mut self,
+        child: Position<B>,
+        index: u32,
+        empties: B,
+        odd: B,
+        shallow: u32,
+    ) -> i32 {
+        let shape = self.shape;
+        let replies = self.moves(child);
+        let mobility = (replies.count() + (replies & shape.corners).count()) as i32;
+        if shallow > 0 {
+            self.ply += 1;
+            let score = -self.ordering_search(child, shallow);
+            self.ply -= 1;
+            score - WEIGHT_SHALLOW_MOBILITY * mobility
+        } else {
+            let after = empties & !B::single(index);
+            let potential = (shape.geo.dilate(child.opp) & after).count() as i32;
+            -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
+                + WEIGHT_PARITY * i32::from(odd.has(index))
+        }
     }
 
     /// The solver for the last few empties: no table, moves tried on the empty cells directly
