@@ -35,7 +35,7 @@ const SOLVE_SHALLOW_MIN: u32 = 16;
 const SOLVE_STABILITY_MIN: u32 = 7;
 /// Empties from which the solver looks up every child in the table before searching any
 /// (enhanced transposition cut-off).
-const SOLVE_ETC_MIN: u32 = 12;
+const SOLVE_ETC_MIN: u32 = 11;
 /// What each of the opponent's replies (corners count twice) costs a move in the solver's
 /// ordering by a shallow search, in evaluation units: a move that leaves the opponent few
 /// replies is searched earlier, as fastest-first does below [`SOLVE_SHALLOW_MIN`].
