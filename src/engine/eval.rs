@@ -14,7 +14,7 @@ use crate::bitboard::Bits;
 use crate::cpu::X86_64V3;
 use crate::cpu::{Cpu, Portable};
 use crate::position::Position;
-use crate::rules::{Full, RuleSet, Rules};
+use crate::rules::{Full, RuleSet, Rules, eight};
 use crate::setup::WinRule;
 use crate::square::Dimensions;
 
@@ -109,8 +109,8 @@ pub fn evaluate_standard(evaluation: Evaluation, me: u64, opp: u64) -> i32 {
     fn body<C: Cpu>(evaluation: Evaluation, pos: Position<u64>, cpu: C) -> i32 {
         match evaluation.patterns(Dimensions::STANDARD, RuleSet::Full, WinRule::MostDiscs) {
             Some(weights) => {
-                let my_moves = pos.moves::<Full>(&CLASSIC.geo).count_ones();
-                let their_moves = pos.passed().moves::<Full>(&CLASSIC.geo).count_ones();
+                let my_moves = eight::legal_moves(pos.me, pos.opp).count_ones();
+                let their_moves = eight::legal_moves(pos.opp, pos.me).count_ones();
                 weights.evaluate(cpu, pos.me, pos.opp, my_moves, their_moves)
             }
             None => evaluate::<u64, Full, C>(&CLASSIC, pos, cpu),
@@ -134,37 +134,7 @@ pub fn evaluate_standard(evaluation: Evaluation, me: u64, opp: u64) -> i32 {
 mod tests {
     use super::*;
     use crate::engine::patterns::WEIGHTS;
-
-    /// Positions of pseudo-random games from the start, one at every ply.
-    fn positions() -> Vec<(u64, u64)> {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut out = Vec::new();
-        for _ in 0..20 {
-            let mut pos = Position::<u64> {
-                me: 1 << 28 | 1 << 35,
-                opp: 1 << 27 | 1 << 36,
-            };
-            loop {
-                let moves = pos.moves::<Full>(&CLASSIC.geo);
-                if moves == 0 {
-                    break;
-                }
-                out.push((pos.me, pos.opp));
-                state = state
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1);
-                let pick = (state >> 33) as u32 % moves.count_ones();
-                let mut cells = moves;
-                for _ in 0..pick {
-                    cells &= cells - 1;
-                }
-                let square = cells.trailing_zeros();
-                let flipped = Full::flips(&CLASSIC.geo, pos.me, pos.opp, 1 << square);
-                pos = pos.after(1 << square, flipped);
-            }
-        }
-        out
-    }
+    use crate::engine::patterns::tests::positions;
 
     #[test]
     fn the_standard_evaluation_is_the_searchs() {

@@ -549,14 +549,14 @@ pub(crate) static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
 });
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::cpu::Portable;
 
     const STRIDE: usize = 167_332;
 
     /// Positions of pseudo-random games, a few at every number of empties.
-    fn positions() -> Vec<(u64, u64)> {
+    pub(in crate::engine) fn positions() -> Vec<(u64, u64)> {
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut found = Vec::new();
         let geo = Geometry::<u64>::new(Dimensions::STANDARD).expect("8x8 fits");

@@ -116,8 +116,14 @@ impl Table {
         }
     }
 
+    /// The index of the first slot of `key`'s bucket.
+    #[inline(always)]
+    fn first_slot(&self, key: u64) -> usize {
+        ((key & self.bucket_mask) * 2) as usize
+    }
+
     fn bucket(&self, key: u64) -> &[Slot] {
-        let first = ((key & self.bucket_mask) * 2) as usize;
+        let first = self.first_slot(key);
         &self.slots[first..first + 2]
     }
 
@@ -127,7 +133,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let first = ((key & self.bucket_mask) * 2) as usize;
+            let first = self.first_slot(key);
             // SAFETY: a prefetch is only a hint, never a load that can fault; the pointer is
             // inside the table anyway (the mask keeps the bucket in bounds).
             unsafe {

@@ -26,7 +26,7 @@ fn moves_along(me: u64, pro: u64, dir: u32) -> u64 {
 
 /// Every empty cell where `me` may play.
 #[inline(always)]
-pub(super) fn legal_moves(me: u64, opp: u64) -> u64 {
+pub(crate) fn legal_moves(me: u64, opp: u64) -> u64 {
     let sideways = opp & SIDEWAYS;
     (moves_along(me, sideways, 1)
         | moves_along(me, opp, 8)
