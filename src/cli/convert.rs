@@ -1,6 +1,5 @@
 //! `othello convert`: reads game records in any format and writes them in another.
 
-use std::fs;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -150,7 +149,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
         source,
     })?;
     if let Some(path) = &args.output {
-        fs::write(path, &bytes).map_err(|source| ConvertError::WriteFile {
+        crate::cli::atomic::write_atomic(path, &bytes).map_err(|source| ConvertError::WriteFile {
             path: path.clone(),
             source,
         })

@@ -1,6 +1,7 @@
 //! Command-line arguments, dispatch to the commands, and how failures are reported.
 
 mod analyze;
+mod atomic;
 mod check;
 mod convert;
 mod generate;

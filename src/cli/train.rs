@@ -575,7 +575,7 @@ fn fit(args: &FitArgs) -> Result<(), TrainError> {
     });
     bar.finish_and_clear();
     let bytes = weights.to_bytes();
-    std::fs::write(&args.out, &bytes).map_err(file_error(&args.out))?;
+    super::atomic::write_atomic(&args.out, &bytes).map_err(file_error(&args.out))?;
     println!(
         "{}: {} bytes, checksum {:016x}, in {:.1} s",
         args.out.display(),

@@ -1,6 +1,5 @@
 //! Saving a game to a file (`--save`, the `save` command) and loading one (`--load`).
 
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -62,12 +61,12 @@ pub fn save(path: &Path, record: &GameRecord) -> Result<Format, SaveError> {
     for &format in formats {
         match record::write(std::slice::from_ref(record), format) {
             Ok(bytes) => {
-                return fs::write(path, bytes).map(|()| format).map_err(|source| {
-                    SaveError::Write {
+                return crate::cli::atomic::write_atomic(path, &bytes)
+                    .map(|()| format)
+                    .map_err(|source| SaveError::Write {
                         path: path.to_owned(),
                         source,
-                    }
-                });
+                    });
             }
             Err(error) => last = Some(error),
         }
