@@ -6,8 +6,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use super::bounds::{INFINITY, Window};
 use super::eval::{SCALE, evaluate};
-use super::search::{Budget, INFINITY, Searcher, Window};
+use super::search::{Budget, Searcher};
 use super::shape::{Evaluation, Scoring, Shape};
 use super::tt::Table;
 use super::{EngineConfig, Limits, SearchReport};

@@ -2,7 +2,8 @@
 //! of its nodes are.
 //!
 //! The generic solver ([`super::search`]) hands positions with fewer than seven empties to
-//! [`Leaves::solve`] when the board is 8x8 and the rules FULL. It searches the same tree, in
+//! [`Leaves::solve`] when the board is 8x8 and the rules FULL (its `Finisher`, picked once per
+//! search). It searches the same tree, in
 //! the same order, to the same scores and node counts as the generic code, but in plain `u64`
 //! code with one function per number of empties, so that the whole subtree is one inlined
 //! piece of code with no recursion, no table, no move generator and no budget check: moves are
@@ -12,9 +13,11 @@
 
 use std::marker::PhantomData;
 
-use super::search::{INFINITY, raise};
-use super::shape::Outcome;
+use super::bounds::{INFINITY, raise};
+use super::shape::FinalScoring;
+use crate::bitboard::SearchBits;
 use crate::rules::eight::flips;
+use crate::rules::{RuleSet, Rules};
 
 /// The 8 neighbours of each cell.
 static NEIGHBOURS: [u64; 64] = {
@@ -132,9 +135,12 @@ fn last_flips(me: u64, square: u32) -> i32 {
 /// No move was found: below every score.
 const NO_MOVE: i32 = -INFINITY;
 
+/// The cells of the board this solver is written for.
+const CELLS: i32 = 64;
+
 /// The solver of the last empties: how finished games score, and the nodes it has visited.
 pub(crate) struct Leaves {
-    outcome: Outcome,
+    scoring: FinalScoring,
     /// Positions visited, counted as the generic solver counts them.
     pub nodes: u64,
 }
@@ -181,9 +187,16 @@ impl Node {
 }
 
 impl Leaves {
-    /// A solver scoring finished games by `outcome`, with no nodes visited yet.
-    pub(crate) fn new(outcome: Outcome) -> Leaves {
-        Leaves { outcome, nodes: 0 }
+    /// Whether this solver can serve a search at width `B` under rules `R` (known at compile
+    /// time); the board must also be the standard 8x8 one.
+    #[inline(always)]
+    pub(crate) fn fits<B: SearchBits, R: Rules>() -> bool {
+        B::WIDTH == 64 && R::RULE_SET == RuleSet::Full
+    }
+
+    /// A solver scoring finished games by `scoring`, with no nodes visited yet.
+    pub(crate) fn new(scoring: FinalScoring) -> Leaves {
+        Leaves { scoring, nodes: 0 }
     }
 
     /// The exact score of `node` (fewer than seven empties), fail-soft; `passed` when the
@@ -208,7 +221,7 @@ impl Leaves {
     #[inline(always)]
     fn final_score(&self, node: Node) -> i32 {
         let (mine, theirs) = (node.me.count_ones(), node.opp.count_ones());
-        self.outcome.score(mine as i32, theirs as i32)
+        self.scoring.score(mine as i32, theirs as i32)
     }
 
     /// A position with two or more empties: the mover's moves, else the opponent's after a
@@ -293,7 +306,7 @@ impl Leaves {
             let flipped = last_flips(me, square);
             if flipped != 0 {
                 let mine = mine + flipped + 1;
-                return self.outcome.score(mine, 64 - mine);
+                return self.scoring.score(mine, CELLS - mine);
             }
         }
         if around & me != 0 {
@@ -301,10 +314,10 @@ impl Leaves {
             if flipped != 0 {
                 self.nodes += 1;
                 let mine = mine - flipped;
-                return self.outcome.score(mine, 64 - mine);
+                return self.scoring.score(mine, CELLS - mine);
             }
         }
-        self.outcome.score(mine, 63 - mine)
+        self.scoring.score(mine, CELLS - 1 - mine)
     }
 }
 

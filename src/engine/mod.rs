@@ -20,9 +20,11 @@
 //! Everything is deterministic for a given position, limits and seed with one thread, except
 //! where a time limit or the stop flag cuts the search short.
 
+mod bounds;
 mod driver;
 mod eval;
 mod leaves;
+mod ordering;
 pub mod patterns;
 pub mod probcut;
 mod search;

@@ -52,14 +52,14 @@ pub enum Scoring {
 
 /// How a finished game scores: the board's size, the win rule and the scoring convention.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Outcome {
+pub(crate) struct FinalScoring {
     cells: i32,
     /// +1 when most discs wins, -1 when fewest discs wins.
     sign: i32,
     empties_to_winner: bool,
 }
 
-impl Outcome {
+impl FinalScoring {
     /// The final score for the side owning `mine` discs, the other side owning `theirs`.
     #[inline(always)]
     pub(crate) fn score(self, mine: i32, theirs: i32) -> i32 {
@@ -249,8 +249,8 @@ impl<B: Bits> Shape<B> {
 
     /// How finished games on this board score.
     #[inline(always)]
-    pub(crate) fn outcome(&self) -> Outcome {
-        Outcome {
+    pub(crate) fn final_scoring(&self) -> FinalScoring {
+        FinalScoring {
             cells: self.cells,
             sign: self.sign,
             empties_to_winner: self.empties_to_winner,
@@ -260,7 +260,8 @@ impl<B: Bits> Shape<B> {
     /// The final score of a finished game, for the side owning `me`.
     #[inline]
     pub(crate) fn final_score(&self, me: B, opp: B) -> i32 {
-        self.outcome().score(me.count() as i32, opp.count() as i32)
+        self.final_scoring()
+            .score(me.count() as i32, opp.count() as i32)
     }
 
     /// Cells on lines (in every direction) that hold no empty cell.

@@ -1,0 +1,134 @@
+//! Move ordering: the keys the searches sort their moves by before searching them, and the
+//! weights of those keys. A good order (the best move first) is what makes alpha-beta cut off
+//! early; none of this changes a score, only how many nodes it takes to find it.
+//!
+//! Moves are held as [`Candidate`]s and searched best key first ([`pick_best`]). The midgame
+//! orders by [`quick_key`]; the solver by a shallow midgame search ([`shallow_key`]) from
+//! [`SOLVE_SHALLOW_MIN`] empties, by [`fastest_first_key`] below; both put the table's move
+//! first.
+
+use super::shape::Shape;
+use crate::bitboard::SearchBits;
+use crate::position::Position;
+
+/// Empties from which the solver orders moves with a shallow midgame search.
+pub(crate) const SOLVE_SHALLOW_MIN: u32 = 16;
+/// The midgame's key for the table's move: above every [`quick_key`].
+pub(crate) const MIDGAME_TABLE_MOVE: i32 = 1 << 20;
+/// The solver's key for the table's move: above every other key of the solver.
+pub(crate) const SOLVE_TABLE_MOVE: i32 = 1 << 28;
+/// What each of the opponent's replies (corners count twice) costs a move in the solver's
+/// ordering by a shallow search, in evaluation units: a move that leaves the opponent few
+/// replies is searched earlier, as fastest-first does below [`SOLVE_SHALLOW_MIN`].
+const WEIGHT_SHALLOW_MOBILITY: i32 = 100;
+/// Fastest-first weights: the opponent's replies (corners count twice), the opponent's
+/// potential mobility (empty cells next to the mover's discs), and playing in a region with an
+/// odd number of empties.
+const WEIGHT_MOBILITY: i32 = 256;
+const WEIGHT_POTENTIAL: i32 = 8;
+const WEIGHT_PARITY: i32 = 16;
+
+/// A move to search: its cell and sort key, and the position after the move when the ordering
+/// already made it.
+#[derive(Clone, Copy)]
+pub(crate) struct Candidate<B> {
+    /// The sort key in the high half, the cell index in the low half.
+    rank: u64,
+    /// The position after the move, if made.
+    pub child: Option<Position<B>>,
+}
+
+impl<B> Candidate<B> {
+    /// The move at cell `index` with sort key `key`.
+    #[inline(always)]
+    pub(crate) fn new(key: i32, index: u32, child: Option<Position<B>>) -> Candidate<B> {
+        Candidate {
+            rank: ((i64::from(key) + (1 << 31)) as u64) << 32 | u64::from(index),
+            child,
+        }
+    }
+
+    /// The move's cell.
+    #[inline(always)]
+    pub(crate) fn index(&self) -> u32 {
+        self.rank as u32
+    }
+}
+
+/// Moves the best remaining candidate (highest key) to position `i` and returns it.
+#[inline(always)]
+pub(crate) fn pick_best<B: Copy>(list: &mut [Candidate<B>], i: usize) -> Candidate<B> {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j].rank > list[best].rank {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    list[i]
+}
+
+/// How good the move at `index` from `pos` looks to the midgame before searching it, the
+/// opponent having the moves `replies` after it: few replies for the opponent (corner replies
+/// count double), corners, and no X-square next to an empty corner.
+#[inline]
+pub(crate) fn quick_key<B: SearchBits>(
+    shape: &Shape<B>,
+    pos: Position<B>,
+    index: u32,
+    replies: B,
+) -> i32 {
+    let mv = B::single(index);
+    let mut key = -16 * (replies.count() + (replies & shape.corners).count()) as i32;
+    if !(mv & shape.corners).is_empty() {
+        key += 32;
+    }
+    let empties = !(pos.me | pos.opp);
+    for zone in &shape.corner_zones {
+        if !(mv & zone.x_square).is_empty() && !(zone.corner & empties).is_empty() {
+            key -= 24;
+        }
+    }
+    key
+}
+
+/// The opponent's replies `replies` after a move, corners counted twice.
+#[inline(always)]
+pub(crate) fn mobility<B: SearchBits>(shape: &Shape<B>, replies: B) -> i32 {
+    (replies.count() + (replies & shape.corners).count()) as i32
+}
+
+/// The solver's key of a move whose position a shallow midgame search scored `score` (from the
+/// mover's side), leaving the opponent `mobility` replies.
+#[inline(always)]
+pub(crate) fn shallow_key(score: i32, mobility: i32) -> i32 {
+    score - WEIGHT_SHALLOW_MOBILITY * mobility
+}
+
+/// The solver's fastest-first key of the move at `index` to `child`, leaving the opponent
+/// `mobility` replies: `empties` and `odd`, the regions with an odd number of them, are those
+/// before the move.
+#[inline(always)]
+pub(crate) fn fastest_first_key<B: SearchBits>(
+    shape: &Shape<B>,
+    child: Position<B>,
+    index: u32,
+    empties: B,
+    odd: B,
+    mobility: i32,
+) -> i32 {
+    let after = empties & !B::single(index);
+    let potential = (shape.geo.dilate(child.opp) & after).count() as i32;
+    -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
+        + WEIGHT_PARITY * i32::from(odd.has(index))
+}
+
+/// The depth of the midgame search that orders moves in the solver at `n` empties.
+pub(crate) fn shallow_depth(n: u32) -> u32 {
+    match n {
+        0..=13 => 1,
+        14..=17 => 2,
+        18..=21 => 3,
+        _ => 4,
+    }
+}

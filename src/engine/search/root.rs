@@ -1,0 +1,84 @@
+//! What the driver asks of a searcher at the root of a search: the score of each root move,
+//! the order to solve them in, and the table's entries for the root.
+
+use super::{SOLVE_TABLE_MIN, Searcher};
+use crate::bitboard::SearchBits;
+use crate::cpu::Cpu;
+use crate::engine::bounds::{INFINITY, Window};
+use crate::engine::ordering::shallow_depth;
+use crate::position::Position;
+use crate::rules::Rules;
+
+impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
+    /// The midgame score of a root move's position (`depth` counts the root move).
+    pub(crate) fn midgame_child(&mut self, pos: Position<B>, window: Window, depth: u32) -> i32 {
+        self.midgame(pos, depth - 1, window.alpha, window.beta, false)
+    }
+
+    /// The exact score of a root move's position.
+    pub(crate) fn solve_child(&mut self, pos: Position<B>, window: Window) -> i32 {
+        self.solve(pos, window.alpha, window.beta, false)
+    }
+
+    /// The best move of a position with few empties, found by solving every move; `None` for
+    /// positions with too many empties to do that quickly.
+    pub(crate) fn best_by_solving(&mut self, pos: Position<B>) -> Option<u32> {
+        if pos.empties(&self.shape.geo).count() > SOLVE_TABLE_MIN + 4 {
+            return None;
+        }
+        let mut best = None;
+        let mut best_score = -INFINITY - 1;
+        for index in self.moves(pos).members() {
+            let score = -self.solve_child(self.play(pos, index), Window::FULL);
+            if self.aborted {
+                return None;
+            }
+            if score > best_score {
+                best_score = score;
+                best = Some(index);
+            }
+        }
+        best
+    }
+
+    /// The moves of a position to solve, best first: the table's move, then by a shallow
+    /// midgame search, as the solver orders them.
+    pub(crate) fn solve_order(&mut self, pos: Position<B>) -> Vec<u32> {
+        let n = pos.empties(&self.shape.geo).count();
+        let table_move = self
+            .table_move(pos, true)
+            .or_else(|| self.table_move(pos, false));
+        let mut list: Vec<(i32, u32)> = Vec::new();
+        for index in self.moves(pos).members() {
+            let key = if Some(index) == table_move {
+                INFINITY + 1
+            } else {
+                -self.ordering_search(self.play(pos, index), shallow_depth(n))
+            };
+            list.push((key, index));
+        }
+        list.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        list.into_iter().map(|(_, index)| index).collect()
+    }
+
+    /// The table's exact bounds for a position, if any.
+    pub(crate) fn probe_exact(&self, pos: Position<B>) -> Option<(i32, i32)> {
+        self.table
+            .probe(self.key(pos, true))
+            .map(|hit| (hit.lower, hit.upper))
+    }
+
+    /// Stores the exact score `best` of a position searched with `window`.
+    pub(crate) fn store_exact(&self, pos: Position<B>, best: i32, window: Window, best_move: u32) {
+        let n = pos.empties(&self.shape.geo).count();
+        let key = self.key(pos, true);
+        self.store(key, best, window.alpha, window.beta, n, Some(best_move));
+    }
+
+    /// The table's best move for a position, if any.
+    pub(crate) fn table_move(&self, pos: Position<B>, exact: bool) -> Option<u32> {
+        self.table
+            .probe(self.key(pos, exact))
+            .and_then(|hit| hit.best)
+    }
+}

@@ -1,0 +1,163 @@
+//! The searches' node-for-node tests: both compiled copies, and the board-specific solvers of
+//! the last empties against the generic code.
+
+use super::*;
+use crate::bitboard::U256;
+use crate::cpu::{Portable, X86_64V3};
+use std::sync::atomic::{AtomicBool, AtomicU64};
+
+use crate::engine::bounds::Window;
+use crate::engine::shape::Scoring;
+use crate::rules::RuleSet;
+use crate::rules::{Full, Simple};
+use crate::setup::WinRule;
+use crate::square::Dimensions;
+
+/// Positions `empties` away from the end, reached by pseudo-random games from the start.
+fn positions<B: SearchBits, R: Rules>(
+    shape: &Shape<B>,
+    empties: u32,
+    count: usize,
+) -> Vec<Position<B>> {
+    let geo = &shape.geo;
+    let (rows, cols) = (geo.dims().rows() as u32, geo.dims().cols() as u32);
+    let at = |r: u32, c: u32| B::single(r * cols + c);
+    let (r, c) = (rows / 2 - 1, cols / 2 - 1);
+    let start = Position {
+        me: at(r, c + 1) | at(r + 1, c),
+        opp: at(r, c) | at(r + 1, c + 1),
+    };
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut pos = start;
+        while pos.empties(geo).count() > empties {
+            let mut moves = pos.moves::<R>(geo);
+            if moves.is_empty() {
+                pos = pos.passed();
+                moves = pos.moves::<R>(geo);
+                if moves.is_empty() {
+                    break;
+                }
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let index = moves.members().nth(state as usize % moves.count() as usize);
+            let index = index.expect("a legal move");
+            pos = pos.play::<R>(geo, B::single(index));
+        }
+        if pos.empties(geo).count() == empties {
+            found.push(pos);
+        }
+    }
+    found
+}
+
+/// What `run` returns from a searcher with processor `cpu`, no limits and a fresh table,
+/// and the nodes it visited.
+fn with_searcher<B: SearchBits, R: Rules, C: Cpu, T>(
+    shape: &Shape<B>,
+    cpu: C,
+    run: impl FnOnce(&mut Searcher<'_, B, R, C>) -> T,
+) -> (T, u64) {
+    let stop = AtomicBool::new(false);
+    let budget = Budget {
+        stops: [&stop, &stop],
+        deadline: None,
+        max_nodes: None,
+        visited: &AtomicU64::new(0),
+    };
+    let table = Table::new(1);
+    let mut searcher = Searcher::<B, R, C>::new(shape, &table, budget, 7, cpu);
+    let result = run(&mut searcher);
+    (result, searcher.nodes)
+}
+
+/// The solve and then a midgame search of `position` on a fresh table with processor
+/// `cpu`: both scores and the nodes visited.
+fn search_with<B: SearchBits, R: Rules, C: Cpu>(
+    shape: &Shape<B>,
+    cpu: C,
+    position: Position<B>,
+    depth: u32,
+) -> (i32, i32, u64) {
+    let ((solved, guess), nodes) = with_searcher::<B, R, C, _>(shape, cpu, |searcher| {
+        let solved = searcher.solve_child(position, Window::FULL);
+        (
+            solved,
+            searcher.midgame_child(position, Window::FULL, depth + 1),
+        )
+    });
+    (solved, guess, nodes)
+}
+
+/// Both compiled copies give the same scores after visiting the same nodes.
+fn copies_agree<B: SearchBits, R: Rules>(rows: usize, cols: usize, empties: u32, depth: u32) {
+    let Some(v3) = X86_64V3::detect() else {
+        return;
+    };
+    let dims = Dimensions::new(rows, cols).unwrap();
+    let shape = Shape::<B>::new(
+        dims,
+        R::RULE_SET,
+        WinRule::MostDiscs,
+        Scoring::EmptiesToWinner,
+        crate::engine::Evaluation::Trained,
+        true,
+    );
+    for position in positions::<B, R>(&shape, empties, 6) {
+        let portable = search_with::<B, R, _>(&shape, Portable, position, depth);
+        let x86_64_v3 = search_with::<B, R, _>(&shape, v3, position, depth);
+        assert!(portable.2 > 0);
+        assert_eq!(portable, x86_64_v3);
+    }
+}
+
+/// The 8x8 solver of the last empties (`leaves.rs`, on `u64`) visits the same nodes to the
+/// same scores as the generic code (the same board on `u128`), under both win rules and
+/// both scorings, with full and narrow windows.
+#[test]
+fn the_8x8_leaves_search_as_the_generic_code() {
+    let dims = Dimensions::STANDARD;
+    let widen = |pos: Position<u64>| Position {
+        me: u128::from(pos.me),
+        opp: u128::from(pos.opp),
+    };
+    for win in [WinRule::MostDiscs, WinRule::FewestDiscs] {
+        for scoring in [Scoring::DiscsOnly, Scoring::EmptiesToWinner] {
+            let classic = crate::engine::Evaluation::Classic;
+            let narrow = Shape::<u64>::new(dims, RuleSet::Full, win, scoring, classic, false);
+            let wide = Shape::<u128>::new(dims, RuleSet::Full, win, scoring, classic, false);
+            for empties in 0..=9 {
+                for pos in positions::<u64, Full>(&narrow, empties, 8) {
+                    for window in [Window::FULL, Window { alpha: -2, beta: 4 }] {
+                        let leaves = solve_with::<u64>(&narrow, pos, window);
+                        let generic = solve_with::<u128>(&wide, widen(pos), window);
+                        assert!(leaves.1 > 0);
+                        assert_eq!(leaves, generic, "{pos:?} {window:?} {win:?} {scoring:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The exact score of `position` in `window` on a fresh table, and the nodes visited.
+fn solve_with<B: SearchBits>(
+    shape: &Shape<B>,
+    position: Position<B>,
+    window: Window,
+) -> (i32, u64) {
+    with_searcher::<B, Full, _, _>(shape, Portable, |searcher| {
+        searcher.solve_child(position, window)
+    })
+}
+
+#[test]
+fn portable_and_x86_64_v3_searches_agree() {
+    copies_agree::<u64, Full>(8, 8, 14, 5);
+    copies_agree::<u64, Simple>(8, 8, 12, 4);
+    copies_agree::<u128, Full>(10, 10, 12, 4);
+    copies_agree::<U256, Full>(12, 12, 10, 3);
+}
