@@ -3,7 +3,8 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use thiserror::Error;
 
 use othello::record::{self, Format, WriteError, wthor};
@@ -26,8 +27,8 @@ pub struct ConvertArgs {
     input: PathBuf,
 
     /// The format to write.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Ggf)]
-    to: FormatArg,
+    #[arg(long, value_name = "FORMAT", value_parser = format_parser(), default_value = "ggf")]
+    to: Format,
 
     /// Write to OUT instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
@@ -43,31 +44,13 @@ pub struct ConvertArgs {
     rules: RulesArg,
 }
 
-/// A format as named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// Squares in order, one game per line: f5d6c3d3c4...
-    Movelist,
-    /// The Generic Game Format (GGS, `NBoard`).
-    Ggf,
-    /// The position after the last move, one 8x8 OBF line per game.
-    Obf,
-    /// The console protocol's input: a test case for `othello` (one game).
-    Protocol,
-    /// A WTHOR .wtb database file (binary; 8x8 standard games).
-    Wthor,
-}
-
-impl From<FormatArg> for Format {
-    fn from(arg: FormatArg) -> Format {
-        match arg {
-            FormatArg::Movelist => Format::MoveList,
-            FormatArg::Ggf => Format::Ggf,
-            FormatArg::Obf => Format::Obf,
-            FormatArg::Protocol => Format::Protocol,
-            FormatArg::Wthor => Format::Wthor,
-        }
-    }
+/// `--to`'s parser: the names of [`Format::ALL`], each with its summary for `--help`, read by
+/// [`Format`]'s own `FromStr`.
+fn format_parser() -> impl TypedValueParser<Value = Format> {
+    let names = Format::ALL
+        .into_iter()
+        .map(|format| PossibleValue::new(format.name()).help(format.spec().summary));
+    PossibleValuesParser::new(names).try_map(|name| name.parse::<Format>())
 }
 
 /// Why `othello convert` stopped.
@@ -133,7 +116,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
         args.rules.into(),
         args.game.map(|n| n as usize),
     )?;
-    let format = Format::from(args.to);
+    let format = args.to;
     if format == Format::Protocol && records.len() > 1 {
         return Err(ConvertError::SeveralGames {
             name,

@@ -913,12 +913,12 @@ impl Totals {
 /// GGF, WTHOR), else protocol setups and FFO lines.
 fn parse_input(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry>, SolveError> {
     let is_record = match Format::detect(bytes) {
-        Format::Ggf | Format::Wthor => true,
+        format if format.spec().positions => false,
         // Only a file with something in it: an empty one is reported as such below.
         Format::MoveList => String::from_utf8_lossy(bytes)
             .lines()
             .any(|line| !line.trim().is_empty() && !line.trim().starts_with('#')),
-        Format::Obf | Format::Protocol => false,
+        _ => true,
     };
     if !is_record {
         return parse_positions(bytes, rules, name);

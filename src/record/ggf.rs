@@ -19,6 +19,7 @@ use crate::setup::{Setup, WinRule};
 use crate::square::{Dimensions, Square};
 
 use super::{
+    FormatSpec,
     Format, GameRecord, Metadata, RecordError, RecordErrorKind, RecordMove, WriteError,
     cannot_hold, shown,
 };
@@ -84,6 +85,20 @@ impl Value {
         })
     }
 }
+
+/// GGF's entry in the table of formats.
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Ggf,
+    name: "ggf",
+    title: "GGF",
+    input: "GGF",
+    summary: "The Generic Game Format (GGS, `NBoard`)",
+    positions: false,
+    extensions: &["ggf"],
+    detect: |input| std::str::from_utf8(input).is_ok_and(|text| text.contains("(;")),
+    read: |input, _| super::read_text(input, read),
+    write: |records| Ok(write(records)?.into_bytes()),
+};
 
 /// Reads every game of a GGF file.
 ///

@@ -386,7 +386,10 @@ pub enum RecordErrorKind {
     #[error("the input is not UTF-8 text (nor a WTHOR file)")]
     NotText,
     /// Input without any game.
-    #[error("no game found (expected a move list, GGF, OBF lines, a protocol input or WTHOR)")]
+    #[error(
+        "no game found (expected {})",
+        listed(Format::ALL.into_iter().map(|format| format.spec().input))
+    )]
     NoGame,
 }
 
@@ -415,7 +418,8 @@ pub struct WriteError {
     pub what: String,
 }
 
-/// The formats records are read from and written to.
+/// The formats records are read from and written to. What the crate knows of each one is its
+/// [`FormatSpec`] ([`Format::spec`]), and [`Format::ALL`] lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     /// Moves as squares: `f5d6c3`, one game per line.
@@ -430,69 +434,134 @@ pub enum Format {
     Wthor,
 }
 
+/// One record format: its names, the file extensions it is saved under, how to recognise it and
+/// its reader and writer. Each format's module defines its own (`movelist::SPEC`, ...); the
+/// crate's table of them is what [`Format::ALL`], [`Format::detect`], [`read_as`], [`write`],
+/// the format names and the file extensions all go through, so that a new format is a module
+/// and a line in that table.
+#[derive(Clone, Copy, Debug)]
+pub struct FormatSpec {
+    /// The format described.
+    pub format: Format,
+    /// The name used on the command line, lower case: `movelist`, `ggf`.
+    pub name: &'static str,
+    /// The format in a sentence, as in "GGF cannot hold a 6x8 board" or "a move list".
+    pub title: &'static str,
+    /// The format as a kind of input, in the list of what a reader expected.
+    pub input: &'static str,
+    /// One line on what a file in this format holds, for command-line help.
+    pub summary: &'static str,
+    /// Whether its files are positions to search (OBF lines, the protocol input) rather than
+    /// games played.
+    pub positions: bool,
+    /// File extensions (lower case, no dot) that name this format; the first is the usual one.
+    pub extensions: &'static [&'static str],
+    /// Whether `input` looks like this format; [`Format::detect`] asks the formats in the table's
+    /// order and takes the first that says yes.
+    pub detect: fn(input: &[u8]) -> bool,
+    /// Reads every game of `input`.
+    pub read: fn(input: &[u8], options: &ReadOptions) -> Result<Vec<GameRecord>, RecordError>,
+    /// Writes `records`: text for every format but WTHOR.
+    pub write: fn(records: &[GameRecord]) -> Result<Vec<u8>, WriteError>,
+}
+
+/// Every format, in the order [`Format::detect`] tries them: a WTHOR header (or bytes that are
+/// not text), `(;` for GGF, a 64-cell board for OBF, a lone number (the rows) for the
+/// protocol, and a move list for anything else.
+const FORMATS: [FormatSpec; 5] = [
+    wthor::SPEC,
+    ggf::SPEC,
+    obf::SPEC,
+    protocol::SPEC,
+    movelist::SPEC,
+];
+
 impl Format {
-    /// Every format.
-    pub const ALL: [Format; 5] = [
-        Format::MoveList,
-        Format::Ggf,
-        Format::Obf,
-        Format::Protocol,
-        Format::Wthor,
-    ];
+    /// Every format, in declaration order.
+    pub const ALL: [Format; FORMATS.len()] = {
+        let mut all = [Format::MoveList; FORMATS.len()];
+        let mut i = 0;
+        while i < FORMATS.len() {
+            all[FORMATS[i].format as usize] = FORMATS[i].format;
+            i += 1;
+        }
+        all
+    };
+
+    /// What the crate knows of this format.
+    #[must_use]
+    pub fn spec(self) -> &'static FormatSpec {
+        static TABLE: [FormatSpec; FORMATS.len()] = FORMATS;
+        TABLE
+            .iter()
+            .find(|spec| spec.format == self)
+            .expect("every format is in the table")
+    }
 
     /// The name used on the command line.
     #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Format::MoveList => "movelist",
-            Format::Ggf => "ggf",
-            Format::Obf => "obf",
-            Format::Protocol => "protocol",
-            Format::Wthor => "wthor",
-        }
+    pub fn name(self) -> &'static str {
+        self.spec().name
     }
 
-    /// Guesses the format of `input` from its content: a WTHOR header whose game count fits
-    /// the length (or bytes that are not text), `(;` for GGF, a 64-cell board for OBF, a lone
-    /// number (the rows) for the protocol, otherwise a move list.
+    /// The format a file extension (without the dot, any case) names, if any.
+    #[must_use]
+    pub fn for_extension(extension: &str) -> Option<Format> {
+        FORMATS
+            .iter()
+            .find(|spec| {
+                spec.extensions
+                    .iter()
+                    .any(|known| known.eq_ignore_ascii_case(extension))
+            })
+            .map(|spec| spec.format)
+    }
+
+    /// Guesses the format of `input` from its content: the first format of the table whose
+    /// `detect` accepts it (a WTHOR header whose game count fits the length, or bytes that are
+    /// not text; `(;` for GGF; a 64-cell board for OBF; a lone number, the rows, for the
+    /// protocol), otherwise a move list.
     #[must_use]
     pub fn detect(input: &[u8]) -> Format {
-        if wthor::looks_like(input) {
-            return Format::Wthor;
-        }
-        let Ok(text) = std::str::from_utf8(input) else {
-            return Format::Wthor;
-        };
-        let first = text
-            .lines()
-            .map(str::trim)
-            .find(|line| !line.is_empty() && !line.starts_with('#') && !line.starts_with('%'));
-        if text.contains("(;") {
-            return Format::Ggf;
-        }
-        match first {
-            Some(line) if crate::ffo::parse_line(line).is_some() => Format::Obf,
-            Some(line) if line.bytes().all(|b| b.is_ascii_digit()) => Format::Protocol,
-            _ => Format::MoveList,
-        }
+        FORMATS
+            .iter()
+            .find(|spec| (spec.detect)(input))
+            .map_or(Format::MoveList, |spec| spec.format)
+    }
+}
+
+/// The first line of `input` that is text and not blank or a comment (`#`, `%`), trimmed, for
+/// the formats' `detect`.
+pub(crate) fn first_line(input: &[u8]) -> Option<&str> {
+    std::str::from_utf8(input)
+        .ok()?
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty() && !line.starts_with('#') && !line.starts_with('%'))
+}
+
+/// `names` as a list in a sentence: `a, b or c`.
+fn listed(names: impl Iterator<Item = &'static str>) -> String {
+    let names: Vec<&str> = names.collect();
+    match names.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Format::MoveList => "a move list",
-            Format::Ggf => "GGF",
-            Format::Obf => "OBF",
-            Format::Protocol => "the protocol input",
-            Format::Wthor => "WTHOR",
-        })
+        f.write_str(self.spec().title)
     }
 }
 
 /// A name that is no format.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("expected a format, movelist, ggf, obf, protocol or wthor, found {found:?}")]
+#[error(
+    "expected a format, {}, found {found:?}",
+    listed(Format::ALL.into_iter().map(Format::name))
+)]
 pub struct ParseFormatError {
     /// The text.
     pub found: String,
@@ -501,6 +570,7 @@ pub struct ParseFormatError {
 impl FromStr for Format {
     type Err = ParseFormatError;
 
+    /// A format by its [`name`](Format::name), in any case.
     fn from_str(text: &str) -> Result<Format, ParseFormatError> {
         Format::ALL
             .into_iter()
@@ -544,17 +614,16 @@ pub fn read_as(
     input: &[u8],
     options: &ReadOptions,
 ) -> Result<Vec<GameRecord>, RecordError> {
-    if format == Format::Wthor {
-        return wthor::read(input);
-    }
-    let text = text_of(input)?;
-    let records = match format {
-        Format::MoveList => movelist::read(text, options)?,
-        Format::Ggf => ggf::read(text)?,
-        Format::Obf => obf::read(text, options)?,
-        Format::Protocol => vec![protocol::read(text, options)?],
-        Format::Wthor => unreachable!("read above"),
-    };
+    (format.spec().read)(input, options)
+}
+
+/// Reads the games of a text format with `read`: where `input` stops being UTF-8, or
+/// [`RecordErrorKind::NoGame`] when it holds none.
+pub(crate) fn read_text(
+    input: &[u8],
+    read: impl FnOnce(&str) -> Result<Vec<GameRecord>, RecordError>,
+) -> Result<Vec<GameRecord>, RecordError> {
+    let records = read(text_of(input)?)?;
     if records.is_empty() {
         return Err(RecordError::at_text(1, 1, RecordErrorKind::NoGame));
     }
@@ -584,22 +653,7 @@ fn text_of(input: &[u8]) -> Result<&str, RecordError> {
 /// [`WriteError`] for the first record the format cannot hold (a board size, a rule set or a
 /// start it has no way to write, or several games for the protocol input).
 pub fn write(records: &[GameRecord], format: Format) -> Result<Vec<u8>, WriteError> {
-    Ok(match format {
-        Format::MoveList => movelist::write(records)?.into_bytes(),
-        Format::Ggf => ggf::write(records)?.into_bytes(),
-        Format::Obf => obf::write(records)?.into_bytes(),
-        Format::Protocol => match records {
-            [record] => protocol::write(record).into_bytes(),
-            _ => {
-                return Err(WriteError {
-                    game: 2,
-                    format,
-                    what: format!("{} games: it holds one", records.len()),
-                });
-            }
-        },
-        Format::Wthor => wthor::write(records, &wthor::Header::default())?,
-    })
+    (format.spec().write)(records)
 }
 
 /// A [`WriteError`] for game `index` (0-based).
@@ -615,6 +669,27 @@ pub(crate) fn cannot_hold(index: usize, format: Format, what: impl Into<String>)
 mod tests {
     use super::*;
     use crate::notation::parse_square;
+
+    #[test]
+    fn the_table_holds_each_format_once_and_names_it_by_name_and_extension() {
+        for (index, format) in Format::ALL.into_iter().enumerate() {
+            assert_eq!(format as usize, index);
+            assert_eq!(FORMATS.iter().filter(|spec| spec.format == format).count(), 1);
+            assert_eq!(format.name().parse::<Format>(), Ok(format));
+            for extension in format.spec().extensions {
+                assert_eq!(Format::for_extension(extension), Some(format));
+            }
+        }
+        assert_eq!(Format::for_extension("GGF"), Some(Format::Ggf));
+        assert_eq!(Format::for_extension("png"), None);
+        assert_eq!(
+            "gif".parse::<Format>().unwrap_err().to_string(),
+            "expected a format, movelist, ggf, obf, protocol or wthor, found \"gif\""
+        );
+        // Only the last format of the detection order takes anything.
+        assert_eq!(Format::detect(b""), Format::MoveList);
+        assert!(FORMATS[..FORMATS.len() - 1].iter().all(|spec| !(spec.detect)(b"")));
+    }
 
     fn sq(text: &str) -> Square {
         parse_square(text, Dimensions::STANDARD).unwrap()

@@ -21,8 +21,23 @@ use crate::setup::{Setup, WinRule};
 use crate::square::Dimensions;
 
 use super::{
+    FormatSpec,
     Format, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind, RecordMove,
     WriteError, cannot_hold, shown,
+};
+
+/// The move list's entry in the table of formats.
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::MoveList,
+    name: "movelist",
+    title: "a move list",
+    input: "a move list",
+    summary: "Squares in order, one game per line: f5d6c3d3c4...",
+    positions: false,
+    extensions: &["txt"],
+    detect: |_| true,
+    read: |input, options| super::read_text(input, |text| read(text, options)),
+    write: |records| Ok(write(records)?.into_bytes()),
 };
 
 /// Reads one game per line that holds moves.

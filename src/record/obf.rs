@@ -21,8 +21,23 @@ use crate::setup::WinRule;
 use crate::square::Dimensions;
 
 use super::{
+    FormatSpec,
     Format, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind, WriteError,
     cannot_hold, shown,
+};
+
+/// OBF's entry in the table of formats.
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Obf,
+    name: "obf",
+    title: "OBF",
+    input: "OBF lines",
+    summary: "The position after the last move, one 8x8 OBF line per game",
+    positions: true,
+    extensions: &["obf"],
+    detect: |input| super::first_line(input).is_some_and(|line| ffo::parse_line(line).is_some()),
+    read: |input, options| super::read_text(input, |text| read(text, options)),
+    write: |records| Ok(write(records)?.into_bytes()),
 };
 
 /// Reads one position per line; blank lines and lines starting with `#` or `%` are skipped.

@@ -20,7 +20,33 @@
 use crate::protocol::SetupParser;
 use crate::protocol::{lines, parse_move_line};
 
-use super::{GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind, RecordMove};
+use super::{
+    Format, FormatSpec, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
+    RecordMove, WriteError,
+};
+
+/// The protocol input's entry in the table of formats.
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Protocol,
+    name: "protocol",
+    title: "the protocol input",
+    input: "a protocol input",
+    summary: "The console protocol's input: a test case for `othello` (one game)",
+    positions: true,
+    extensions: &["in"],
+    detect: |input| {
+        super::first_line(input).is_some_and(|line| line.bytes().all(|b| b.is_ascii_digit()))
+    },
+    read: |input, options| super::read_text(input, |text| Ok(vec![read(text, options)?])),
+    write: |records| match records {
+        [record] => Ok(write(record).into_bytes()),
+        _ => Err(WriteError {
+            game: 2,
+            format: Format::Protocol,
+            what: format!("{} games: it holds one", records.len()),
+        }),
+    },
+};
 
 /// Reads the game the protocol plays from `text`.
 ///

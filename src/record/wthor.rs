@@ -33,6 +33,7 @@ use crate::setup::Setup;
 use crate::square::{Dimensions, Square};
 
 use super::{
+    FormatSpec,
     Format, GameRecord, Location, Metadata, RecordError, RecordErrorKind, RecordMove, WriteError,
     WthorInfo, cannot_hold,
 };
@@ -115,6 +116,20 @@ fn error(offset: usize, kind: WthorErrorKind) -> RecordError {
         kind: RecordErrorKind::Wthor(kind),
     }
 }
+
+/// WTHOR's entry in the table of formats.
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Wthor,
+    name: "wthor",
+    title: "WTHOR",
+    input: "WTHOR",
+    summary: "A WTHOR .wtb database file (binary; 8x8 standard games)",
+    positions: false,
+    extensions: &["wtb"],
+    detect: |input| looks_like(input) || std::str::from_utf8(input).is_err(),
+    read: |input, _| read(input),
+    write: |records| write(records, &Header::default()),
+};
 
 /// Whether `input` starts with a WTHOR header whose game count matches its length.
 #[must_use]

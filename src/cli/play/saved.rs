@@ -37,28 +37,23 @@ pub enum SaveError {
     },
 }
 
-/// The formats to try for a file, by its extension: `.ggf` GGF, `.txt` a move list, `.obf`
-/// OBF, `.in` the protocol input, `.wtb` WTHOR; any other name GGF, then a move list, then the
-/// protocol input (which holds every game), whichever first can hold the game.
-fn formats_for(path: &Path) -> &'static [Format] {
-    let extension = path
-        .extension()
-        .map(|extension| extension.to_string_lossy().to_ascii_lowercase());
-    match extension.as_deref() {
-        Some("ggf") => &[Format::Ggf],
-        Some("txt") => &[Format::MoveList],
-        Some("obf") => &[Format::Obf],
-        Some("in") => &[Format::Protocol],
-        Some("wtb") => &[Format::Wthor],
-        _ => &[Format::Ggf, Format::MoveList, Format::Protocol],
-    }
+/// The formats to try for a file whose extension names none (see [`Format::for_extension`]),
+/// whichever first can hold the game: GGF, then a move list, then the protocol input (which
+/// holds every game).
+const UNNAMED: [Format; 3] = [Format::Ggf, Format::MoveList, Format::Protocol];
+
+/// The formats to try for a file: the one its extension names, else [`UNNAMED`].
+fn formats_for(path: &Path) -> Vec<Format> {
+    path.extension()
+        .and_then(|extension| Format::for_extension(&extension.to_string_lossy()))
+        .map_or_else(|| UNNAMED.to_vec(), |format| vec![format])
 }
 
 /// Writes `record` to `path` (replacing it) in the format its name asks for.
 pub fn save(path: &Path, record: &GameRecord) -> Result<Format, SaveError> {
     let formats = formats_for(path);
     let mut last = None;
-    for &format in formats {
+    for format in formats {
         match record::write(std::slice::from_ref(record), format) {
             Ok(bytes) => {
                 return crate::cli::atomic::write_atomic(path, &bytes)
