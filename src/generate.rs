@@ -147,7 +147,7 @@ pub enum SizesError {
 pub enum Start {
     /// Always the standard four-disc opening.
     Standard,
-    /// Always a random position (see [`Shape`]).
+    /// Always a random position (see [`StartKind`]).
     Random,
     /// Half standard openings, half random positions.
     #[default]
@@ -156,7 +156,7 @@ pub enum Start {
 
 /// The kind of start position a case was given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Shape {
+pub enum StartKind {
     /// The standard four-disc opening.
     Standard,
     /// Discs scattered at random, at a random density and colour balance.
@@ -214,7 +214,7 @@ pub struct Case {
     /// What a correct program prints for `input`, byte for byte.
     pub output: String,
     /// The kind of start position.
-    pub shape: Shape,
+    pub kind: StartKind,
 }
 
 /// Makes the cases of one seed and set of options.
@@ -273,12 +273,12 @@ impl Generator {
         } else {
             WinRule::FewestDiscs
         };
-        let shape = pick_shape(options.start, rng);
-        let board = match shape {
-            Shape::Standard => Board::standard(dims),
-            Shape::Scattered => scattered(dims, rng),
-            Shape::FirstPlayerPasses => first_player_passes(dims, first, options.rules, rng),
-            Shape::AlreadyOver => already_over(dims, options.rules, rng),
+        let kind = pick_kind(options.start, rng);
+        let board = match kind {
+            StartKind::Standard => Board::standard(dims),
+            StartKind::Scattered => scattered(dims, rng),
+            StartKind::FirstPlayerPasses => first_player_passes(dims, first, options.rules, rng),
+            StartKind::AlreadyOver => already_over(dims, options.rules, rng),
         };
         let setup = Setup { board, first, win };
         let input = play_out(setup, options.rules, options.invalid_rate, rng);
@@ -287,19 +287,19 @@ impl Generator {
         Case {
             input,
             output,
-            shape,
+            kind,
         }
     }
 }
 
-fn pick_shape(start: Start, rng: &mut impl Rng) -> Shape {
+fn pick_kind(start: Start, rng: &mut impl Rng) -> StartKind {
     match start {
-        Start::Standard => Shape::Standard,
-        Start::Mixed if rng.random_bool(0.5) => Shape::Standard,
+        Start::Standard => StartKind::Standard,
+        Start::Mixed if rng.random_bool(0.5) => StartKind::Standard,
         Start::Random | Start::Mixed => match rng.random_range(0..10u32) {
-            0..=5 => Shape::Scattered,
-            6..=7 => Shape::FirstPlayerPasses,
-            _ => Shape::AlreadyOver,
+            0..=5 => StartKind::Scattered,
+            6..=7 => StartKind::FirstPlayerPasses,
+            _ => StartKind::AlreadyOver,
         },
     }
 }

@@ -16,7 +16,7 @@ use othello::Evaluation;
 use othello::computer::Level;
 use othello::engine::patterns::{PHASES, Weights, WeightsError};
 use othello::engine::probcut::{MIN_DEPTH, shallow_depth};
-use othello::train::arena::{Arena, Pair, Player, Players, Tally};
+use othello::train::arena::{Arena, Contender, Pair, Players, Tally};
 use othello::train::fit::FitConfig;
 use othello::train::probcut::{GROUP_EMPTIES, Observation};
 use othello::train::selfplay::{count_games, read_samples};
@@ -451,11 +451,11 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
         args.no_probcut
             .is_some_and(|sides| sides == side || sides == Sides::Both)
     };
-    let first = Player {
+    let first = Contender {
         evaluation: evaluation(&args.first)?,
         selective: !plain(Sides::First),
     };
-    let second = Player {
+    let second = Contender {
         evaluation: evaluation(&args.second)?,
         selective: !plain(Sides::Second),
     };
@@ -487,7 +487,7 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
     for pair in pairs {
         tally.add(pair);
     }
-    let name = |name: &str, player: Player| {
+    let name = |name: &str, player: Contender| {
         if player.selective {
             name.to_owned()
         } else {

@@ -81,7 +81,7 @@ struct RootMove {
 
 /// What iterative deepening found: the last completed iteration's result, or before the first
 /// one the best-looking move.
-struct Outcome {
+struct BestLine {
     best: u32,
     score: i32,
     exact: bool,
@@ -127,17 +127,17 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         visited: request.visited,
     };
     let mut searcher = Searcher::<B, R, C>::new(&shape, table, budget, salt, cpu);
-    let outcome = iterate(
+    let best_line = iterate(
         &mut searcher,
         &team,
         position,
         request,
-        &mut |outcome, nodes| {
-            on_progress(&report(&shape, outcome, nodes, start.elapsed()));
+        &mut |best_line, nodes| {
+            on_progress(&report(&shape, best_line, nodes, start.elapsed()));
         },
     );
     let nodes = searcher.nodes + team.helper_nodes.load(Ordering::Relaxed);
-    report(&shape, &outcome, nodes, start.elapsed())
+    report(&shape, &best_line, nodes, start.elapsed())
 }
 
 /// What the threads of one search share: everything a helper needs to make its own searcher.
@@ -158,17 +158,21 @@ struct Team<'a, B, C> {
 
 fn report<B: Bits>(
     shape: &Shape<B>,
-    outcome: &Outcome,
+    best_line: &BestLine,
     nodes: u64,
     elapsed: Duration,
 ) -> SearchReport {
     let geo = &shape.geo;
     SearchReport {
-        best_move: geo.square(outcome.best),
-        score: outcome.score,
-        exact: outcome.exact,
-        depth: outcome.depth,
-        pv: outcome.pv.iter().map(|&index| geo.square(index)).collect(),
+        best_move: geo.square(best_line.best),
+        score: best_line.score,
+        exact: best_line.exact,
+        depth: best_line.depth,
+        pv: best_line
+            .pv
+            .iter()
+            .map(|&index| geo.square(index))
+            .collect(),
         nodes,
         elapsed,
     }
@@ -186,8 +190,8 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
     team: &Team<B, C>,
     position: Position<B>,
     request: &Request,
-    on_progress: &mut dyn FnMut(&Outcome, u64),
-) -> Outcome {
+    on_progress: &mut dyn FnMut(&BestLine, u64),
+) -> BestLine {
     let shape = searcher.shape();
     let n = position.empties(&shape.geo).count();
     let limits = &request.limits;
@@ -200,7 +204,7 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
         })
         .collect();
     root.sort_by_key(|m| std::cmp::Reverse(m.score));
-    let mut outcome = Outcome {
+    let mut best_line = BestLine {
         best: root[0].index,
         score: to_discs(root[0].score),
         exact: false,
@@ -217,14 +221,14 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
                 || (depth > depth_before_solve(n) && (!limited || n <= EXACT_WITH_LIMITS_MAX)));
         if solve_now {
             if let Some(score) = solve_root(searcher, team, position, &mut root, guess) {
-                outcome = Outcome {
+                best_line = BestLine {
                     best: root[0].index,
                     score,
                     exact: true,
                     depth: n,
                     pv: principal_variation(searcher, position, root[0].index, true, n),
                 };
-                on_progress(&outcome, searcher.nodes);
+                on_progress(&best_line, searcher.nodes);
             }
             break;
         }
@@ -243,20 +247,20 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
         ) {
             Some(score) => {
                 guess = Some(to_discs(score));
-                outcome = Outcome {
+                best_line = BestLine {
                     best: root[0].index,
                     score: to_discs(score),
                     exact: false,
                     depth,
                     pv: principal_variation(searcher, position, root[0].index, false, depth),
                 };
-                on_progress(&outcome, searcher.nodes);
+                on_progress(&best_line, searcher.nodes);
             }
             None => break,
         }
         depth += 1;
     }
-    outcome
+    best_line
 }
 
 /// The exact root search, with an aspiration window around `guess`.

@@ -138,7 +138,7 @@ pub struct Instance {
 /// after another, then the mover's move counts (0 to [`MOBILITY_MAX`]), the opponent's, and
 /// the constant.
 #[derive(Clone, Debug)]
-pub struct Layout {
+pub struct PatternLayout {
     /// Every pattern of every class.
     pub instances: Vec<Instance>,
     /// Where each class's table starts.
@@ -156,10 +156,10 @@ pub struct Layout {
     ternary_offsets: Vec<usize>,
 }
 
-impl Layout {
+impl PatternLayout {
     /// The layout of [`CLASSES`].
     #[must_use]
-    pub fn new() -> Layout {
+    pub fn new() -> PatternLayout {
         let mut instances = Vec::new();
         let mut offsets = Vec::new();
         let mut canonical: Vec<u32> = Vec::new();
@@ -234,7 +234,7 @@ impl Layout {
                 ternary.push(index as u16);
             }
         }
-        Layout {
+        PatternLayout {
             instances,
             offsets,
             mobility,
@@ -288,9 +288,9 @@ impl Layout {
     }
 }
 
-impl Default for Layout {
-    fn default() -> Layout {
-        Layout::new()
+impl Default for PatternLayout {
+    fn default() -> PatternLayout {
+        PatternLayout::new()
     }
 }
 
@@ -375,7 +375,7 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 /// The weights of every phase, in hundredths of a disc, with the layout they are read by.
 #[derive(Clone, Debug)]
 pub struct Weights {
-    layout: Layout,
+    layout: PatternLayout,
     /// [`PHASES`] tables of `layout.stride` weights.
     values: Vec<i16>,
 }
@@ -386,14 +386,14 @@ impl Weights {
     /// # Panics
     /// If `values` has not that length.
     #[must_use]
-    pub fn new(layout: Layout, values: Vec<i16>) -> Weights {
+    pub fn new(layout: PatternLayout, values: Vec<i16>) -> Weights {
         assert_eq!(values.len(), PHASES * layout.stride);
         Weights { layout, values }
     }
 
     /// The layout.
     #[must_use]
-    pub fn layout(&self) -> &Layout {
+    pub fn layout(&self) -> &PatternLayout {
         &self.layout
     }
 
@@ -452,7 +452,7 @@ impl Weights {
         }
         let word =
             |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes")) as usize;
-        let layout = Layout::new();
+        let layout = PatternLayout::new();
         let (phases, stride) = (word(8), word(12));
         if phases != PHASES || stride != layout.stride {
             return Err(WeightsError::Size {
@@ -674,7 +674,7 @@ pub(super) mod tests {
 
     #[test]
     fn every_class_covers_its_images_once() {
-        let layout = Layout::new();
+        let layout = PatternLayout::new();
         let per_class: Vec<usize> = (0..CLASSES.len())
             .map(|class| layout.instances.iter().filter(|i| i.class == class).count())
             .collect();

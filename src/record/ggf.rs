@@ -19,8 +19,7 @@ use crate::setup::{Setup, WinRule};
 use crate::square::{Dimensions, Square};
 
 use super::{
-    FormatSpec,
-    Format, GameRecord, Metadata, RecordError, RecordErrorKind, RecordMove, WriteError,
+    Format, FormatSpec, GameRecord, Metadata, RecordError, RecordErrorKind, RecordMove, WriteError,
     cannot_hold, shown,
 };
 

@@ -674,7 +674,10 @@ mod tests {
     fn the_table_holds_each_format_once_and_names_it_by_name_and_extension() {
         for (index, format) in Format::ALL.into_iter().enumerate() {
             assert_eq!(format as usize, index);
-            assert_eq!(FORMATS.iter().filter(|spec| spec.format == format).count(), 1);
+            assert_eq!(
+                FORMATS.iter().filter(|spec| spec.format == format).count(),
+                1
+            );
             assert_eq!(format.name().parse::<Format>(), Ok(format));
             for extension in format.spec().extensions {
                 assert_eq!(Format::for_extension(extension), Some(format));
@@ -688,7 +691,11 @@ mod tests {
         );
         // Only the last format of the detection order takes anything.
         assert_eq!(Format::detect(b""), Format::MoveList);
-        assert!(FORMATS[..FORMATS.len() - 1].iter().all(|spec| !(spec.detect)(b"")));
+        assert!(
+            FORMATS[..FORMATS.len() - 1]
+                .iter()
+                .all(|spec| !(spec.detect)(b""))
+        );
     }
 
     fn sq(text: &str) -> Square {

@@ -21,9 +21,8 @@ use crate::setup::{Setup, WinRule};
 use crate::square::Dimensions;
 
 use super::{
-    FormatSpec,
-    Format, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind, RecordMove,
-    WriteError, cannot_hold, shown,
+    Format, FormatSpec, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
+    RecordMove, WriteError, cannot_hold, shown,
 };
 
 /// The move list's entry in the table of formats.

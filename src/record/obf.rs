@@ -21,9 +21,8 @@ use crate::setup::WinRule;
 use crate::square::Dimensions;
 
 use super::{
-    FormatSpec,
-    Format, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind, WriteError,
-    cannot_hold, shown,
+    Format, FormatSpec, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
+    WriteError, cannot_hold, shown,
 };
 
 /// OBF's entry in the table of formats.

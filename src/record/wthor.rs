@@ -33,9 +33,8 @@ use crate::setup::Setup;
 use crate::square::{Dimensions, Square};
 
 use super::{
-    FormatSpec,
-    Format, GameRecord, Location, Metadata, RecordError, RecordErrorKind, RecordMove, WriteError,
-    WthorInfo, cannot_hold,
+    Format, FormatSpec, GameRecord, Location, Metadata, RecordError, RecordErrorKind, RecordMove,
+    WriteError, WthorInfo, cannot_hold,
 };
 
 /// Length of the header.

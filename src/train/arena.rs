@@ -47,17 +47,17 @@ impl Default for Arena {
 
 /// How one side of a match searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Player {
+pub struct Contender {
     /// Its evaluation.
     pub evaluation: Evaluation,
     /// Whether its midgame search uses probabilistic cut-offs.
     pub selective: bool,
 }
 
-impl From<Evaluation> for Player {
+impl From<Evaluation> for Contender {
     /// A player with `evaluation` and the engine's default (selective) search.
-    fn from(evaluation: Evaluation) -> Player {
-        Player {
+    fn from(evaluation: Evaluation) -> Contender {
+        Contender {
             evaluation,
             selective: true,
         }
@@ -74,8 +74,8 @@ pub struct Players {
 impl Players {
     /// Engines for `first` and `second`, one thread and 16 MiB each.
     #[must_use]
-    pub fn new(first: Player, second: Player) -> Players {
-        let engine = |player: Player| {
+    pub fn new(first: Contender, second: Contender) -> Players {
+        let engine = |player: Contender| {
             let mut engine = Engine::new(EngineConfig {
                 hash_mb: 16,
                 threads: 1,

@@ -8,7 +8,7 @@
 
 use rayon::prelude::*;
 
-use crate::engine::patterns::{Layout, PHASES, Weights, phase};
+use crate::engine::patterns::{PHASES, PatternLayout, Weights, phase};
 use crate::train::Sample;
 
 /// How to fit.
@@ -91,7 +91,7 @@ pub fn fit(
     report_every: u32,
     on_epoch: &mut dyn FnMut(u32, &[PhaseError]),
 ) -> (Weights, Vec<PhaseError>) {
-    let layout = Layout::new();
+    let layout = PatternLayout::new();
     let features = layout.instances.len() + 2;
     let mut phases: Vec<PhaseData> = (0..PHASES)
         .map(|_| PhaseData {

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use othello::generate::{Generator, Options, Shape, Sizes, Start};
+use othello::generate::{Generator, Options, Sizes, Start, StartKind};
 use othello::{Color, RuleSet, Setup, WinRule};
 
 use crate::reference::Model;
@@ -201,13 +201,13 @@ fn generated_cases_are_varied_and_agree_with_the_reference_model() {
             rectangular |= dims.rows() != dims.cols();
             firsts.insert(setup.first);
             wins.insert(setup.win);
-            shapes.insert(case.shape);
+            shapes.insert(case.kind);
             winners.insert(case.output.lines().last().unwrap().to_owned());
             rejections.extend(replay(rules, &case.input, &case.output));
             let first_turn = case.output.lines().nth(2 + dims.rows()).unwrap();
-            match case.shape {
-                Shape::AlreadyOver => assert!(first_turn.starts_with("WINNER: ")),
-                Shape::FirstPlayerPasses => {
+            match case.kind {
+                StartKind::AlreadyOver => assert!(first_turn.starts_with("WINNER: ")),
+                StartKind::FirstPlayerPasses => {
                     let other = setup.first.opponent().letter();
                     assert_eq!(first_turn, format!("TURN: {other}"));
                     first_passes = true;
@@ -224,9 +224,9 @@ fn generated_cases_are_varied_and_agree_with_the_reference_model() {
         assert_eq!(
             shapes,
             HashSet::from([
-                Shape::Scattered,
-                Shape::FirstPlayerPasses,
-                Shape::AlreadyOver
+                StartKind::Scattered,
+                StartKind::FirstPlayerPasses,
+                StartKind::AlreadyOver
             ])
         );
         assert_eq!(winners.len(), 3, "{rules}: {winners:?}");
@@ -247,7 +247,7 @@ fn gen_options_shape_the_cases() {
     let mut sides = HashSet::new();
     for index in 0..30 {
         let case = generator.case(index);
-        assert_eq!(case.shape, Shape::Standard);
+        assert_eq!(case.kind, StartKind::Standard);
         assert!(!case.output.contains("INVALID"));
         let dims = Setup::from_protocol(&case.input).unwrap().board.dims();
         assert_eq!(dims.rows(), dims.cols());
