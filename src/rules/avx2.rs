@@ -7,7 +7,8 @@
 //!
 //! Every function here runs AVX2 instructions: they are reached only through the two entry
 //! points at the end, which take the [`X86_64V3`] marker as the proof that the processor has
-//! AVX2, and are meant to be inlined into code compiled for it ([`crate::cpu::Cpu::run`]).
+//! AVX2, and are meant to be inlined into code compiled for it (the x86-64-v3 copy of an entry
+//! point, see [`crate::cpu`]).
 
 use std::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32,
