@@ -436,7 +436,7 @@ pub enum Format {
 
 /// One record format: its names, the file extensions it is saved under, how to recognise it and
 /// its reader and writer. Each format's module defines its own (`movelist::SPEC`, ...); the
-/// crate's table of them is what [`Format::ALL`], [`Format::detect`], [`read_as`], [`write`],
+/// crate's table of them is what [`Format::ALL`], [`Format::detect`], [`read_as`], [`write()`],
 /// the format names and the file extensions all go through, so that a new format is a module
 /// and a line in that table.
 #[derive(Clone, Copy, Debug)]
