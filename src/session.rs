@@ -16,6 +16,8 @@
 //! # Ok::<(), othello::MoveError>(())
 //! ```
 
+mod players;
+
 use thiserror::Error;
 
 use crate::color::Color;
@@ -23,6 +25,8 @@ use crate::game::{Game, MoveError, Played};
 use crate::notation::{NotationError, parse_square};
 use crate::record::{GameRecord, Metadata};
 use crate::square::{Dimensions, Square};
+
+pub use players::{Controller, ControllerError, Name, NameError, Player, computers};
 
 /// What a player can type at the prompt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

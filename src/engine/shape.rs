@@ -56,7 +56,7 @@ pub(crate) struct Outcome {
     cells: i32,
     /// +1 when most discs wins, -1 when fewest discs wins.
     sign: i32,
-    empties_to_winner: bool,
+    scoring: Scoring,
 }
 
 impl Outcome {
@@ -64,12 +64,7 @@ impl Outcome {
     #[inline(always)]
     pub(crate) fn score(self, mine: i32, theirs: i32) -> i32 {
         let margin = (mine - theirs) * self.sign;
-        if self.empties_to_winner {
-            let empties = self.cells - mine - theirs;
-            margin + margin.signum() * empties
-        } else {
-            margin
-        }
+        self.scoring.score(margin, self.cells - mine - theirs)
     }
 }
 
@@ -148,7 +143,7 @@ pub(crate) struct Shape<B> {
     pub cells: i32,
     /// +1 when most discs wins, -1 when fewest discs wins.
     pub sign: i32,
-    pub empties_to_winner: bool,
+    pub scoring: Scoring,
     pub directions: [Direction<B>; 4],
     pub corners: B,
     pub corner_zones: [CornerZone<B>; 4],
@@ -229,7 +224,7 @@ impl<B: Bits> Shape<B> {
                 WinRule::MostDiscs => 1,
                 WinRule::FewestDiscs => -1,
             },
-            empties_to_winner: scoring == Scoring::EmptiesToWinner,
+            scoring,
             directions,
             corners: corner_zones
                 .iter()
@@ -253,7 +248,7 @@ impl<B: Bits> Shape<B> {
         Outcome {
             cells: self.cells,
             sign: self.sign,
-            empties_to_winner: self.empties_to_winner,
+            scoring: self.scoring,
         }
     }
 

@@ -1,7 +1,8 @@
 //! The value of each legal move: the position after it searched, and its value turned to the
 //! point of view of the player who moved (negated unless the opponent has to pass, the final
 //! margin when the move ends the game). NBoard's `hint`, `othello solve --all-moves` and the
-//! game analysis all value moves this way.
+//! game analysis all value moves this way. Here too: how [`Scoring`] scores a finished game's
+//! margin, the one place the empties go to the winner.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -9,7 +9,7 @@ use othello::ByColor;
 use othello::record::{self, Format, GameRecord, Metadata};
 use othello::session::Session;
 
-use super::players::Player;
+use othello::session::Player;
 use super::results;
 use super::view::counted;
 

@@ -13,7 +13,7 @@ use othello::session::Session;
 use othello::{ByColor, Color, Dimensions, Game, MAX_SIDE, MIN_SIDE, RuleSet, Setup, WinRule};
 
 use super::super::RulesArg;
-use super::players::{Controller, Name, Player};
+use othello::session::{Controller, Name, Player};
 use super::{ColorArg, WinArg};
 
 /// The settings of a game.
@@ -179,7 +179,7 @@ impl Changes {
                     Err(_) => value
                         .parse()
                         .map_err(
-                            |error: super::players::ControllerError| bad(&error.to_string()),
+                            |error: othello::session::ControllerError| bad(&error.to_string()),
                         )?,
                 };
                 self.controllers[color] = Some(controller);

@@ -10,15 +10,14 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 
-use othello::session::{Command, Session};
+use othello::session::{Command, Player, Session};
 use othello::{ByColor, Color, EngineError, Game, MoveError, Played, SearchReport, Square};
 
-use super::super::players::Player;
 use super::super::saved;
 use super::super::settings::Changes;
 use super::form::{Action, Choice, Form};
 use super::layout::{Fit, Layout};
-use super::{counted, move_sentences, result_sentence, squares};
+use super::{counted, label, move_sentences, result_sentence, squares};
 
 /// A search the event loop should run on a worker thread.
 #[derive(Clone, Debug)]
@@ -649,7 +648,7 @@ impl App {
                 None
             }
             Some(color) if !self.players[color].is_human() => {
-                let text = format!("{} is thinking: wait for its move.", self.players[color]);
+                let text = format!("{} is thinking: wait for its move.", label(&self.players[color]));
                 self.note(text, Tone::Warning);
                 None
             }
@@ -721,7 +720,7 @@ impl App {
         if let Some(turn) = self.game().turn().filter(|&turn| turn != first) {
             let text = format!(
                 "{} has no legal move at the start and passes; {} moves first.",
-                self.players[first], self.players[turn]
+                label(&self.players[first]), label(&self.players[turn])
             );
             self.note(text, Tone::Info);
         }
@@ -809,7 +808,7 @@ impl App {
             Some(color) => {
                 let text = format!(
                     "Legal moves for {}: {}",
-                    self.players[color],
+                    label(&self.players[color]),
                     squares(&self.game().legal_moves())
                 );
                 self.note(text, Tone::Info);
@@ -896,5 +895,5 @@ fn verdict(report: &SearchReport) -> String {
 
 /// `the game is over` as `The game is over`.
 fn capitalize(text: &str) -> String {
-    super::super::players::capitalized(text)
+    super::super::view::capitalized(text)
 }

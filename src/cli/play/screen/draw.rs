@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use othello::{Color, Square};
 
-use super::super::view;
+use super::super::view::{self, label};
 use super::app::{App, Job, Mode, Tone};
 use super::form::{FIELDS, Field, Form};
 use super::layout::{Fit, Layout, Shape};
@@ -273,8 +273,8 @@ fn panel_lines(app: &App, styles: &Styles, width: u16, height: u16) -> Vec<Line<
             Span::styled(format!("{:>3}", score[color]), styles.strong),
         ]));
         let kind = match player.controller {
-            super::super::players::Controller::Human => "person".to_owned(),
-            super::super::players::Controller::Computer(level) => {
+            othello::session::Controller::Human => "person".to_owned(),
+            othello::session::Controller::Computer(level) => {
                 format!("computer, level {level}")
             }
         };
@@ -327,7 +327,7 @@ fn summary_line(app: &App, styles: &Styles) -> Line<'static> {
         Span::styled(
             format!(
                 "{} {} - {} {}",
-                players.black, score.black, score.white, players.white
+                label(&players.black), score.black, score.white, label(&players.white)
             ),
             styles.strong,
         ),
@@ -340,9 +340,9 @@ fn turn_text(app: &App) -> String {
     let players = app.players();
     let spinner = ['|', '/', '-', '\\'][(app.ticks % 4) as usize];
     match (app.thinking, app.game().turn()) {
-        (Some((_, Job::Move(color))), _) => format!("{} is thinking {spinner}", players[color]),
+        (Some((_, Job::Move(color))), _) => format!("{} is thinking {spinner}", label(&players[color])),
         (Some((_, Job::Hint)), _) => format!("Looking for a hint {spinner}"),
-        (None, Some(color)) => format!("{} to move", players[color]),
+        (None, Some(color)) => format!("{} to move", label(&players[color])),
         (None, None) => String::new(),
     }
 }
@@ -361,7 +361,7 @@ fn message_line(app: &App, styles: &Styles) -> Line<'static> {
         Some(color) if app.players()[color].is_human() && app.thinking.is_none() => {
             Line::raw(format!(
                 "{} to move: click a square, or the arrows and Enter.",
-                app.players()[color]
+                label(&app.players()[color])
             ))
         }
         Some(_) => Line::raw(turn_text(app)),

@@ -7,7 +7,9 @@ use ratatui::layout::Rect;
 use othello::computer::Level;
 use othello::{ByColor, Color, Dimensions, MAX_SIDE, MIN_SIDE, RuleSet, WinRule};
 
-use super::super::players::{Controller, Name, Player, capitalized};
+use othello::session::{Controller, Name, Player};
+
+use super::super::view::capitalized;
 pub use super::super::settings::Choice;
 
 /// One line of the form.

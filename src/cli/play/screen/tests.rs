@@ -22,7 +22,7 @@ use std::path::PathBuf;
 
 use othello::record::{ReadOptions, movelist};
 
-use super::super::players::{Controller, Player};
+use othello::session::{Controller, Player};
 use super::super::saved;
 use super::app::{Answer, App, Job, Mode, Tone};
 use super::draw::draw;
