@@ -121,21 +121,6 @@ pub fn saved(path: &Path, format: Format, moves: usize) -> String {
     )
 }
 
-/// `save` or `save FILE` (the word in any case): `Some` with the file, if any.
-#[expect(
-    clippy::option_option,
-    reason = "not a save command, or one with or without a file"
-)]
-pub fn command(line: &str) -> Option<Option<&str>> {
-    let line = line.trim();
-    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    if !word.eq_ignore_ascii_case("save") {
-        return None;
-    }
-    let rest = rest.trim();
-    Some((!rest.is_empty()).then_some(rest))
-}
-
 /// Where `save` writes: FILE if given, else the `--save` file, else [`DEFAULT_FILE`].
 pub fn target(file: Option<&str>, save: Option<&Path>) -> PathBuf {
     match (file, save) {
@@ -150,11 +135,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_save_command_takes_an_optional_file() {
-        assert_eq!(command("save"), Some(None));
-        assert_eq!(command(" SAVE  my game.ggf "), Some(Some("my game.ggf")));
-        assert_eq!(command("saved"), None);
-        assert_eq!(command("d3"), None);
+    fn save_writes_to_the_file_typed_or_the_save_file() {
         assert_eq!(target(None, None), PathBuf::from(DEFAULT_FILE));
         assert_eq!(
             target(None, Some(Path::new("x.txt"))),

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use othello::computer::{Computer, Level};
 use othello::record::{GameRecord, Metadata, movelist};
-use othello::session::{Command, Controller, Player, Session, computers};
+use othello::session::{Command, CommandError, Controller, Player, Session, computers};
 use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square};
 
 use super::super::Failure;
@@ -268,11 +268,10 @@ impl Table {
     /// What Tab completes at the prompt: the legal moves and the command words.
     fn completions(&self) -> Vec<String> {
         let moves = self.game().legal_moves();
-        let words = Command::HELP
-            .iter()
-            .skip(1)
-            .map(|(word, _)| *word)
-            .chain(["board", "yes", "no"]);
+        let words = Command::WORDS
+            .into_iter()
+            .filter(|&word| word != "redo")
+            .chain(["yes", "no"]);
         moves
             .iter()
             .map(Square::to_string)
@@ -298,17 +297,6 @@ impl Table {
         let Some(line) = self.read_line(&prompt, input, out)? else {
             return Ok(Next::Quit);
         };
-        if let Some(file) = saved::command(&line) {
-            self.save_now(file, out)?;
-            return Ok(Next::Continue);
-        }
-        if let Some(changes) = new_command(&line) {
-            return self.new_game(changes, input, out);
-        }
-        if line.trim().eq_ignore_ascii_case("board") {
-            self.shown = false;
-            return self.show(out).map(|()| Next::Continue);
-        }
         let command = match Command::parse(&line, self.game().board().dims()) {
             Ok(command) => command,
             Err(error) => {
@@ -329,7 +317,14 @@ impl Table {
             )?,
             Command::Hint => return self.hint(out),
             Command::Undo => self.undo(out)?,
-            Command::New => return self.new_game("", input, out),
+            Command::New(changes) => return self.new_game(&changes, input, out),
+            Command::Save(file) => self.save_now(file.as_deref(), out)?,
+            Command::Board => {
+                self.shown = false;
+                self.show(out)?;
+            }
+            // Not a command of this front end.
+            Command::Redo => self.warn(out, CommandError::unknown(&line))?,
             Command::Help => self.help(out)?,
             Command::Quit => return Ok(Next::Quit),
         }
@@ -567,17 +562,14 @@ impl Table {
         else {
             return Ok(Next::Quit);
         };
-        if let Some(file) = saved::command(&line) {
-            self.save_now(file, out)?;
-            return Ok(Next::Continue);
-        }
-        if let Some(changes) = new_command(&line) {
-            return self.new_game(changes, input, out);
-        }
         match Command::parse(&line, self.game().board().dims()) {
+            Ok(Command::Save(file)) => self.save_now(file.as_deref(), out)?,
+            Ok(Command::New(changes)) => return self.new_game(&changes, input, out),
             Ok(Command::Undo) => self.undo(out)?,
             Ok(Command::Help) => self.help(out)?,
             Ok(Command::Quit) => return Ok(Next::Quit),
+            // Not commands of this front end.
+            Ok(Command::Board | Command::Redo) => self.warn(out, CommandError::unknown(&line))?,
             Ok(_) => self.warn(out, "The game is over: type new, undo, save or quit.")?,
             Err(error) => self.warn(out, error)?,
         }
@@ -644,13 +636,6 @@ impl Table {
 fn interrupted(out: &mut impl Write) -> Result<Next, Failure> {
     write_out(out, INTERRUPTED)?;
     Ok(Next::Quit)
-}
-
-/// `new` with the words after it (empty for `new` alone), if the line is the `new` command.
-fn new_command(line: &str) -> Option<&str> {
-    let line = line.trim();
-    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    word.eq_ignore_ascii_case("new").then(|| rest.trim())
 }
 
 /// The help of `new`, in 80 columns.

@@ -10,7 +10,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 
-use othello::session::{Command, Player, Session};
+use othello::session::{Command, CommandError, Player, Session};
 use othello::{ByColor, Color, EngineError, Game, MoveError, Played, SearchReport, Square};
 
 use super::super::saved;
@@ -502,20 +502,16 @@ impl App {
 
     /// Runs a line typed at the `:` prompt: a square or a command word.
     fn run_line(&mut self, line: &str) {
-        if line.trim().eq_ignore_ascii_case("redo") {
-            self.redo();
-            return;
-        }
-        if let Some(file) = saved::command(line) {
-            self.save(file);
-            return;
-        }
-        let (word, words) = line
-            .trim()
-            .split_once(char::is_whitespace)
-            .unwrap_or((line.trim(), ""));
-        if word.eq_ignore_ascii_case("new") && !words.trim().is_empty() {
-            match words.parse::<Changes>() {
+        match Command::parse(line, self.game().board().dims()) {
+            Ok(Command::Play(square)) => {
+                self.cursor = square;
+                self.person_plays(square);
+            }
+            Ok(Command::Hint) => self.ask_hint(),
+            Ok(Command::Undo) => self.undo(),
+            Ok(Command::Redo) => self.redo(),
+            Ok(Command::New(changes)) if changes.is_empty() => self.ask(Pending::NewGame),
+            Ok(Command::New(changes)) => match changes.parse::<Changes>() {
                 Ok(changes) => {
                     self.typed_choice = Some(changes.apply(&self.choice()));
                     self.ask(Pending::NewGame);
@@ -524,21 +520,17 @@ impl App {
                     format!("{}.", capitalize(&error.to_string())),
                     Tone::Warning,
                 ),
-            }
-            return;
-        }
-        match Command::parse(line, self.game().board().dims()) {
-            Ok(Command::Play(square)) => {
-                self.cursor = square;
-                self.person_plays(square);
-            }
-            Ok(Command::Hint) => self.ask_hint(),
-            Ok(Command::Undo) => self.undo(),
-            Ok(Command::New) => self.ask(Pending::NewGame),
+            },
+            Ok(Command::Save(file)) => self.save(file.as_deref()),
             Ok(Command::Pass) => self.pass(),
             Ok(Command::Moves) => self.list_moves(),
             Ok(Command::Help) => self.mode = Mode::Help,
             Ok(Command::Quit) => self.ask(Pending::Quit),
+            // The board is always on the screen.
+            Ok(Command::Board) => self.note(
+                capitalize(&CommandError::unknown(line).to_string()),
+                Tone::Warning,
+            ),
             Err(error) => self.note(capitalize(&error.to_string()), Tone::Warning),
         }
     }
