@@ -101,6 +101,18 @@ impl Evaluation {
     }
 }
 
+impl Evaluation {
+    /// The cut-off model fitted for these weights: the compiled-in weights have theirs
+    /// ([`probcut::TRAINED`]); weights from elsewhere have none (a model fitted for other
+    /// weights would cut wrongly), so a search with them makes no probabilistic cut-offs.
+    fn probcut(self) -> Option<ProbCut> {
+        match self {
+            Evaluation::Trained => Some(probcut::TRAINED),
+            Evaluation::Classic | Evaluation::Weights(_) => None,
+        }
+    }
+}
+
 impl PartialEq for Evaluation {
     /// Two evaluations are equal when they are the same kind and, for
     /// [`Evaluation::Weights`], the same weights in memory.
@@ -238,7 +250,7 @@ impl<B: Bits> Shape<B> {
                 .collect(),
             rule_set,
             patterns,
-            probcut: patterns.and(selective.then_some(probcut::TRAINED)),
+            probcut: patterns.and(evaluation.probcut()).filter(|_| selective),
         }
     }
 

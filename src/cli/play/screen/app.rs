@@ -16,7 +16,7 @@ use othello::{ByColor, Color, EngineError, Game, MoveError, Played, SearchReport
 use super::super::saved;
 use super::super::settings::Changes;
 use super::form::{Action, Choice, Form};
-use super::layout::{Fit, Layout};
+use super::layout::{Fit, ScreenAreas};
 use super::{counted, label, move_sentences, result_sentence, squares};
 
 /// A search the event loop should run on a worker thread.
@@ -296,7 +296,7 @@ impl App {
 
     /// The layout for the current terminal size.
     pub fn layout(&self) -> Fit {
-        Layout::compute(self.area, self.game().board().dims())
+        ScreenAreas::compute(self.area, self.game().board().dims())
     }
 
     /// Whether the player has asked to leave.
