@@ -300,11 +300,17 @@ mod tests {
             ("hint", Command::Hint),
             ("UNDO", Command::Undo),
             (" New ", Command::New(String::new())),
-            ("new 6x6  white=human ", Command::New("6x6  white=human".to_owned())),
+            (
+                "new 6x6  white=human ",
+                Command::New("6x6  white=human".to_owned()),
+            ),
             ("redo", Command::Redo),
             ("Board", Command::Board),
             ("save", Command::Save(None)),
-            ("SAVE  My Game.txt ", Command::Save(Some("My Game.txt".to_owned()))),
+            (
+                "SAVE  My Game.txt ",
+                Command::Save(Some("My Game.txt".to_owned())),
+            ),
             ("pass", Command::Pass),
             ("p", Command::Pass),
             ("moves", Command::Moves),
@@ -319,7 +325,10 @@ mod tests {
         for (text, command) in cases {
             assert_eq!(Command::parse(text, std), Ok(command), "{text:?}");
         }
-        assert_eq!(Command::parse("saved", std), Err(CommandError::unknown("saved")));
+        assert_eq!(
+            Command::parse("saved", std),
+            Err(CommandError::unknown("saved"))
+        );
         assert_eq!(Command::parse("", std), Err(CommandError::Empty));
         assert_eq!(
             Command::parse("resign", std).unwrap_err().to_string(),

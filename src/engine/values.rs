@@ -72,7 +72,9 @@ impl Engine {
     ) -> Result<MoveValue, EngineError> {
         let player = game.turn().ok_or(EngineError::GameOver)?;
         let mut after = game.clone();
-        after.play(square).expect("move_value is given a legal move");
+        after
+            .play(square)
+            .expect("move_value is given a legal move");
         let Some(next) = after.turn() else {
             return Ok(MoveValue {
                 square,

@@ -471,13 +471,13 @@ impl Task {
                 let nodes: u64 = values.iter().map(|value| value.nodes).sum();
                 emit(format!("nodestats {nodes} {}", seconds(start.elapsed(), 2)));
             };
-            let Ok(values) = engine.move_values(game, &limits, stop, &mut on_valued) else {
+            let Ok(move_values) = engine.move_values(game, &limits, stop, &mut on_valued) else {
                 return;
             };
             if stop.load(std::sync::atomic::Ordering::Relaxed) {
                 return;
             }
-            valued.extend(values.into_iter().map(|value| Valued {
+            valued.extend(move_values.into_iter().map(|value| Valued {
                 line: line_text(game, &value.line),
                 score: value.score,
                 exact: value.exact,

@@ -114,8 +114,8 @@ mod tests {
     use othello::computer::Level;
     use othello::{Dimensions, RuleSet, Setup, WinRule};
 
-    use othello::session::Controller;
     use super::*;
+    use othello::session::Controller;
 
     #[test]
     fn a_line_names_everything() {

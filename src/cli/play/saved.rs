@@ -9,9 +9,9 @@ use othello::ByColor;
 use othello::record::{self, Format, GameRecord, Metadata};
 use othello::session::Session;
 
-use othello::session::Player;
 use super::results;
 use super::view::counted;
+use othello::session::Player;
 
 /// The file `save` writes when neither it nor `--save` names one.
 pub const DEFAULT_FILE: &str = "othello-game.ggf";

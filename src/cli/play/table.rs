@@ -173,7 +173,8 @@ impl Table {
                 out,
                 &format!(
                     "{} has no legal move at the start and passes; {} moves first.\n",
-                    label(&self.players[first]), label(&self.players[turn])
+                    label(&self.players[first]),
+                    label(&self.players[turn])
                 ),
             ),
             _ => Ok(()),
@@ -212,7 +213,10 @@ impl Table {
         let players = &self.players;
         let mut line = format!(
             "{} {} - {} {}   ",
-            label(&players.black), score.black, score.white, label(&players.white)
+            label(&players.black),
+            score.black,
+            score.white,
+            label(&players.white)
         );
         match game.turn() {
             Some(color) => line.push_str(&format!("{} to move", self.strong(&players[color]))),

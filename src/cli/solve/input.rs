@@ -24,7 +24,6 @@ pub(super) fn bench_positions() -> Vec<Entry> {
         .collect()
 }
 
-
 /// Empties beyond which an exact solve cannot be expected to end (the 6x6 start, 32 empties,
 /// takes minutes; each further empty multiplies the work by about 2 to 3).
 const EXACT_REACH: u32 = 32;
@@ -51,10 +50,13 @@ pub(super) fn warn_beyond_reach(entries: &[Entry], limits: &Limits) {
     }
 }
 
-
 /// The positions of the input: after the last move of each game for game records (move lists,
 /// GGF, WTHOR), else protocol setups and FFO lines.
-pub(super) fn parse_input(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry>, SolveError> {
+pub(super) fn parse_input(
+    bytes: &[u8],
+    rules: RuleSet,
+    name: &str,
+) -> Result<Vec<Entry>, SolveError> {
     let is_record = match Format::detect(bytes) {
         Format::Ggf | Format::Wthor => true,
         // Only a file with something in it: an empty one is reported as such below.
@@ -84,7 +86,11 @@ pub(super) fn parse_input(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Ve
 }
 
 /// The positions of the input, labelled `#ID` (FFO lines with an id) or `position N`.
-pub(super) fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry>, SolveError> {
+pub(super) fn parse_positions(
+    bytes: &[u8],
+    rules: RuleSet,
+    name: &str,
+) -> Result<Vec<Entry>, SolveError> {
     let problems = ffo::read_problems(bytes, rules).map_err(|source| SolveError::Input {
         path: name.to_owned(),
         source,
@@ -115,4 +121,3 @@ mod tests {
         assert_eq!(labels.last().unwrap(), "#49");
     }
 }
-

@@ -325,7 +325,6 @@ fn read_input(path: Option<&PathBuf>) -> Result<(String, Vec<u8>), SolveError> {
     Ok(read_bytes(path, "standard input")?)
 }
 
-
 /// The table size when `--hash` is not given: 1 MiB up to 10 empties, doubling with each empty
 /// up to 256 MiB from 18 empties, so that small solves start at once (allocating and clearing
 /// the table is most of their time) and large ones get the table they need.
@@ -362,4 +361,3 @@ fn physical_memory_mb() -> Option<u64> {
     #[cfg(not(unix))]
     None
 }
-

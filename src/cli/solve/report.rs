@@ -71,7 +71,10 @@ impl Verdict {
 
 /// The listed move scores that the exact move scores of `moves` contradict (a listed move that
 /// is not legal included), with the score found (`None` for an illegal one).
-pub(super) fn differing_moves(listed: &Listed, moves: &[MoveValue]) -> Vec<(Square, i32, Option<i32>)> {
+pub(super) fn differing_moves(
+    listed: &Listed,
+    moves: &[MoveValue],
+) -> Vec<(Square, i32, Option<i32>)> {
     if moves.is_empty() {
         return Vec::new();
     }
@@ -210,7 +213,12 @@ pub(super) fn table_header(label_width: usize) -> String {
 }
 
 /// The table row of one position, with a second line of move scores for `--all-moves`.
-pub(super) fn table_row(entry: &Entry, solved: &Solved, verdict: &Verdict, label_width: usize) -> String {
+pub(super) fn table_row(
+    entry: &Entry,
+    solved: &Solved,
+    verdict: &Verdict,
+    label_width: usize,
+) -> String {
     let empties = entry.game.board().empties();
     let verdict = verdict.word();
     let mut row = match &solved.finding {
@@ -324,4 +332,3 @@ impl Totals {
         text
     }
 }
-

@@ -50,7 +50,6 @@ impl Solved {
     }
 }
 
-
 /// A flag raised by the first Ctrl-C (or SIGTERM), which stops the search under way so that its
 /// best result so far is printed; a second one ends the program at once.
 pub(super) fn interrupt_flag() -> &'static AtomicBool {
@@ -211,4 +210,3 @@ pub(super) fn iteration_line(report: &SearchReport) -> String {
         pv_text(&report.pv)
     )
 }
-

@@ -640,7 +640,10 @@ impl App {
                 None
             }
             Some(color) if !self.players[color].is_human() => {
-                let text = format!("{} is thinking: wait for its move.", label(&self.players[color]));
+                let text = format!(
+                    "{} is thinking: wait for its move.",
+                    label(&self.players[color])
+                );
                 self.note(text, Tone::Warning);
                 None
             }
@@ -712,7 +715,8 @@ impl App {
         if let Some(turn) = self.game().turn().filter(|&turn| turn != first) {
             let text = format!(
                 "{} has no legal move at the start and passes; {} moves first.",
-                label(&self.players[first]), label(&self.players[turn])
+                label(&self.players[first]),
+                label(&self.players[turn])
             );
             self.note(text, Tone::Info);
         }

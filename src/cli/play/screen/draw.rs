@@ -12,7 +12,7 @@ use othello::{Color, Square};
 use super::super::view::{self, label};
 use super::app::{App, Job, Mode, Tone};
 use super::form::{FIELDS, Field, Form};
-use super::layout::{Fit, ScreenAreas, CellStyle};
+use super::layout::{CellStyle, Fit, ScreenAreas};
 use super::{result_sentence, squares};
 
 /// A black disc just flipped by the last move.
@@ -189,7 +189,14 @@ fn disc_style(styles: &Styles, color: Color) -> Style {
 
 /// One square: a single glyph, or in large cells a disc of glyphs rounded at the top and
 /// bottom.
-fn draw_cell(buf: &mut Buffer, cell: Rect, glyph: char, disc: bool, style: Style, shape: CellStyle) {
+fn draw_cell(
+    buf: &mut Buffer,
+    cell: Rect,
+    glyph: char,
+    disc: bool,
+    style: Style,
+    shape: CellStyle,
+) {
     let centre_y = cell.y + (cell.height - 1) / 2;
     let centre_x = cell.x + cell.width / 2;
     if !disc || shape == CellStyle::Compact || cell.height == 1 {
@@ -327,7 +334,10 @@ fn summary_line(app: &App, styles: &Styles) -> Line<'static> {
         Span::styled(
             format!(
                 "{} {} - {} {}",
-                label(&players.black), score.black, score.white, label(&players.white)
+                label(&players.black),
+                score.black,
+                score.white,
+                label(&players.white)
             ),
             styles.strong,
         ),
@@ -340,7 +350,9 @@ fn turn_text(app: &App) -> String {
     let players = app.players();
     let spinner = ['|', '/', '-', '\\'][(app.ticks % 4) as usize];
     match (app.thinking, app.game().turn()) {
-        (Some((_, Job::Move(color))), _) => format!("{} is thinking {spinner}", label(&players[color])),
+        (Some((_, Job::Move(color))), _) => {
+            format!("{} is thinking {spinner}", label(&players[color]))
+        }
         (Some((_, Job::Hint)), _) => format!("Looking for a hint {spinner}"),
         (None, Some(color)) => format!("{} to move", label(&players[color])),
         (None, None) => String::new(),

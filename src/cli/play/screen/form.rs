@@ -9,8 +9,8 @@ use othello::{ByColor, Color, Dimensions, MAX_SIDE, MIN_SIDE, RuleSet, WinRule};
 
 use othello::session::{Controller, Name, Player};
 
-use super::super::view::capitalized;
 pub use super::super::settings::Choice;
+use super::super::view::capitalized;
 
 /// One line of the form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

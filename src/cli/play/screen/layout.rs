@@ -244,7 +244,8 @@ mod tests {
         assert_eq!(narrow.shape, CellStyle::Compact);
         assert!(narrow.panel.is_some());
         for (width, height) in [(44, 14), (30, 16), (80, 24), (23, 30), (60, 9)] {
-            let Fit::Board(layout) = ScreenAreas::compute(Rect::new(0, 0, width, height), dims(4, 4))
+            let Fit::Board(layout) =
+                ScreenAreas::compute(Rect::new(0, 0, width, height), dims(4, 4))
             else {
                 panic!("4x4 fits {width}x{height}");
             };

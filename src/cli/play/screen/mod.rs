@@ -28,11 +28,11 @@ use othello::record::GameRecord;
 use othello::{ByColor, Game, Outcome};
 
 use super::super::Failure;
-use othello::session::{self, Player};
 use super::results::{self, ResultsFile};
 use super::saved;
 use super::view::{self, counted, label, move_sentences, squares};
 use app::{Answer, App, Job, Request, Tone};
+use othello::session::{self, Player};
 
 /// How long the loop waits for an event before it looks at the searches again (and moves
 /// the thinking indicator on).
@@ -49,7 +49,9 @@ impl Engines {
         let mut computers = session::computers(players, seed);
         Engines {
             players: ByColor::new_with(|color| {
-                computers[color].take().map(|computer| Arc::new(Mutex::new(computer)))
+                computers[color]
+                    .take()
+                    .map(|computer| Arc::new(Mutex::new(computer)))
             }),
             adviser: Arc::new(Mutex::new(Computer::new(Level::HINT, seed))),
         }
@@ -217,10 +219,7 @@ fn save_game(app: &mut App, path: &Path) {
     let record = saved::record(app.session(), app.players());
     match saved::save(path, &record) {
         Ok(format) => app.add_note(&saved::saved(path, format, app.session().moves_played())),
-        Err(error) => app.note(
-            super::view::capitalized(&error.to_string()),
-            Tone::Warning,
-        ),
+        Err(error) => app.note(super::view::capitalized(&error.to_string()), Tone::Warning),
     }
 }
 

@@ -22,11 +22,11 @@ use std::path::PathBuf;
 
 use othello::record::{ReadOptions, movelist};
 
-use othello::session::{Controller, Player};
 use super::super::saved;
 use super::app::{Answer, App, Job, Mode, Tone};
 use super::draw::draw;
 use super::layout::{Fit, ScreenAreas};
+use othello::session::{Controller, Player};
 
 const HUMAN: Controller = Controller::Human;
 const COMPUTER: Controller = Controller::Computer(Level::MIN);
