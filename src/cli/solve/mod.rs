@@ -23,7 +23,9 @@ use thiserror::Error;
 
 use othello::ffo::{Listed, ProblemError};
 use othello::record::RecordError;
-use othello::{Engine, EngineConfig, EngineError, Evaluation, Game, Limits, Scoring};
+use othello::{
+    Engine, EngineConfig, EngineError, Evaluation, Game, Limits, MoveValue, Scoring, SearchReport,
+};
 
 use super::input::{ReadError, read_bytes};
 use super::{RulesArg, threads_parser};
@@ -210,6 +212,41 @@ struct Entry {
     game: Game,
     /// The result the input lists, if any.
     listed: Option<Listed>,
+}
+
+/// What searching one position found (not `othello::Outcome`, the end of a game).
+enum Finding {
+    Searched(SearchReport),
+    /// Nobody can move; the final margin for the player named first.
+    Over(i32),
+    /// The engine refused the search.
+    Failed(EngineError),
+}
+
+/// A searched position: the search's finding, and with `--all-moves` the score of every move.
+struct Solved {
+    finding: Finding,
+    moves: Vec<MoveValue>,
+}
+
+impl Solved {
+    /// Whether the result is exact (perfect play), the final score of a finished game
+    /// included.
+    fn exact(&self) -> bool {
+        match &self.finding {
+            Finding::Searched(report) => report.exact,
+            Finding::Over(_) => true,
+            Finding::Failed(_) => false,
+        }
+    }
+
+    /// Positions visited and time taken, by the search and the move searches.
+    fn cost(&self) -> (u64, Duration) {
+        match &self.finding {
+            Finding::Searched(report) => (report.nodes, report.elapsed),
+            _ => (0, Duration::ZERO),
+        }
+    }
 }
 
 /// How a position is searched and shown.

@@ -5,10 +5,9 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use othello::ffo::Listed;
-use othello::{MoveValue, Scoring, Square, WinRule};
+use othello::{MoveValue, Scoring, SearchReport, Square, WinRule};
 
-use super::Entry;
-use super::search::{Finding, Solved};
+use super::{Entry, Finding, Solved};
 use crate::cli::rate::per_second;
 
 pub(super) fn pv_text(pv: &[Square]) -> String {
@@ -331,4 +330,20 @@ impl Totals {
         }
         text
     }
+}
+
+/// `--verbose`: one completed iteration.
+pub(super) fn iteration_line(report: &SearchReport) -> String {
+    let depth = if report.exact {
+        "exact".to_owned()
+    } else {
+        format!("depth {}", report.depth)
+    };
+    format!(
+        "  {depth:<9} {:>+4}  {:>9.3} s {:>13} nodes  {}\n",
+        report.score,
+        report.elapsed.as_secs_f64(),
+        report.nodes,
+        pv_text(&report.pv)
+    )
 }

@@ -8,47 +8,12 @@ use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 
-use othello::{Engine, EngineError, Game, MoveValue, SearchReport};
+use othello::{Engine, EngineError, Game, SearchReport};
 
-use super::report::pv_text;
-use super::{Entry, Plan, SolveError};
+use super::report::iteration_line;
+use super::{Entry, Finding, Plan, SolveError, Solved};
 use crate::cli::progress;
 use crate::cli::rate::per_second;
-
-/// What searching one position found (not `othello::Outcome`, the end of a game).
-pub(super) enum Finding {
-    Searched(SearchReport),
-    /// Nobody can move; the final margin for the player named first.
-    Over(i32),
-    /// The engine refused the search.
-    Failed(EngineError),
-}
-
-/// A searched position: the search's finding, and with `--all-moves` the score of every move.
-pub(super) struct Solved {
-    pub(super) finding: Finding,
-    pub(super) moves: Vec<MoveValue>,
-}
-
-impl Solved {
-    /// Whether the result is exact (perfect play), the final score of a finished game
-    /// included.
-    pub(super) fn exact(&self) -> bool {
-        match &self.finding {
-            Finding::Searched(report) => report.exact,
-            Finding::Over(_) => true,
-            Finding::Failed(_) => false,
-        }
-    }
-
-    /// Positions visited and time taken, by the search and the move searches.
-    pub(super) fn cost(&self) -> (u64, Duration) {
-        match &self.finding {
-            Finding::Searched(report) => (report.nodes, report.elapsed),
-            _ => (0, Duration::ZERO),
-        }
-    }
-}
 
 /// A flag raised by the first Ctrl-C (or SIGTERM), which stops the search under way so that its
 /// best result so far is printed; a second one ends the program at once.
@@ -194,19 +159,3 @@ fn with_progress<T>(
 
 /// How often the progress display reads the engine's position count.
 const PROGRESS_POLL: Duration = Duration::from_millis(100);
-
-/// `--verbose`: one completed iteration.
-pub(super) fn iteration_line(report: &SearchReport) -> String {
-    let depth = if report.exact {
-        "exact".to_owned()
-    } else {
-        format!("depth {}", report.depth)
-    };
-    format!(
-        "  {depth:<9} {:>+4}  {:>9.3} s {:>13} nodes  {}\n",
-        report.score,
-        report.elapsed.as_secs_f64(),
-        report.nodes,
-        pv_text(&report.pv)
-    )
-}
