@@ -26,6 +26,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::sync::atomic::AtomicBool;
+
 use crate::color::{ByColor, Color};
 use crate::engine::{Engine, EngineError, Limits};
 use crate::game::Game;
@@ -243,15 +245,11 @@ fn analyse_move(
         Limits::depth(options.depth)
     };
     let best = engine.search(game, &limits)?;
-    let child_limits = if exact {
-        Limits::exact()
-    } else {
-        Limits::depth(options.depth.saturating_sub(1).max(1))
-    };
+    let child_limits = limits.one_ply_less();
     let played_value = if played == best.best_move {
         best.score
     } else {
-        value_after(game, played, mover, &child_limits, engine)?
+        value_after(game, played, &child_limits, engine)?
     };
     // The best of the other moves: the move played is one of them unless it is the best.
     let mut second_value = None;
@@ -262,7 +260,7 @@ fn analyse_move(
         let value = if square == played {
             played_value
         } else {
-            value_after(game, square, mover, &child_limits, engine)?
+            value_after(game, square, &child_limits, engine)?
         };
         second_value = Some(second_value.map_or(value, |second: i32| second.max(value)));
     }
@@ -281,24 +279,16 @@ fn analyse_move(
     })
 }
 
-/// The value for `player` of the position after `square`, searched within `limits` (a finished
-/// game is valued by its margin).
+/// The value for the player to move of playing `square`, the position after it searched within
+/// `limits`.
 fn value_after(
     game: &Game,
     square: Square,
-    player: Color,
     limits: &Limits,
     engine: &mut Engine,
 ) -> Result<i32, EngineError> {
-    let mut after = game.clone();
-    after.play(square).expect("a legal move");
-    Ok(match after.turn() {
-        None => after.margin(player),
-        Some(next) => {
-            let value = engine.search(&after, limits)?.score;
-            if next == player { value } else { -value }
-        }
-    })
+    let stop = AtomicBool::new(false);
+    Ok(engine.move_value(game, square, limits, &stop)?.score)
 }
 
 fn black_margin(game: &Game) -> i32 {

@@ -21,6 +21,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+use crate::color::Color;
 use crate::engine::{Engine, EngineConfig, EngineError, Limits, SearchReport};
 use crate::game::Game;
 use crate::square::Square;
@@ -209,6 +210,17 @@ impl Computer {
             level,
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
+    }
+
+    /// The computer playing `color` in a game seeded with `seed`: each colour's seed is derived
+    /// from the game's, so that two computers do not share their random choices, and one seed
+    /// replays one game in every front end.
+    #[must_use]
+    pub fn for_color(level: Level, seed: u64, color: Color) -> Computer {
+        Computer::new(
+            level,
+            seed ^ (color as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        )
     }
 
     /// The level it plays at.

@@ -69,7 +69,9 @@ pub mod train;
 
 pub use board::{Board, DiscsError};
 pub use color::{ByColor, Color, ParseColorError};
-pub use engine::{Engine, EngineConfig, EngineError, Evaluation, Limits, Scoring, SearchReport};
+pub use engine::{
+    Engine, EngineConfig, EngineError, Evaluation, Limits, MoveValue, Scoring, SearchReport,
+};
 pub use game::{Game, MoveError, Outcome, Played};
 pub use protocol::{SetupError, SetupErrorKind, SetupField, SetupParser};
 pub use rules::{Full, ParseRuleSetError, RuleSet, Rules, Simple};

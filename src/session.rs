@@ -16,6 +16,8 @@
 //! # Ok::<(), othello::MoveError>(())
 //! ```
 
+mod players;
+
 use thiserror::Error;
 
 use crate::color::Color;
@@ -24,8 +26,14 @@ use crate::notation::{NotationError, parse_square};
 use crate::record::{GameRecord, Metadata};
 use crate::square::{Dimensions, Square};
 
-/// What a player can type at the prompt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub use players::{Controller, ControllerError, Name, NameError, Player, computers};
+
+/// What a player can type at the prompt: the one grammar of every front end (the line dialogue,
+/// the full screen, and front ends over the library such as a web page).
+///
+/// A front end that has no use for a command (`board` where the board is always shown, `redo`
+/// without a redo history) answers it as an unknown word, with [`CommandError::unknown`].
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// Play a move on this square.
     Play(Square),
@@ -33,12 +41,19 @@ pub enum Command {
     Hint,
     /// Take back moves up to the last one played by a person.
     Undo,
-    /// Start again from the first position.
-    New,
+    /// Play again the moves taken back last.
+    Redo,
+    /// Start a new game, changed by the settings typed after `new` (empty: the same game
+    /// again). The words are the front end's to read, as `6x6 white=human`.
+    New(String),
+    /// Save the game so far, to the file named after `save` if any.
+    Save(Option<String>),
     /// Pass (only allowed with no legal move).
     Pass,
     /// List the legal moves.
     Moves,
+    /// Show the board again.
+    Board,
     /// Explain the commands.
     Help,
     /// Leave the program.
@@ -64,28 +79,41 @@ impl Command {
         ("quit", "leave (end of input does the same)"),
     ];
 
+    /// Every command word [`Command::parse`] reads (besides the short forms), for Tab
+    /// completion.
+    pub const WORDS: [&'static str; 10] = [
+        "moves", "hint", "undo", "redo", "pass", "new", "save", "board", "help", "quit",
+    ];
+
     /// Reads one typed line: a command word (any case; `p` is short for pass, `q` and `exit`
-    /// for quit, `?` for help) or a square in any form [`parse_square`] accepts.
+    /// for quit, `?` for help), `new` or `save` with the rest of the line as their argument, or
+    /// a square in any form [`parse_square`] accepts.
     ///
     /// # Errors
     /// [`CommandError`]: an empty line, an unknown word, or a square that cannot be read.
     pub fn parse(text: &str, dims: Dimensions) -> Result<Command, CommandError> {
         let text = text.trim();
+        let (first, rest) = text
+            .split_once(char::is_whitespace)
+            .map_or((text, ""), |(first, rest)| (first, rest.trim()));
+        if first.eq_ignore_ascii_case("new") {
+            return Ok(Command::New(rest.to_owned()));
+        }
+        if first.eq_ignore_ascii_case("save") {
+            return Ok(Command::Save((!rest.is_empty()).then(|| rest.to_owned())));
+        }
         let word = text.to_ascii_lowercase();
         let command = match word.as_str() {
             "" => return Err(CommandError::Empty),
             "hint" => Command::Hint,
             "undo" => Command::Undo,
-            "new" => Command::New,
+            "redo" => Command::Redo,
             "pass" | "p" => Command::Pass,
             "moves" => Command::Moves,
+            "board" => Command::Board,
             "help" | "?" => Command::Help,
             "quit" | "q" | "exit" => Command::Quit,
-            _ if looks_like_a_word(text) => {
-                return Err(CommandError::Unknown {
-                    found: text.chars().take(NotationError::SHOWN).collect(),
-                });
-            }
+            _ if looks_like_a_word(text) => return Err(CommandError::unknown(text)),
             _ => {
                 return parse_square(text, dims)
                     .map(Command::Play)
@@ -116,6 +144,17 @@ pub enum CommandError {
     /// Meant as a square, but not one.
     #[error(transparent)]
     Square(#[from] NotationError),
+}
+
+impl CommandError {
+    /// The error for `text` taken as an unknown command word (shortened to
+    /// [`NotationError::SHOWN`] characters).
+    #[must_use]
+    pub fn unknown(text: &str) -> CommandError {
+        CommandError::Unknown {
+            found: text.trim().chars().take(NotationError::SHOWN).collect(),
+        }
+    }
 }
 
 /// A move in the history, with the position before it.
@@ -260,7 +299,18 @@ mod tests {
         let cases = [
             ("hint", Command::Hint),
             ("UNDO", Command::Undo),
-            (" New ", Command::New),
+            (" New ", Command::New(String::new())),
+            (
+                "new 6x6  white=human ",
+                Command::New("6x6  white=human".to_owned()),
+            ),
+            ("redo", Command::Redo),
+            ("Board", Command::Board),
+            ("save", Command::Save(None)),
+            (
+                "SAVE  My Game.txt ",
+                Command::Save(Some("My Game.txt".to_owned())),
+            ),
             ("pass", Command::Pass),
             ("p", Command::Pass),
             ("moves", Command::Moves),
@@ -275,6 +325,10 @@ mod tests {
         for (text, command) in cases {
             assert_eq!(Command::parse(text, std), Ok(command), "{text:?}");
         }
+        assert_eq!(
+            Command::parse("saved", std),
+            Err(CommandError::unknown("saved"))
+        );
         assert_eq!(Command::parse("", std), Err(CommandError::Empty));
         assert_eq!(
             Command::parse("resign", std).unwrap_err().to_string(),

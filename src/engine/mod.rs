@@ -30,6 +30,7 @@ pub mod probcut;
 mod search;
 mod shape;
 mod tt;
+mod values;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -42,6 +43,7 @@ use crate::square::Square;
 
 pub use eval::evaluate_standard;
 pub use shape::{Evaluation, Scoring};
+pub use values::MoveValue;
 
 /// How the engine is set up; fixed for its lifetime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -256,8 +258,9 @@ impl Engine {
     }
 
     /// Searches like [`Engine::search`], stopping early once `stop` is set (from another
-    /// thread), and calling `on_progress` with the best result known so far after every
-    /// completed iteration and every root move of a long one.
+    /// thread), and calling `on_progress` with the result of every completed iteration: each
+    /// midgame depth, then the exact solve. Within a long iteration nothing is reported;
+    /// [`Engine::visited`] shows that the search moves meanwhile.
     ///
     /// # Errors
     /// As [`Engine::search`].

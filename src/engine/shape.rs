@@ -56,7 +56,7 @@ pub(crate) struct FinalScoring {
     cells: i32,
     /// +1 when most discs wins, -1 when fewest discs wins.
     sign: i32,
-    empties_to_winner: bool,
+    scoring: Scoring,
 }
 
 impl FinalScoring {
@@ -64,12 +64,7 @@ impl FinalScoring {
     #[inline(always)]
     pub(crate) fn score(self, mine: i32, theirs: i32) -> i32 {
         let margin = (mine - theirs) * self.sign;
-        if self.empties_to_winner {
-            let empties = self.cells - mine - theirs;
-            margin + margin.signum() * empties
-        } else {
-            margin
-        }
+        self.scoring.score(margin, self.cells - mine - theirs)
     }
 }
 
@@ -103,6 +98,18 @@ impl Evaluation {
         };
         (dims == Dimensions::STANDARD && rule_set == RuleSet::Full && win == WinRule::MostDiscs)
             .then_some(weights)
+    }
+}
+
+impl Evaluation {
+    /// The cut-off model fitted for these weights: the compiled-in weights have theirs
+    /// ([`probcut::TRAINED`]); weights from elsewhere have none (a model fitted for other
+    /// weights would cut wrongly), so a search with them makes no probabilistic cut-offs.
+    fn probcut(self) -> Option<ProbCut> {
+        match self {
+            Evaluation::Trained => Some(probcut::TRAINED),
+            Evaluation::Classic | Evaluation::Weights(_) => None,
+        }
     }
 }
 
@@ -148,7 +155,7 @@ pub(crate) struct Shape<B> {
     pub cells: i32,
     /// +1 when most discs wins, -1 when fewest discs wins.
     pub sign: i32,
-    pub empties_to_winner: bool,
+    pub scoring: Scoring,
     pub directions: [Direction<B>; 4],
     pub corners: B,
     pub corner_zones: [CornerZone<B>; 4],
@@ -229,7 +236,7 @@ impl<B: Bits> Shape<B> {
                 WinRule::MostDiscs => 1,
                 WinRule::FewestDiscs => -1,
             },
-            empties_to_winner: scoring == Scoring::EmptiesToWinner,
+            scoring,
             directions,
             corners: corner_zones
                 .iter()
@@ -243,7 +250,7 @@ impl<B: Bits> Shape<B> {
                 .collect(),
             rule_set,
             patterns,
-            probcut: patterns.and(selective.then_some(probcut::TRAINED)),
+            probcut: patterns.and(evaluation.probcut()).filter(|_| selective),
         }
     }
 
@@ -253,7 +260,7 @@ impl<B: Bits> Shape<B> {
         FinalScoring {
             cells: self.cells,
             sign: self.sign,
-            empties_to_winner: self.empties_to_winner,
+            scoring: self.scoring,
         }
     }
 

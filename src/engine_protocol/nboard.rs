@@ -35,7 +35,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::color::Color;
-use crate::engine::{Engine, Limits, SearchReport};
+use crate::engine::{Engine, MoveValue, SearchReport};
 use crate::game::Game;
 use crate::notation::parse_square;
 use crate::record::{RecordMove, ggf};
@@ -456,64 +456,33 @@ impl Task {
                 depth: report.depth,
             });
         } else {
-            let player = game
-                .turn()
-                .expect("a hint is asked where a player can move");
-            let root_limits = limits_for_depth(self.depth, game.board().empties());
-            let mut nodes = 0;
-            for (done, &square) in moves.iter().enumerate() {
-                let mut after = game.clone();
-                after.play(square).expect("a legal move");
-                let value = match after.turn() {
-                    None => Valued {
-                        line: square.to_string(),
-                        score: after.margin(player),
-                        exact: true,
-                        depth: 1,
-                    },
-                    Some(next) => {
-                        // Exact where the root's search would be, else one ply less.
-                        let limits = if root_limits.depth.is_none() {
-                            root_limits
-                        } else {
-                            Limits::depth(self.depth.saturating_sub(1).max(1))
-                        };
-                        let Ok(report) = engine.search_with(&after, &limits, stop, &mut |_| {})
-                        else {
-                            return;
-                        };
-                        nodes += report.nodes;
-                        let mut pv = vec![square];
-                        pv.extend(&report.pv);
-                        Valued {
-                            line: line_text(game, &pv),
-                            score: if next == player {
-                                report.score
-                            } else {
-                                -report.score
-                            },
-                            exact: report.exact,
-                            depth: report.depth + 1,
-                        }
-                    }
-                };
-                if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    return;
-                }
-                valued.push(value);
-                let best = valued
+            let limits = limits_for_depth(self.depth, game.board().empties()).one_ply_less();
+            let mut on_valued = |values: &[MoveValue], total: usize| {
+                let best = values
                     .iter()
                     .min_by_key(|value| std::cmp::Reverse(value.score))
                     .expect("a move was just valued");
                 emit(format!(
-                    "status searched {} of {} moves; best so far {} {}",
-                    done + 1,
-                    moves.len(),
-                    &best.line[..2],
+                    "status searched {} of {total} moves; best so far {} {}",
+                    values.len(),
+                    best.square,
                     eval_text(best.score)
                 ));
+                let nodes: u64 = values.iter().map(|value| value.nodes).sum();
                 emit(format!("nodestats {nodes} {}", seconds(start.elapsed(), 2)));
+            };
+            let Ok(move_values) = engine.move_values(game, &limits, stop, &mut on_valued) else {
+                return;
+            };
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
             }
+            valued.extend(move_values.into_iter().map(|value| Valued {
+                line: line_text(game, &value.line),
+                score: value.score,
+                exact: value.exact,
+                depth: value.depth,
+            }));
             // Best first; among equal scores, exact ones first, then in board order.
             valued.sort_by_key(|value| (std::cmp::Reverse(value.score), !value.exact));
         }
@@ -747,5 +716,43 @@ mod tests {
         );
         assert_eq!(lines.len(), 62 + 2);
         assert_eq!(lines.last().unwrap(), "status");
+    }
+
+    #[test]
+    fn hint_progress_names_squares_beyond_row_nine_in_full() {
+        // 10x10, black to move with two moves, both on row 10: a10 and c10.
+        let dims = Dimensions::new(10, 10).unwrap();
+        let mut board = crate::board::Board::empty(dims);
+        for (row, col, color) in [
+            (7, 0, Color::Black),
+            (8, 0, Color::White),
+            (7, 2, Color::Black),
+            (8, 2, Color::White),
+        ] {
+            board.set(Square::new(row, col), Some(color)).unwrap();
+        }
+        let setup = Setup {
+            board,
+            first: Color::Black,
+            win: crate::setup::WinRule::MostDiscs,
+        };
+        let game = Game::new(setup, RuleSet::Full);
+        let legal: Vec<String> = game.legal_moves().iter().map(Square::to_string).collect();
+        assert_eq!(legal, ["a10", "c10"]);
+        let task = Task {
+            kind: TaskKind::Hint(Spot::new(game), 2),
+            depth: 2,
+        };
+        let lines = run(&task);
+        let named: Vec<&str> = lines
+            .iter()
+            .filter_map(|line| line.strip_prefix("status searched "))
+            .map(|rest| rest.split(' ').nth(7).unwrap())
+            .collect();
+        assert_eq!(named.len(), 2, "{lines:?}");
+        assert!(
+            named.iter().all(|square| legal.iter().any(|m| m == square)),
+            "{lines:?}"
+        );
     }
 }

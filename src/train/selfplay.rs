@@ -248,10 +248,7 @@ impl SelfPlay {
             game.play(square).expect("the engine plays legal moves");
             played += 1;
         }
-        let score = game.score();
-        let black = score[Color::Black] as i32 - score[Color::White] as i32;
-        let empties = 64 - score[Color::Black] as i32 - score[Color::White] as i32;
-        let black = black + black.signum() * empties;
+        let black = Scoring::EmptiesToWinner.final_margin(&game, Color::Black);
         let last = positions.len().saturating_sub(1);
         positions
             .iter()

@@ -4,7 +4,6 @@
 //! table then runs the game loop on standard input and output.
 
 mod lines;
-mod players;
 mod results;
 mod saved;
 mod screen;
@@ -29,7 +28,7 @@ use super::input::{SetupFileError, read_setup};
 use super::records::{RecordsFileError, read_records};
 use super::{Failure, RulesArg};
 use lines::{Piped, Typed};
-use players::{Controller, Name, Player};
+use othello::session::{Controller, Name, Player};
 use results::ResultsFile;
 use table::Table;
 use thinking::Thinking;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use othello::{ByColor, Color, Game, Outcome};
 
-use super::players::Player;
+use othello::session::Player;
 
 /// The results file used by `--log` without a file name.
 pub const DEFAULT_FILE: &str = "othello-results.txt";
@@ -114,8 +114,8 @@ mod tests {
     use othello::computer::Level;
     use othello::{Dimensions, RuleSet, Setup, WinRule};
 
-    use super::super::players::Controller;
     use super::*;
+    use othello::session::Controller;
 
     #[test]
     fn a_line_names_everything() {

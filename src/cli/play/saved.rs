@@ -9,9 +9,9 @@ use othello::ByColor;
 use othello::record::{self, Format, GameRecord, Metadata};
 use othello::session::Session;
 
-use super::players::Player;
 use super::results;
 use super::view::counted;
+use othello::session::Player;
 
 /// The file `save` writes when neither it nor `--save` names one.
 pub const DEFAULT_FILE: &str = "othello-game.ggf";
@@ -116,21 +116,6 @@ pub fn saved(path: &Path, format: Format, moves: usize) -> String {
     )
 }
 
-/// `save` or `save FILE` (the word in any case): `Some` with the file, if any.
-#[expect(
-    clippy::option_option,
-    reason = "not a save command, or one with or without a file"
-)]
-pub fn command(line: &str) -> Option<Option<&str>> {
-    let line = line.trim();
-    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    if !word.eq_ignore_ascii_case("save") {
-        return None;
-    }
-    let rest = rest.trim();
-    Some((!rest.is_empty()).then_some(rest))
-}
-
 /// Where `save` writes: FILE if given, else the `--save` file, else [`DEFAULT_FILE`].
 pub fn target(file: Option<&str>, save: Option<&Path>) -> PathBuf {
     match (file, save) {
@@ -145,11 +130,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_save_command_takes_an_optional_file() {
-        assert_eq!(command("save"), Some(None));
-        assert_eq!(command(" SAVE  my game.ggf "), Some(Some("my game.ggf")));
-        assert_eq!(command("saved"), None);
-        assert_eq!(command("d3"), None);
+    fn save_writes_to_the_file_typed_or_the_save_file() {
         assert_eq!(target(None, None), PathBuf::from(DEFAULT_FILE));
         assert_eq!(
             target(None, Some(Path::new("x.txt"))),

@@ -13,8 +13,8 @@ use othello::session::Session;
 use othello::{ByColor, Color, Dimensions, Game, MAX_SIDE, MIN_SIDE, RuleSet, Setup, WinRule};
 
 use super::super::RulesArg;
-use super::players::{Controller, Name, Player};
 use super::{ColorArg, WinArg};
+use othello::session::{Controller, Name, Player};
 
 /// The settings of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,11 +176,13 @@ impl Changes {
                                 bad(&format!("expected a level from 1 to {}", Level::MAX))
                             })?
                     }
-                    Err(_) => value
-                        .parse()
-                        .map_err(
-                            |error: super::players::ControllerError| bad(&error.to_string()),
-                        )?,
+                    Err(_) => {
+                        value
+                            .parse()
+                            .map_err(|error: othello::session::ControllerError| {
+                                bad(&error.to_string())
+                            })?
+                    }
                 };
                 self.controllers[color] = Some(controller);
             }

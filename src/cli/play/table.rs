@@ -7,17 +7,16 @@ use std::time::Duration;
 
 use othello::computer::{Computer, Level};
 use othello::record::{GameRecord, Metadata, movelist};
-use othello::session::{Command, Session};
+use othello::session::{Command, CommandError, Controller, Player, Session, computers};
 use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square};
 
 use super::super::Failure;
 use super::lines::{Lines, Reply};
-use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
 use super::saved;
 use super::settings::{Changes, Choice};
 use super::thinking::Thinking;
-use super::view::{self, Palette, counted, move_sentences, squares};
+use super::view::{self, Palette, counted, label, move_sentences, squares};
 
 /// The level `hint` searches at.
 const HINT_LEVEL: Level = Level::HINT;
@@ -153,7 +152,7 @@ impl Table {
             };
             text.push_str(&format!(
                 "{} ({}): {name}{kind}.\n",
-                super::players::capitalized(color.name()),
+                super::view::capitalized(color.name()),
                 view::glyph(color),
             ));
         }
@@ -174,7 +173,8 @@ impl Table {
                 out,
                 &format!(
                     "{} has no legal move at the start and passes; {} moves first.\n",
-                    self.players[first], self.players[turn]
+                    label(&self.players[first]),
+                    label(&self.players[turn])
                 ),
             ),
             _ => Ok(()),
@@ -182,7 +182,7 @@ impl Table {
     }
 
     fn strong(&self, player: &Player) -> String {
-        Palette::paint(self.palette.strong, player)
+        Palette::paint(self.palette.strong, label(player))
     }
 
     /// The board and the status line, unless already shown.
@@ -213,7 +213,10 @@ impl Table {
         let players = &self.players;
         let mut line = format!(
             "{} {} - {} {}   ",
-            players.black, score.black, score.white, players.white
+            label(&players.black),
+            score.black,
+            score.white,
+            label(&players.white)
         );
         match game.turn() {
             Some(color) => line.push_str(&format!("{} to move", self.strong(&players[color]))),
@@ -269,11 +272,10 @@ impl Table {
     /// What Tab completes at the prompt: the legal moves and the command words.
     fn completions(&self) -> Vec<String> {
         let moves = self.game().legal_moves();
-        let words = Command::HELP
-            .iter()
-            .skip(1)
-            .map(|(word, _)| *word)
-            .chain(["board", "yes", "no"]);
+        let words = Command::WORDS
+            .into_iter()
+            .filter(|&word| word != "redo")
+            .chain(["yes", "no"]);
         moves
             .iter()
             .map(Square::to_string)
@@ -295,21 +297,10 @@ impl Table {
         out: &mut impl Write,
     ) -> Result<Next, Failure> {
         self.show(out)?;
-        let prompt = format!("{}> ", self.players[color]);
+        let prompt = format!("{}> ", label(&self.players[color]));
         let Some(line) = self.read_line(&prompt, input, out)? else {
             return Ok(Next::Quit);
         };
-        if let Some(file) = saved::command(&line) {
-            self.save_now(file, out)?;
-            return Ok(Next::Continue);
-        }
-        if let Some(changes) = new_command(&line) {
-            return self.new_game(changes, input, out);
-        }
-        if line.trim().eq_ignore_ascii_case("board") {
-            self.shown = false;
-            return self.show(out).map(|()| Next::Continue);
-        }
         let command = match Command::parse(&line, self.game().board().dims()) {
             Ok(command) => command,
             Err(error) => {
@@ -324,13 +315,20 @@ impl Table {
                 out,
                 &format!(
                     "Legal moves for {}: {}\n",
-                    self.players[color],
+                    label(&self.players[color]),
                     squares(&self.game().legal_moves())
                 ),
             )?,
             Command::Hint => return self.hint(out),
             Command::Undo => self.undo(out)?,
-            Command::New => return self.new_game("", input, out),
+            Command::New(changes) => return self.new_game(&changes, input, out),
+            Command::Save(file) => self.save_now(file.as_deref(), out)?,
+            Command::Board => {
+                self.shown = false;
+                self.show(out)?;
+            }
+            // Not a command of this front end.
+            Command::Redo => self.warn(out, CommandError::unknown(&line))?,
             Command::Help => self.help(out)?,
             Command::Quit => return Ok(Next::Quit),
         }
@@ -386,7 +384,7 @@ impl Table {
         let computer = self.computers[color]
             .as_mut()
             .expect("every computer player has an engine");
-        let label = format!("{} is thinking", self.players[color]);
+        let label = format!("{} is thinking", label(&self.players[color]));
         let Some(choice) = self
             .thinking
             .think(&label, delay, |stop| computer.choose(&game, stop))
@@ -463,7 +461,7 @@ impl Table {
             Err(error) => {
                 self.warn(
                     out,
-                    format!("{}.", super::players::capitalized(&error.to_string())),
+                    format!("{}.", super::view::capitalized(&error.to_string())),
                 )?;
                 return Ok(Next::Continue);
             }
@@ -568,17 +566,14 @@ impl Table {
         else {
             return Ok(Next::Quit);
         };
-        if let Some(file) = saved::command(&line) {
-            self.save_now(file, out)?;
-            return Ok(Next::Continue);
-        }
-        if let Some(changes) = new_command(&line) {
-            return self.new_game(changes, input, out);
-        }
         match Command::parse(&line, self.game().board().dims()) {
+            Ok(Command::Save(file)) => self.save_now(file.as_deref(), out)?,
+            Ok(Command::New(changes)) => return self.new_game(&changes, input, out),
             Ok(Command::Undo) => self.undo(out)?,
             Ok(Command::Help) => self.help(out)?,
             Ok(Command::Quit) => return Ok(Next::Quit),
+            // Not commands of this front end.
+            Ok(Command::Board | Command::Redo) => self.warn(out, CommandError::unknown(&line))?,
             Ok(_) => self.warn(out, "The game is over: type new, undo, save or quit.")?,
             Err(error) => self.warn(out, error)?,
         }
@@ -645,24 +640,6 @@ impl Table {
 fn interrupted(out: &mut impl Write) -> Result<Next, Failure> {
     write_out(out, INTERRUPTED)?;
     Ok(Next::Quit)
-}
-
-/// `new` with the words after it (empty for `new` alone), if the line is the `new` command.
-fn new_command(line: &str) -> Option<&str> {
-    let line = line.trim();
-    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    word.eq_ignore_ascii_case("new").then(|| rest.trim())
-}
-
-/// The engines of the computer players, seeded from `seed`.
-fn computers(players: &ByColor<Player>, seed: u64) -> ByColor<Option<Computer>> {
-    ByColor::new_with(|color| match players[color].controller {
-        Controller::Computer(level) => Some(Computer::new(
-            level,
-            seed ^ (color as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-        )),
-        Controller::Human => None,
-    })
 }
 
 /// The help of `new`, in 80 columns.

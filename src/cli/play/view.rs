@@ -6,7 +6,7 @@ use anstyle::{AnsiColor, Color as Paint, Style};
 
 use othello::{ByColor, Color, Game, Played, Square, WinRule};
 
-use super::players::Player;
+use othello::session::Player;
 
 /// The character for each kind of cell; the same with or without colour.
 pub const BLACK: char = 'X';
@@ -23,6 +23,20 @@ pub fn glyph(color: Color) -> char {
         Color::Black => BLACK,
         Color::White => WHITE,
     }
+}
+
+/// A player as the board shows them: `Alice (X)`, the name and the glyph of their discs.
+pub fn label(player: &Player) -> String {
+    format!("{} ({})", player.name, glyph(player.color))
+}
+
+/// `"black"` as `"Black"`.
+pub fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Styles for the parts of the display; all plain when colour is off.
@@ -151,7 +165,7 @@ pub fn squares(moves: &[Square]) -> String {
 /// What a move says, as both front ends print it: who played where and how many discs it
 /// flipped, then, if it forced a pass, who passes and who moves again.
 pub fn move_sentences(players: &ByColor<Player>, played: Played) -> (String, Option<String>) {
-    let mover = &players[played.player];
+    let mover = label(&players[played.player]);
     let move_sentence = format!(
         "{mover} plays {}, flipping {}.",
         played.square,
@@ -160,7 +174,7 @@ pub fn move_sentences(players: &ByColor<Player>, played: Played) -> (String, Opt
     let pass_sentence = played.passed.map(|passer| {
         format!(
             "{} has no legal move and passes; {mover} moves again.",
-            players[passer]
+            label(&players[passer])
         )
     });
     (move_sentence, pass_sentence)

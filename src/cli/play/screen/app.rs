@@ -10,15 +10,14 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 
-use othello::session::{Command, Session};
+use othello::session::{Command, CommandError, Player, Session};
 use othello::{ByColor, Color, EngineError, Game, MoveError, Played, SearchReport, Square};
 
-use super::super::players::Player;
 use super::super::saved;
 use super::super::settings::Changes;
 use super::form::{Action, Choice, Form};
-use super::layout::{Fit, Layout};
-use super::{counted, move_sentences, result_sentence, squares};
+use super::layout::{Fit, ScreenAreas};
+use super::{counted, label, move_sentences, result_sentence, squares};
 
 /// A search the event loop should run on a worker thread.
 #[derive(Clone, Debug)]
@@ -297,7 +296,7 @@ impl App {
 
     /// The layout for the current terminal size.
     pub fn layout(&self) -> Fit {
-        Layout::compute(self.area, self.game().board().dims())
+        ScreenAreas::compute(self.area, self.game().board().dims())
     }
 
     /// Whether the player has asked to leave.
@@ -503,20 +502,16 @@ impl App {
 
     /// Runs a line typed at the `:` prompt: a square or a command word.
     fn run_line(&mut self, line: &str) {
-        if line.trim().eq_ignore_ascii_case("redo") {
-            self.redo();
-            return;
-        }
-        if let Some(file) = saved::command(line) {
-            self.save(file);
-            return;
-        }
-        let (word, words) = line
-            .trim()
-            .split_once(char::is_whitespace)
-            .unwrap_or((line.trim(), ""));
-        if word.eq_ignore_ascii_case("new") && !words.trim().is_empty() {
-            match words.parse::<Changes>() {
+        match Command::parse(line, self.game().board().dims()) {
+            Ok(Command::Play(square)) => {
+                self.cursor = square;
+                self.person_plays(square);
+            }
+            Ok(Command::Hint) => self.ask_hint(),
+            Ok(Command::Undo) => self.undo(),
+            Ok(Command::Redo) => self.redo(),
+            Ok(Command::New(changes)) if changes.is_empty() => self.ask(Pending::NewGame),
+            Ok(Command::New(changes)) => match changes.parse::<Changes>() {
                 Ok(changes) => {
                     self.typed_choice = Some(changes.apply(&self.choice()));
                     self.ask(Pending::NewGame);
@@ -525,21 +520,17 @@ impl App {
                     format!("{}.", capitalize(&error.to_string())),
                     Tone::Warning,
                 ),
-            }
-            return;
-        }
-        match Command::parse(line, self.game().board().dims()) {
-            Ok(Command::Play(square)) => {
-                self.cursor = square;
-                self.person_plays(square);
-            }
-            Ok(Command::Hint) => self.ask_hint(),
-            Ok(Command::Undo) => self.undo(),
-            Ok(Command::New) => self.ask(Pending::NewGame),
+            },
+            Ok(Command::Save(file)) => self.save(file.as_deref()),
             Ok(Command::Pass) => self.pass(),
             Ok(Command::Moves) => self.list_moves(),
             Ok(Command::Help) => self.mode = Mode::Help,
             Ok(Command::Quit) => self.ask(Pending::Quit),
+            // The board is always on the screen.
+            Ok(Command::Board) => self.note(
+                capitalize(&CommandError::unknown(line).to_string()),
+                Tone::Warning,
+            ),
             Err(error) => self.note(capitalize(&error.to_string()), Tone::Warning),
         }
     }
@@ -649,7 +640,10 @@ impl App {
                 None
             }
             Some(color) if !self.players[color].is_human() => {
-                let text = format!("{} is thinking: wait for its move.", self.players[color]);
+                let text = format!(
+                    "{} is thinking: wait for its move.",
+                    label(&self.players[color])
+                );
                 self.note(text, Tone::Warning);
                 None
             }
@@ -721,7 +715,8 @@ impl App {
         if let Some(turn) = self.game().turn().filter(|&turn| turn != first) {
             let text = format!(
                 "{} has no legal move at the start and passes; {} moves first.",
-                self.players[first], self.players[turn]
+                label(&self.players[first]),
+                label(&self.players[turn])
             );
             self.note(text, Tone::Info);
         }
@@ -809,7 +804,7 @@ impl App {
             Some(color) => {
                 let text = format!(
                     "Legal moves for {}: {}",
-                    self.players[color],
+                    label(&self.players[color]),
                     squares(&self.game().legal_moves())
                 );
                 self.note(text, Tone::Info);
@@ -896,5 +891,5 @@ fn verdict(report: &SearchReport) -> String {
 
 /// `the game is over` as `The game is over`.
 fn capitalize(text: &str) -> String {
-    super::super::players::capitalized(text)
+    super::super::view::capitalized(text)
 }

@@ -9,10 +9,10 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use othello::{Color, Square};
 
-use super::super::view;
+use super::super::view::{self, label};
 use super::app::{App, Job, Mode, Tone};
 use super::form::{FIELDS, Field, Form};
-use super::layout::{Fit, Layout, Shape};
+use super::layout::{CellStyle, Fit, ScreenAreas};
 use super::{result_sentence, squares};
 
 /// A black disc just flipped by the last move.
@@ -79,7 +79,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         return;
     }
     let dims = app.game().board().dims();
-    let layout = match Layout::compute(area, dims) {
+    let layout = match ScreenAreas::compute(area, dims) {
         Fit::Board(layout) => layout,
         Fit::TooSmall { width, height } => {
             let text = format!(
@@ -120,7 +120,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
 }
 
-fn draw_board(buf: &mut Buffer, app: &App, layout: &Layout, styles: &Styles) {
+fn draw_board(buf: &mut Buffer, app: &App, layout: &ScreenAreas, styles: &Styles) {
     let dims = layout.dims;
     let board = layout.board;
     buf.set_style(board, styles.board);
@@ -136,7 +136,7 @@ fn draw_board(buf: &mut Buffer, app: &App, layout: &Layout, styles: &Styles) {
         buf.set_string(board.x, y, &number, styles.board);
         buf.set_string(board.x + board.width - 2, y, &number, styles.board);
     }
-    if let Shape::Grid { .. } = layout.shape {
+    if let CellStyle::Grid { .. } = layout.shape {
         draw_lines(buf, layout, styles);
     }
     let game = app.game();
@@ -160,15 +160,15 @@ fn draw_board(buf: &mut Buffer, app: &App, layout: &Layout, styles: &Styles) {
             Some(color) => (view::glyph(color), disc_style(styles, color)),
             None if hint == Some(square) => (HINT, styles.hint),
             None if legal.contains(&square) => (view::LEGAL, styles.legal),
-            None if layout.shape == Shape::Compact => (view::EMPTY, styles.board),
+            None if layout.shape == CellStyle::Compact => (view::EMPTY, styles.board),
             None => (' ', styles.board),
         };
         let cell = layout.cell(square);
         draw_cell(buf, cell, glyph, disc.is_some(), style, layout.shape);
         if last == Some(square) {
             let (left, right) = match layout.shape {
-                Shape::Compact => (cell.x - 1, cell.x + 1),
-                Shape::Grid { .. } => (cell.x, cell.x + cell.width - 1),
+                CellStyle::Compact => (cell.x - 1, cell.x + 1),
+                CellStyle::Grid { .. } => (cell.x, cell.x + cell.width - 1),
             };
             let y = cell.y + (cell.height - 1) / 2;
             buf.set_string(left, y, "[", styles.marker);
@@ -189,10 +189,17 @@ fn disc_style(styles: &Styles, color: Color) -> Style {
 
 /// One square: a single glyph, or in large cells a disc of glyphs rounded at the top and
 /// bottom.
-fn draw_cell(buf: &mut Buffer, cell: Rect, glyph: char, disc: bool, style: Style, shape: Shape) {
+fn draw_cell(
+    buf: &mut Buffer,
+    cell: Rect,
+    glyph: char,
+    disc: bool,
+    style: Style,
+    shape: CellStyle,
+) {
     let centre_y = cell.y + (cell.height - 1) / 2;
     let centre_x = cell.x + cell.width / 2;
-    if !disc || shape == Shape::Compact || cell.height == 1 {
+    if !disc || shape == CellStyle::Compact || cell.height == 1 {
         buf.set_string(centre_x, centre_y, glyph.to_string(), style);
         return;
     }
@@ -206,7 +213,7 @@ fn draw_cell(buf: &mut Buffer, cell: Rect, glyph: char, disc: bool, style: Style
 }
 
 /// The lines between and around the squares.
-fn draw_lines(buf: &mut Buffer, layout: &Layout, styles: &Styles) {
+fn draw_lines(buf: &mut Buffer, layout: &ScreenAreas, styles: &Styles) {
     let frame = layout.frame();
     let (pitch_x, pitch_y) = layout.shape.pitch();
     let (right, bottom) = (frame.x + frame.width - 1, frame.y + frame.height - 1);
@@ -273,8 +280,8 @@ fn panel_lines(app: &App, styles: &Styles, width: u16, height: u16) -> Vec<Line<
             Span::styled(format!("{:>3}", score[color]), styles.strong),
         ]));
         let kind = match player.controller {
-            super::super::players::Controller::Human => "person".to_owned(),
-            super::super::players::Controller::Computer(level) => {
+            othello::session::Controller::Human => "person".to_owned(),
+            othello::session::Controller::Computer(level) => {
                 format!("computer, level {level}")
             }
         };
@@ -327,7 +334,10 @@ fn summary_line(app: &App, styles: &Styles) -> Line<'static> {
         Span::styled(
             format!(
                 "{} {} - {} {}",
-                players.black, score.black, score.white, players.white
+                label(&players.black),
+                score.black,
+                score.white,
+                label(&players.white)
             ),
             styles.strong,
         ),
@@ -340,9 +350,11 @@ fn turn_text(app: &App) -> String {
     let players = app.players();
     let spinner = ['|', '/', '-', '\\'][(app.ticks % 4) as usize];
     match (app.thinking, app.game().turn()) {
-        (Some((_, Job::Move(color))), _) => format!("{} is thinking {spinner}", players[color]),
+        (Some((_, Job::Move(color))), _) => {
+            format!("{} is thinking {spinner}", label(&players[color]))
+        }
         (Some((_, Job::Hint)), _) => format!("Looking for a hint {spinner}"),
-        (None, Some(color)) => format!("{} to move", players[color]),
+        (None, Some(color)) => format!("{} to move", label(&players[color])),
         (None, None) => String::new(),
     }
 }
@@ -361,7 +373,7 @@ fn message_line(app: &App, styles: &Styles) -> Line<'static> {
         Some(color) if app.players()[color].is_human() && app.thinking.is_none() => {
             Line::raw(format!(
                 "{} to move: click a square, or the arrows and Enter.",
-                app.players()[color]
+                label(&app.players()[color])
             ))
         }
         Some(_) => Line::raw(turn_text(app)),

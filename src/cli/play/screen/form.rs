@@ -7,8 +7,10 @@ use ratatui::layout::Rect;
 use othello::computer::Level;
 use othello::{ByColor, Color, Dimensions, MAX_SIDE, MIN_SIDE, RuleSet, WinRule};
 
-use super::super::players::{Controller, Name, Player, capitalized};
+use othello::session::{Controller, Name, Player};
+
 pub use super::super::settings::Choice;
+use super::super::view::capitalized;
 
 /// One line of the form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,7 +22,7 @@ const LABEL_WIDTH: u16 = 3;
 
 /// How the squares are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
+pub enum CellStyle {
     /// One character per square, a space between squares, no lines: `. X O .`.
     Compact,
     /// Squares of `height` lines and `2 * height + 1` columns inside a frame of lines.
@@ -32,12 +32,12 @@ pub enum Shape {
     },
 }
 
-impl Shape {
+impl CellStyle {
     /// Width and height of one square's cell (what a click must land on).
     pub fn cell(self) -> (u16, u16) {
         match self {
-            Shape::Compact => (1, 1),
-            Shape::Grid { height } => (2 * height + 1, height),
+            CellStyle::Compact => (1, 1),
+            CellStyle::Grid { height } => (2 * height + 1, height),
         }
     }
 
@@ -45,8 +45,8 @@ impl Shape {
     /// after it.
     pub fn pitch(self) -> (u16, u16) {
         match self {
-            Shape::Compact => (2, 1),
-            Shape::Grid { height } => (2 * height + 2, height + 1),
+            CellStyle::Compact => (2, 1),
+            CellStyle::Grid { height } => (2 * height + 2, height + 1),
         }
     }
 
@@ -56,28 +56,28 @@ impl Shape {
         let (pitch_x, pitch_y) = self.pitch();
         match self {
             // Labels, cells with spaces between them, a space, labels.
-            Shape::Compact => (2 * LABEL_WIDTH + cols * pitch_x - 1, rows + 2),
+            CellStyle::Compact => (2 * LABEL_WIDTH + cols * pitch_x - 1, rows + 2),
             // Labels, frame line, cells each followed by a line, labels.
-            Shape::Grid { .. } => (2 * LABEL_WIDTH + cols * pitch_x + 1, rows * pitch_y + 3),
+            CellStyle::Grid { .. } => (2 * LABEL_WIDTH + cols * pitch_x + 1, rows * pitch_y + 3),
         }
     }
 
     /// Offset of the first square's cell from the board's top left corner.
     fn first_cell(self) -> (u16, u16) {
         match self {
-            Shape::Compact => (LABEL_WIDTH, 1),
-            Shape::Grid { .. } => (LABEL_WIDTH + 1, 2),
+            CellStyle::Compact => (LABEL_WIDTH, 1),
+            CellStyle::Grid { .. } => (LABEL_WIDTH + 1, 2),
         }
     }
 }
 
 /// The screen for one terminal size and board size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout {
+pub struct ScreenAreas {
     /// The board's rows and columns.
     pub dims: Dimensions,
     /// How squares are drawn.
-    pub shape: Shape,
+    pub shape: CellStyle,
     /// The board with its coordinates.
     pub board: Rect,
     /// The side panel, when the terminal is wide enough.
@@ -94,7 +94,7 @@ pub struct Layout {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fit {
     /// The board fits.
-    Board(Layout),
+    Board(ScreenAreas),
     /// Too small for any legible board.
     TooSmall {
         /// The smallest width that works.
@@ -104,11 +104,11 @@ pub enum Fit {
     },
 }
 
-impl Layout {
+impl ScreenAreas {
     /// The layout of a `dims` board in `area`: the largest cells that fit, then a side panel
     /// if the columns left over allow one.
     pub fn compute(area: Rect, dims: Dimensions) -> Fit {
-        let (min_width, min_height) = Shape::Compact.board_size(dims);
+        let (min_width, min_height) = CellStyle::Compact.board_size(dims);
         let below = BOTTOM_LINES;
         if area.width < min_width || area.height < min_height + below {
             return Fit::TooSmall {
@@ -119,14 +119,14 @@ impl Layout {
         let room = area.height - below;
         let shape = (1..=MAX_CELL_HEIGHT)
             .rev()
-            .map(|height| Shape::Grid { height })
+            .map(|height| CellStyle::Grid { height })
             .find(|shape| {
                 // Room for the panel beside it, or for the score line over it.
                 let (width, height) = shape.board_size(dims);
                 let panel = area.width - width.min(area.width) >= PANEL_MIN_WIDTH + PANEL_GAP;
                 width <= area.width && height <= room && (panel || height < room)
             })
-            .unwrap_or(Shape::Compact);
+            .unwrap_or(CellStyle::Compact);
         let (width, height) = shape.board_size(dims);
         let spare = area.width - width;
         let panel_width = (spare >= PANEL_MIN_WIDTH + PANEL_GAP)
@@ -146,7 +146,7 @@ impl Layout {
         let panel = panel_width
             .map(|panel| Rect::new(left + width + PANEL_GAP, top, panel, area.y + room - top));
         let bottom = area.y + area.height;
-        Fit::Board(Layout {
+        Fit::Board(ScreenAreas {
             dims,
             shape,
             board,
@@ -193,7 +193,7 @@ impl Layout {
         Some(Square::new(usize::from(row), usize::from(col)))
     }
 
-    /// The frame around the squares (lines included), for [`Shape::Grid`].
+    /// The frame around the squares (lines included), for [`CellStyle::Grid`].
     pub fn frame(&self) -> Rect {
         let (x, y) = self.origin();
         let (pitch_x, pitch_y) = self.shape.pitch();
@@ -226,8 +226,8 @@ mod tests {
         Dimensions::new(rows, cols).unwrap()
     }
 
-    fn layout(width: u16, height: u16, dims: Dimensions) -> Layout {
-        match Layout::compute(Rect::new(0, 0, width, height), dims) {
+    fn layout(width: u16, height: u16, dims: Dimensions) -> ScreenAreas {
+        match ScreenAreas::compute(Rect::new(0, 0, width, height), dims) {
             Fit::Board(layout) => layout,
             Fit::TooSmall { .. } => panic!("{dims} does not fit {width}x{height}"),
         }
@@ -236,15 +236,16 @@ mod tests {
     #[test]
     fn cells_grow_with_the_terminal() {
         let eight = Dimensions::STANDARD;
-        assert_eq!(layout(80, 24, eight).shape, Shape::Grid { height: 1 });
-        assert_eq!(layout(200, 60, eight).shape, Shape::Grid { height: 5 });
+        assert_eq!(layout(80, 24, eight).shape, CellStyle::Grid { height: 1 });
+        assert_eq!(layout(200, 60, eight).shape, CellStyle::Grid { height: 5 });
         assert!(layout(80, 24, dims(4, 16)).summary.is_some());
         // A smaller cell rather than no score at all.
         let narrow = layout(44, 14, dims(4, 4));
-        assert_eq!(narrow.shape, Shape::Compact);
+        assert_eq!(narrow.shape, CellStyle::Compact);
         assert!(narrow.panel.is_some());
         for (width, height) in [(44, 14), (30, 16), (80, 24), (23, 30), (60, 9)] {
-            let Fit::Board(layout) = Layout::compute(Rect::new(0, 0, width, height), dims(4, 4))
+            let Fit::Board(layout) =
+                ScreenAreas::compute(Rect::new(0, 0, width, height), dims(4, 4))
             else {
                 panic!("4x4 fits {width}x{height}");
             };
@@ -253,10 +254,10 @@ mod tests {
                 "{width}x{height}"
             );
         }
-        assert_eq!(layout(80, 24, dims(16, 16)).shape, Shape::Compact);
+        assert_eq!(layout(80, 24, dims(16, 16)).shape, CellStyle::Compact);
         assert_eq!(
             layout(300, 100, dims(4, 4)).shape,
-            Shape::Grid { height: 12 }
+            CellStyle::Grid { height: 12 }
         );
         assert!(layout(80, 24, eight).panel.is_some());
         assert!(layout(40, 24, eight).panel.is_none());
@@ -265,14 +266,14 @@ mod tests {
     #[test]
     fn too_small_says_how_large_to_be() {
         assert_eq!(
-            Layout::compute(Rect::new(0, 0, 30, 10), dims(16, 16)),
+            ScreenAreas::compute(Rect::new(0, 0, 30, 10), dims(16, 16)),
             Fit::TooSmall {
                 width: 37,
                 height: 21
             }
         );
         assert!(matches!(
-            Layout::compute(Rect::new(0, 0, 37, 21), dims(16, 16)),
+            ScreenAreas::compute(Rect::new(0, 0, 37, 21), dims(16, 16)),
             Fit::Board(_)
         ));
     }
@@ -283,7 +284,7 @@ mod tests {
         for (rows, cols) in [(4, 4), (8, 8), (4, 16), (16, 16), (10, 6)] {
             let dims = dims(rows, cols);
             for (width, height) in sizes {
-                let Fit::Board(layout) = Layout::compute(Rect::new(0, 0, width, height), dims)
+                let Fit::Board(layout) = ScreenAreas::compute(Rect::new(0, 0, width, height), dims)
                 else {
                     continue;
                 };

@@ -28,11 +28,11 @@ use othello::record::GameRecord;
 use othello::{ByColor, Game, Outcome};
 
 use super::super::Failure;
-use super::players::{Controller, Player};
 use super::results::{self, ResultsFile};
 use super::saved;
-use super::view::{self, counted, move_sentences, squares};
+use super::view::{self, counted, label, move_sentences, squares};
 use app::{Answer, App, Job, Request, Tone};
+use othello::session::{self, Player};
 
 /// How long the loop waits for an event before it looks at the searches again (and moves
 /// the thinking indicator on).
@@ -46,13 +46,12 @@ struct Engines {
 
 impl Engines {
     fn new(players: &ByColor<Player>, seed: u64) -> Engines {
+        let mut computers = session::computers(players, seed);
         Engines {
-            players: ByColor::new_with(|color| match players[color].controller {
-                Controller::Computer(level) => Some(Arc::new(Mutex::new(Computer::new(
-                    level,
-                    seed ^ (color as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                )))),
-                Controller::Human => None,
+            players: ByColor::new_with(|color| {
+                computers[color]
+                    .take()
+                    .map(|computer| Arc::new(Mutex::new(computer)))
             }),
             adviser: Arc::new(Mutex::new(Computer::new(Level::HINT, seed))),
         }
@@ -220,10 +219,7 @@ fn save_game(app: &mut App, path: &Path) {
     let record = saved::record(app.session(), app.players());
     match saved::save(path, &record) {
         Ok(format) => app.add_note(&saved::saved(path, format, app.session().moves_played())),
-        Err(error) => app.note(
-            super::players::capitalized(&error.to_string()),
-            Tone::Warning,
-        ),
+        Err(error) => app.note(super::view::capitalized(&error.to_string()), Tone::Warning),
     }
 }
 
@@ -235,7 +231,7 @@ fn result_sentence(game: &Game, players: &ByColor<Player>) -> String {
             let how = view::win_phrase(game, color);
             format!(
                 "{} wins {how}, {} to {}.",
-                players[color],
+                label(&players[color]),
                 score[color],
                 score[color.opponent()]
             )

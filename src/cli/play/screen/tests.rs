@@ -22,11 +22,11 @@ use std::path::PathBuf;
 
 use othello::record::{ReadOptions, movelist};
 
-use super::super::players::{Controller, Player};
 use super::super::saved;
 use super::app::{Answer, App, Job, Mode, Tone};
 use super::draw::draw;
-use super::layout::{Fit, Layout};
+use super::layout::{Fit, ScreenAreas};
+use othello::session::{Controller, Player};
 
 const HUMAN: Controller = Controller::Human;
 const COMPUTER: Controller = Controller::Computer(Level::MIN);
@@ -141,7 +141,7 @@ fn click(app: &mut App, x: u16, y: u16) {
     }
 }
 
-fn layout(app: &App) -> Layout {
+fn layout(app: &App) -> ScreenAreas {
     match app.layout() {
         Fit::Board(layout) => layout,
         Fit::TooSmall { .. } => panic!("the board does not fit {:?}", app.area),

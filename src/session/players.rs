@@ -1,14 +1,15 @@
-//! Who plays each colour: a person at the keyboard or the computer at some level.
+//! The players of a game: their names, their colours, and who chooses their moves (a person or
+//! the computer at some level), with the computer players seeded so that one seed replays one
+//! game in every front end.
 
-use std::fmt;
 use std::str::FromStr;
 
 use thiserror::Error;
 
-use othello::Color;
-use othello::computer::Level;
+use crate::color::{ByColor, Color};
+use crate::computer::{Computer, Level};
 
-/// One side of the game as given on the command line: `human`, `computer` or `computer:LEVEL`.
+/// Who chooses one side's moves, as typed: `human`, `computer` or `computer:LEVEL`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Controller {
     /// A person types the moves.
@@ -38,7 +39,7 @@ impl FromStr for Controller {
     }
 }
 
-/// A player given wrongly on the command line.
+/// A [`Controller`] typed wrongly.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ControllerError {
     /// Neither `human` nor `computer[:LEVEL]`.
@@ -49,13 +50,20 @@ pub enum ControllerError {
     Level(String),
 }
 
-/// A name given with `--black-name` or `--white-name`, checked to fit on one line.
+/// A player's name, checked to fit on one line: not empty, no control characters, at most
+/// [`Name::MAX_CHARS`] characters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name(String);
 
 impl Name {
     /// The longest name, in characters.
     pub const MAX_CHARS: usize = 32;
+
+    /// The name.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
 impl FromStr for Name {
@@ -93,7 +101,7 @@ pub enum NameError {
 /// A player: their name, their colour and who chooses their moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
-    /// How the player is called on screen and in the results file.
+    /// How the player is called (on screen, in saved games and results).
     pub name: String,
     /// The colour of their discs.
     pub color: Color,
@@ -104,6 +112,7 @@ pub struct Player {
 impl Player {
     /// A player with the name given, or a default one: the colour ("Black"), or "Computer"
     /// when the computer plays against a person.
+    #[must_use]
     pub fn new(
         color: Color,
         controller: Controller,
@@ -113,7 +122,7 @@ impl Player {
         let name = match (name, controller, other) {
             (Some(Name(name)), _, _) => name,
             (None, Controller::Computer(_), Controller::Human) => "Computer".to_owned(),
-            (None, _, _) => capitalized(color.name()),
+            (None, _, _) => color_name(color).to_owned(),
         };
         Player {
             name,
@@ -123,34 +132,38 @@ impl Player {
     }
 
     /// Whether the name is the one given by default (and so says nothing new).
+    #[must_use]
     pub fn has_default_name(&self) -> bool {
         let default = match self.controller {
             Controller::Computer(_) => self.name == "Computer",
             Controller::Human => false,
         };
-        default || self.name == capitalized(self.color.name())
+        default || self.name == color_name(self.color)
     }
 
     /// Whether a person types this player's moves.
+    #[must_use]
     pub fn is_human(&self) -> bool {
         self.controller == Controller::Human
     }
 }
 
-impl fmt::Display for Player {
-    /// `Alice (X)`: the name and the glyph of the player's discs.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.name, super::view::glyph(self.color))
+/// The default name of a colour's player: `Black` or `White`.
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
     }
 }
 
-/// `"black"` as `"Black"`.
-pub fn capitalized(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
+/// The engines of the computer players (`None` for a person), each seeded from `seed` with
+/// [`Computer::for_color`]: every front end plays the same game for one seed.
+#[must_use]
+pub fn computers(players: &ByColor<Player>, seed: u64) -> ByColor<Option<Computer>> {
+    ByColor::new_with(|color| match players[color].controller {
+        Controller::Computer(level) => Some(Computer::for_color(level, seed, color)),
+        Controller::Human => None,
+    })
 }
 
 #[cfg(test)]
@@ -208,6 +221,6 @@ mod tests {
             "White"
         );
         let named = Player::new(Color::White, computer, Some("Deep".parse().unwrap()), human);
-        assert_eq!(named.to_string(), "Deep (O)");
+        assert_eq!(named.name, "Deep");
     }
 }
