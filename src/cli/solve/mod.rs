@@ -214,7 +214,7 @@ struct Entry {
     listed: Option<Listed>,
 }
 
-/// What searching one position found (not `othello::Outcome`, the end of a game).
+/// What searching one position found.
 enum Finding {
     Searched(SearchReport),
     /// Nobody can move; the final margin for the player named first.
