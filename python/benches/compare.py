@@ -1,0 +1,143 @@
+"""Speed from Python, side by side with rust-reversi (PyPI), in one run.
+
+    python benches/compare.py [--games 10000] [--perft-depth 9] [--binary ../target/release/othello]
+
+Random playouts: games of uniformly random legal moves from the 8x8 start to the end, the same
+Python loop for both packages (the plain API), plus this package's playout through its move
+mask. Perft: the leaves 9 plies below the start, from Python and through `othello perft`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shutil
+import subprocess
+import time
+from typing import Callable, Optional
+
+import othello
+
+
+def best_of(runs: int, work: Callable[[], object]) -> float:
+    """The fastest of `runs` timings of `work`, in seconds."""
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def playouts_othello(games: int) -> None:
+    rng = random.Random(1)
+    for _ in range(games):
+        game = othello.Game()
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves()))
+
+
+def playouts_othello_coords(games: int) -> None:
+    rng = random.Random(1)
+    for _ in range(games):
+        game = othello.Game()
+        while not game.is_over:
+            game.play(rng.choice(game.legal_coords()))
+
+
+def playouts_rust_reversi(games: int) -> Optional[Callable[[], None]]:
+    try:
+        import rust_reversi
+    except ImportError:
+        return None
+
+    def run() -> None:
+        rng = random.Random(1)
+        for _ in range(games):
+            board = rust_reversi.Board()
+            while not board.is_game_over():
+                if board.is_pass():
+                    board.do_pass()
+                    continue
+                board.do_move(rng.choice(board.get_legal_moves_vec()))
+
+    return run
+
+
+def perft_rust_reversi(depth: int) -> Optional[Callable[[], int]]:
+    try:
+        import rust_reversi
+    except ImportError:
+        return None
+
+    def count(board: "rust_reversi.Board", depth: int) -> int:
+        if depth == 0:
+            return 1
+        if board.is_game_over():
+            return 1
+        if board.is_pass():
+            child = board.clone()
+            child.do_pass()
+            return count(child, depth - 1)
+        if depth == 1:
+            return len(board.get_legal_moves_vec())
+        total = 0
+        for move in board.get_legal_moves_vec():
+            child = board.clone()
+            child.do_move(move)
+            total += count(child, depth - 1)
+        return total
+
+    return lambda: count(rust_reversi.Board(), depth)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--perft-depth", type=int, default=9)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--binary", default="../target/release/othello")
+    args = parser.parse_args()
+
+    print(f"random playouts, {args.games} games from the 8x8 start (best of {args.runs}):")
+    rows = [
+        ("othello: play(random.choice(legal_moves()))", lambda: playouts_othello(args.games)),
+        ("othello: play(random.choice(legal_coords()))", lambda: playouts_othello_coords(args.games)),
+    ]
+    peer = playouts_rust_reversi(args.games)
+    if peer is not None:
+        rows.append(("rust-reversi: do_move(random.choice(get_legal_moves_vec()))", peer))
+    for name, work in rows:
+        seconds = best_of(args.runs, work)
+        print(f"  {name:62} {args.games / seconds:10.0f} games/s ({seconds:.2f} s)")
+
+    depth = args.perft_depth
+    print(f"perft depth {depth} from the 8x8 start (best of {args.runs}):")
+    expected = othello.perft(othello.Game(), depth)
+    seconds = best_of(args.runs, lambda: othello.perft(othello.Game(), depth))
+    print(f"  {'othello.perft(Game(), depth)':62} {seconds * 1000:10.1f} ms ({expected} leaves)")
+    binary = shutil.which(args.binary) or args.binary
+    try:
+        timings = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            out = subprocess.run(
+                [binary, "perft", str(depth)], capture_output=True, text=True, check=True
+            ).stdout
+            timings.append(time.perf_counter() - start)
+        # The binary's own timing excludes starting the process.
+        reported = re.search(r"([0-9.]+) s", out)
+        own = f", {float(reported.group(1)) * 1000:.1f} ms by its own clock" if reported else ""
+        print(f"  {'othello perft ' + str(depth) + ' (process)':62} {min(timings) * 1000:10.1f} ms{own}")
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"  othello perft: not run ({error})")
+    peer_perft = perft_rust_reversi(depth)
+    if peer_perft is not None:
+        leaves = peer_perft()
+        seconds = best_of(1, peer_perft)
+        print(f"  {'rust-reversi (Python recursion, clone/do_move)':62} {seconds * 1000:10.1f} ms ({leaves} leaves)")
+
+
+if __name__ == "__main__":
+    main()
