@@ -6,7 +6,11 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "fixtures"
-SHARED = REPO.parent / "shared"
+# The shared data beside the repository (or beside the directory of its worktrees).
+SHARED = next(
+    (base / "shared" for base in (REPO.parent, REPO.parent.parent) if (base / "shared").is_dir()),
+    REPO.parent / "shared",
+)
 
 
 @pytest.fixture

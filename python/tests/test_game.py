@@ -159,7 +159,7 @@ def test_from_board_any_position() -> None:
     game = Game.from_board(rows, first="white")
     assert game.turn == "white"
     assert game == Game(4, 4, first="white")
-    with pytest.raises(SetupError, match="row 2, column 1: expected a cell B, W or ., found 'Z'"):
+    with pytest.raises(SetupError, match="row 2, column 1: expected a cell B, W or ., found \"Z\""):
         Game.from_board(["....", "Z...", "....", "...."])
 
 
