@@ -6,9 +6,10 @@ use othello::record::{self, Format, GameRecord, Metadata, ReadOptions};
 use othello::{Board, Color, Dimensions, Game, Outcome, Played, RuleSet, Setup, Square, WinRule};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
 use crate::errors::{self, IllegalMoveError};
+use crate::names;
 
 /// An Othello game: the position, whose turn it is, and every move played since the start.
 ///
@@ -68,6 +69,10 @@ impl PyGame {
 
     /// Plays `square` for the player to move, keeping the position before it.
     fn play_square(&mut self, square: Square) -> Result<Played, othello::MoveError> {
+        if self.history.capacity() == 0 {
+            // A game has at most one move per empty square: one allocation for all of them.
+            self.history.reserve(self.game.board().empties() as usize);
+        }
         let before = self.game.clone();
         let played = self.game.play(square)?;
         self.history.push((before, played));
@@ -134,6 +139,9 @@ impl PyGame {
 /// A square given as text (`"d3"`, `"3d"`, `"3 4"`) or as a 0-based `(row, col)` pair.
 pub(crate) fn square_arg(mv: &Bound<'_, PyAny>, dims: Dimensions) -> PyResult<Square> {
     if let Ok(text) = mv.cast::<PyString>() {
+        if let Some(square) = names::lookup(text).filter(|&square| dims.contains(square)) {
+            return Ok(square);
+        }
         return parse_square(&text.to_cow()?, dims).map_err(errors::square);
     }
     let Ok((row, col)) = mv.extract::<(i64, i64)>() else {
@@ -175,7 +183,8 @@ fn cell_of(cell: &Bound<'_, PyAny>, row: usize, col: usize) -> PyResult<Option<C
             "row {}, column {}: expected a cell B, W or ., found {}",
             row + 1,
             col + 1,
-            cell.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string())
+            cell.repr()
+                .map_or_else(|_| "?".to_owned(), |r| r.to_string())
         ))
     })?;
     match text.trim() {
@@ -294,7 +303,9 @@ impl PyGame {
         let mut board = Board::empty(dims);
         for (r, row) in grid.iter().enumerate() {
             for (c, &cell) in row.iter().enumerate() {
-                board.set(Square::new(r, c), cell).expect("within the checked size");
+                board
+                    .set(Square::new(r, c), cell)
+                    .expect("within the checked size");
             }
         }
         let setup = Setup {
@@ -369,11 +380,13 @@ impl PyGame {
         (0..dims.rows())
             .map(|row| {
                 (0..dims.cols())
-                    .map(|col| match board.get(Square::new(row, col)).expect("on the board") {
-                        Some(Color::Black) => "B",
-                        Some(Color::White) => "W",
-                        None => ".",
-                    })
+                    .map(
+                        |col| match board.get(Square::new(row, col)).expect("on the board") {
+                            Some(Color::Black) => "B",
+                            Some(Color::White) => "W",
+                            None => ".",
+                        },
+                    )
                     .collect()
             })
             .collect()
@@ -402,40 +415,42 @@ impl PyGame {
 
     /// The squares played so far, in order, as ``"d3"`` strings (passes are not listed).
     #[getter]
-    fn moves(&self) -> Vec<String> {
-        self.history
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let squares: Vec<Square> = self
+            .history
             .iter()
-            .map(|(_, played)| played.square.to_string())
-            .collect()
+            .map(|(_, played)| played.square)
+            .collect();
+        names::name_list(py, &squares)
     }
 
     /// The last square played, or ``None`` before the first move.
     #[getter]
-    fn last_move(&self) -> Option<String> {
-        self.last_square().map(|square| square.to_string())
+    fn last_move(&self, py: Python<'_>) -> Option<Py<PyString>> {
+        self.last_square().map(|square| names::name(py, square))
     }
 
     /// The legal moves as ``"d3"`` strings, row by row: of the player to move, or of
     /// ``color`` (``"black"``/``"white"``) whether or not it is their turn. Empty once the game
     /// is over.
     #[pyo3(signature = (color = None))]
-    fn legal_moves(&self, color: Option<&str>) -> PyResult<Vec<String>> {
-        Ok(self
-            .moves_for(color)?
-            .into_iter()
-            .map(|square| square.to_string())
-            .collect())
+    fn legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        color: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        names::name_list(py, &self.moves_for(color)?)
     }
 
     /// The legal moves as 0-based ``(row, col)`` tuples, row by row; ``color`` as in
     /// `legal_moves`.
     #[pyo3(signature = (color = None))]
-    fn legal_coords(&self, color: Option<&str>) -> PyResult<Vec<(usize, usize)>> {
-        Ok(self
-            .moves_for(color)?
-            .into_iter()
-            .map(|square| (square.row(), square.col()))
-            .collect())
+    fn legal_coords<'py>(
+        &self,
+        py: Python<'py>,
+        color: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        names::coord_list(py, &self.moves_for(color)?)
     }
 
     /// Whether the player to move may play ``move`` (a ``"d3"`` string or ``(row, col)``).
@@ -445,10 +460,10 @@ impl PyGame {
 
     /// The discs a move would flip, as ``"d3"`` strings. Raises `IllegalMoveError` for a
     /// move that cannot be played.
-    fn flips(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    fn flips<'py>(&self, r#move: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let square = self.square_of(r#move)?;
         let flipped = self.game.flips(square).map_err(errors::moving)?;
-        Ok(flipped.into_iter().map(|square| square.to_string()).collect())
+        names::name_list(r#move.py(), &flipped)
     }
 
     /// Plays ``move`` (``"d3"``, ``"3d"``, ``"3 4"`` or a 0-based ``(row, col)``) for the player
@@ -459,6 +474,40 @@ impl PyGame {
         let square = self.square_of(r#move)?;
         let played = self.play_square(square).map_err(errors::moving)?;
         Ok(played.flipped)
+    }
+
+    /// Plays a legal move chosen uniformly at random and returns it (``"d3"``): the cheap step
+    /// of a random playout. ``rng`` (a ``random.Random``) makes the choice reproducible; without
+    /// it a fast generator of the module's own is used. Raises `IllegalMoveError` once the game
+    /// is over.
+    #[pyo3(signature = (rng = None))]
+    fn play_random(
+        &mut self,
+        py: Python<'_>,
+        rng: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyString>> {
+        let moves = self.game.legal_moves();
+        if moves.is_empty() {
+            return Err(IllegalMoveError::new_err("the game is over"));
+        }
+        let pick = match rng {
+            Some(rng) => rng.call_method1("randrange", (moves.len(),))?.extract()?,
+            None => crate::random::below(moves.len()),
+        };
+        let square = moves[pick];
+        self.play_square(square).map_err(errors::moving)?;
+        Ok(names::name(py, square))
+    }
+
+    /// The legal moves of the player to move as one whole number, bit ``row * cols + col`` set
+    /// for each (0 once the game is over).
+    fn legal_mask(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let mut bits = othello::bitboard::U256::ZERO;
+        let cols = self.dims().cols();
+        for square in self.game.legal_moves() {
+            bits |= othello::bitboard::U256::single((square.row() * cols + square.col()) as u32);
+        }
+        bits_to_int(py, bits)
     }
 
     /// Names the pass of a player left without a legal move by the last move.
@@ -473,23 +522,23 @@ impl PyGame {
             return Ok(());
         }
         Err(match self.game.turn() {
-            Some(player) => IllegalMoveError::new_err(format!(
-                "{player} has a legal move and cannot pass"
-            )),
+            Some(player) => {
+                IllegalMoveError::new_err(format!("{player} has a legal move and cannot pass"))
+            }
             None => IllegalMoveError::new_err("the game is over"),
         })
     }
 
     /// Takes back the last move and returns its square (``"d3"``). Raises `IndexError` when
     /// no move has been played.
-    fn undo(&mut self) -> PyResult<String> {
+    fn undo(&mut self, py: Python<'_>) -> PyResult<Py<PyString>> {
         let (before, played) = self
             .history
             .pop()
             .ok_or_else(|| PyIndexError::new_err("no move to take back"))?;
         self.game = before;
         self.pass_pending = false;
-        Ok(played.square.to_string())
+        Ok(names::name(py, played.square))
     }
 
     /// An independent copy of the game, history included.

@@ -8,6 +8,8 @@ use pyo3::prelude::*;
 
 mod errors;
 mod game;
+mod names;
+mod random;
 mod search;
 mod svg;
 
@@ -21,8 +23,14 @@ fn _othello(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::PyMoveValue>()?;
     m.add_function(wrap_pyfunction!(search::perft, m)?)?;
     m.add_function(wrap_pyfunction!(game::read_records_bytes, m)?)?;
-    m.add("IllegalMoveError", py.get_type::<errors::IllegalMoveError>())?;
-    m.add("InvalidSquareError", py.get_type::<errors::InvalidSquareError>())?;
+    m.add(
+        "IllegalMoveError",
+        py.get_type::<errors::IllegalMoveError>(),
+    )?;
+    m.add(
+        "InvalidSquareError",
+        py.get_type::<errors::InvalidSquareError>(),
+    )?;
     m.add("SetupError", py.get_type::<errors::SetupError>())?;
     m.add("RecordError", py.get_type::<errors::RecordError>())?;
     Ok(())

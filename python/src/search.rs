@@ -17,6 +17,7 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// Runs `work` on a thread of its own with the GIL released, polling Python's signal handlers
 /// every [`SIGNAL_POLL`]; when one raises (`KeyboardInterrupt` for Ctrl-C), `stop` is set, the
 /// work is waited for (it must stop soon once `stop` is set) and the exception is returned.
+#[allow(clippy::redundant_closure_for_method_calls)] // `check_signals` is generic over the lifetime
 fn interruptible<T: Send>(
     py: Python<'_>,
     stop: &AtomicBool,
@@ -308,10 +309,8 @@ impl PyEngine {
         drop(game);
         let stop = AtomicBool::new(false);
         let engine = &mut self.engine;
-        let values = interruptible(py, &stop, || {
-            move_values(engine, &position, &limits, &stop)
-        })?
-        .map_err(errors::engine)?;
+        let values = interruptible(py, &stop, || move_values(engine, &position, &limits, &stop))?
+            .map_err(errors::engine)?;
         Ok(values
             .into_iter()
             .map(|value| PyMoveValue {
@@ -346,7 +345,7 @@ fn perft_pieces(game: &Game, setup: Setup, depth: u32, pieces: &mut Vec<(Setup, 
         pieces.push((setup, depth));
         return;
     }
-    let mover = game.turn().expect("a player with moves");
+    let player = game.turn().expect("a player with moves");
     for square in moves {
         let mut child = game.clone();
         child.play(square).expect("a legal move");
@@ -354,10 +353,10 @@ fn perft_pieces(game: &Game, setup: Setup, depth: u32, pieces: &mut Vec<(Setup, 
         // the library's count makes from this setup.
         let child_setup = Setup {
             board: *child.board(),
-            first: mover.opponent(),
+            first: player.opponent(),
             win: setup.win,
         };
-        if child.turn() == Some(mover) {
+        if child.turn() == Some(player) {
             pieces.push((child_setup, depth - 1));
         } else {
             perft_pieces(&child, child_setup, depth - 1, pieces);
@@ -396,7 +395,9 @@ pub fn perft(py: Python<'_>, game: PyRef<'_, PyGame>, depth: u32, threads: usize
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|error| PyValueError::new_err(format!("cannot start {threads} threads: {error}")))?;
+        .map_err(|error| {
+            PyValueError::new_err(format!("cannot start {threads} threads: {error}"))
+        })?;
     interruptible(py, &stop, || {
         if threads <= 1 {
             pieces.iter().map(count_piece).sum()
