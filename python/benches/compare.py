@@ -131,7 +131,7 @@ def perft_rust_reversi(depth: int) -> Optional[Callable[[], int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--perft-depth", type=int, default=9)
+    parser.add_argument("--perft-depths", default="9,11", help="comma-separated depths")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--binary", default="../target/release/othello")
     args = parser.parse_args()
@@ -152,15 +152,26 @@ def main() -> None:
         seconds = best_of(args.runs, work)
         print(f"  {name:62} {args.games / seconds:10.0f} games/s ({seconds:.2f} s)")
 
-    depth = args.perft_depth
-    print(f"perft depth {depth} from the 8x8 start (CPU time, best of {args.runs}):")
+    for depth in [int(depth) for depth in args.perft_depths.split(",")]:
+        perft_rows(depth, args.runs, args.binary)
+    peer_perft = perft_rust_reversi(9)
+    if peer_perft is not None:
+        leaves = peer_perft()
+        seconds = best_of(1, peer_perft)
+        name = "rust-reversi, depth 9 (no perft: Python recursion, clone/do_move)"
+        print(f"  {name:62} {seconds * 1000:10.1f} ms ({leaves} leaves)")
+
+
+def perft_rows(depth: int, runs: int, binary_path: str) -> None:
+    """Perft at `depth` from Python and through the binary."""
+    print(f"perft depth {depth} from the 8x8 start (CPU time, best of {runs}):")
     expected = othello.perft(othello.Game(), depth)
-    seconds = best_of(args.runs, lambda: othello.perft(othello.Game(), depth))
+    seconds = best_of(runs, lambda: othello.perft(othello.Game(), depth))
     print(f"  {'othello.perft(Game(), depth)':62} {seconds * 1000:10.1f} ms ({expected} leaves)")
-    binary = shutil.which(args.binary) or args.binary
+    binary = shutil.which(binary_path) or binary_path
     try:
         timings = []
-        for _ in range(args.runs):
+        for _ in range(runs):
             start = child_cpu()
             out = subprocess.run(
                 [binary, "perft", str(depth)], capture_output=True, text=True, check=True
@@ -172,11 +183,6 @@ def main() -> None:
         print(f"  {'othello perft ' + str(depth) + ' (the process)':62} {min(timings) * 1000:10.1f} ms{own}")
     except (OSError, subprocess.CalledProcessError) as error:
         print(f"  othello perft: not run ({error})")
-    peer_perft = perft_rust_reversi(depth)
-    if peer_perft is not None:
-        leaves = peer_perft()
-        seconds = best_of(1, peer_perft)
-        print(f"  {'rust-reversi (Python recursion, clone/do_move)':62} {seconds * 1000:10.1f} ms ({leaves} leaves)")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
+use std::sync::Arc;
+
 use crate::errors::{self, IllegalMoveError};
+use crate::moves::MoveLister;
 use crate::names;
 
 /// An Othello game: the position, whose turn it is, and every move played since the start.
@@ -28,6 +31,8 @@ pub struct PyGame {
     /// Whether the last move left the opponent without a move (a pass that `pass_` may name).
     pass_pending: bool,
     metadata: Metadata,
+    /// Lists legal moves for this board size.
+    lister: Arc<MoveLister>,
 }
 
 impl PyGame {
@@ -35,6 +40,7 @@ impl PyGame {
     pub(crate) fn starting(game: Game) -> PyGame {
         PyGame {
             start: game.clone(),
+            lister: Arc::new(MoveLister::new(game.board().dims())),
             game,
             history: Vec::new(),
             pass_pending: false,
@@ -486,7 +492,7 @@ impl PyGame {
         py: Python<'_>,
         rng: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyString>> {
-        let moves = self.game.legal_moves();
+        let moves = self.lister.legal_moves(&self.game);
         if moves.is_empty() {
             return Err(IllegalMoveError::new_err("the game is over"));
         }
@@ -504,7 +510,7 @@ impl PyGame {
     fn legal_mask(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let mut bits = othello::bitboard::U256::ZERO;
         let cols = self.dims().cols();
-        for square in self.game.legal_moves() {
+        for square in self.lister.legal_moves(&self.game) {
             bits |= othello::bitboard::U256::single((square.row() * cols + square.col()) as u32);
         }
         bits_to_int(py, bits)
@@ -546,10 +552,12 @@ impl PyGame {
         self.clone()
     }
 
+    /// `copy.copy(game)`: an independent copy, as `copy()`.
     fn __copy__(&self) -> PyGame {
         self.clone()
     }
 
+    /// `copy.deepcopy(game)`: an independent copy, as `copy()`.
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
         self.clone()
     }
@@ -609,8 +617,13 @@ impl PyGame {
 impl PyGame {
     fn moves_for(&self, color: Option<&str>) -> PyResult<Vec<Square>> {
         Ok(match color {
-            None => self.game.legal_moves(),
-            Some(color) => self.game.moves_of(parse_color(color)?),
+            None => self.lister.legal_moves(&self.game),
+            Some(color) => {
+                let mut moves = Vec::new();
+                self.lister
+                    .moves_of(&self.game, parse_color(color)?, &mut moves);
+                moves
+            }
         })
     }
 }

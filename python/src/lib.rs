@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 
 mod errors;
 mod game;
+mod moves;
 mod names;
 mod random;
 mod search;

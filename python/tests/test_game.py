@@ -122,7 +122,16 @@ def test_passes_are_automatic_and_pass_names_them() -> None:
 @pytest.mark.parametrize("cols", [4, 8, 16])
 @pytest.mark.parametrize("rules", ["full", "simple"])
 def test_every_size_and_rule_set_plays_to_the_end(rows: int, cols: int, rules: str) -> None:
-    game = play_out(Game(rows, cols, rules=rules), random.Random(rows * 100 + cols))
+    rng = random.Random(rows * 100 + cols)
+    game = Game(rows, cols, rules=rules)
+    every = [(row, col) for row in range(rows) for col in range(cols)]
+    while not game.is_over:
+        # The move lists agree with the library's check of each square.
+        coords = game.legal_coords()
+        assert coords == [square for square in every if game.is_legal(square)]
+        assert game.legal_moves() == game.legal_moves(game.turn)
+        assert game.legal_mask() == sum(1 << (row * cols + col) for row, col in coords)
+        game.play(rng.choice(coords))
     black, white = game.score
     assert game.winner == ("black" if black > white else "white" if white > black else "draw")
     assert game.legal_moves() == [] and game.turn is None
