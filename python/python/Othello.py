@@ -74,7 +74,7 @@ class Board:
 
     def available_positions(self, color):
         """The ``(row, column)`` squares where ``color`` may play, sorted."""
-        moves = self._game(color).legal_coords(color)
+        moves = self._game(color).coords_of(color)
         return [(row + 1, column + 1) for row, column in moves]
 
     def is_game_over(self):

@@ -436,26 +436,25 @@ impl PyGame {
         self.last_square().map(|square| names::name(py, square))
     }
 
-    /// The legal moves as ``"d3"`` strings, row by row: of the player to move, or of
-    /// ``color`` (``"black"``/``"white"``) whether or not it is their turn. Empty once the game
-    /// is over.
-    #[pyo3(signature = (color = None))]
-    fn legal_moves<'py>(
-        &self,
-        py: Python<'py>,
-        color: Option<&str>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    /// The legal moves of the player to move as ``"d3"`` strings, row by row; empty once the
+    /// game is over.
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        names::name_list(py, &self.lister.legal_moves(&self.game))
+    }
+
+    /// The legal moves of the player to move as 0-based ``(row, col)`` tuples, row by row.
+    fn legal_coords<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        names::coord_list(py, &self.lister.legal_moves(&self.game))
+    }
+
+    /// The squares where ``color`` (``"black"`` or ``"white"``) could play now, whether or not
+    /// it is their turn, as ``"d3"`` strings.
+    fn moves_of<'py>(&self, py: Python<'py>, color: &str) -> PyResult<Bound<'py, PyList>> {
         names::name_list(py, &self.moves_for(color)?)
     }
 
-    /// The legal moves as 0-based ``(row, col)`` tuples, row by row; ``color`` as in
-    /// `legal_moves`.
-    #[pyo3(signature = (color = None))]
-    fn legal_coords<'py>(
-        &self,
-        py: Python<'py>,
-        color: Option<&str>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    /// The squares where ``color`` could play now as 0-based ``(row, col)`` tuples.
+    fn coords_of<'py>(&self, py: Python<'py>, color: &str) -> PyResult<Bound<'py, PyList>> {
         names::coord_list(py, &self.moves_for(color)?)
     }
 
@@ -615,16 +614,11 @@ impl PyGame {
 }
 
 impl PyGame {
-    fn moves_for(&self, color: Option<&str>) -> PyResult<Vec<Square>> {
-        Ok(match color {
-            None => self.lister.legal_moves(&self.game),
-            Some(color) => {
-                let mut moves = Vec::new();
-                self.lister
-                    .moves_of(&self.game, parse_color(color)?, &mut moves);
-                moves
-            }
-        })
+    fn moves_for(&self, color: &str) -> PyResult<Vec<Square>> {
+        let mut moves = Vec::new();
+        self.lister
+            .moves_of(&self.game, parse_color(color)?, &mut moves);
+        Ok(moves)
     }
 }
 

@@ -5,6 +5,9 @@
 //! dictionary look-up, with nothing formatted or parsed on the way (the forms people type
 //! otherwise, such as `"D3"` or `"3 4"`, go through the library's notation).
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use othello::{MAX_SIDE, Square};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -14,7 +17,30 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 struct Names {
     text: Vec<Py<PyString>>,
     coords: Vec<Py<PyTuple>>,
+    /// The square of each of `text`'s objects, by address: the names `legal_moves()` hands out
+    /// come back to `play` as the same objects.
+    by_address: HashMap<usize, u16, BuildHasherDefault<AddressHasher>>,
     lookup: Py<PyDict>,
+}
+
+/// A hasher for object addresses, which are distinct multiples of 8 or 16.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 << 8 | u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, address: usize) {
+        self.0 = ((address >> 4) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 static NAMES: PyOnceLock<Names> = PyOnceLock::new();
@@ -22,6 +48,7 @@ static NAMES: PyOnceLock<Names> = PyOnceLock::new();
 fn names(py: Python<'_>) -> &Names {
     NAMES.get_or_init(py, || {
         let lookup = PyDict::new(py);
+        let mut by_address = HashMap::default();
         let mut text = Vec::with_capacity(MAX_SIDE * MAX_SIDE);
         let mut coords = Vec::with_capacity(MAX_SIDE * MAX_SIDE);
         for row in 0..MAX_SIDE {
@@ -31,6 +58,7 @@ fn names(py: Python<'_>) -> &Names {
                 lookup
                     .set_item(&name, row * MAX_SIDE + col)
                     .expect("a dictionary takes a string key");
+                by_address.insert(name.as_ptr() as usize, (row * MAX_SIDE + col) as u16);
                 text.push(name.unbind());
                 coords.push(
                     PyTuple::new(py, [row, col])
@@ -42,6 +70,7 @@ fn names(py: Python<'_>) -> &Names {
         Names {
             text,
             coords,
+            by_address,
             lookup: lookup.unbind(),
         }
     })
@@ -72,7 +101,17 @@ pub(crate) fn coord_list<'py>(py: Python<'py>, squares: &[Square]) -> PyResult<B
 /// smaller board.
 pub(crate) fn lookup(text: &Bound<'_, PyString>) -> Option<Square> {
     let py = text.py();
-    let found = names(py).lookup.bind(py).get_item(text).ok().flatten()?;
-    let at: usize = found.extract().ok()?;
+    let names = names(py);
+    let at = match names.by_address.get(&(text.as_ptr() as usize)) {
+        Some(&at) => usize::from(at),
+        None => names
+            .lookup
+            .bind(py)
+            .get_item(text)
+            .ok()
+            .flatten()?
+            .extract()
+            .ok()?,
+    };
     Some(Square::new(at / MAX_SIDE, at % MAX_SIDE))
 }

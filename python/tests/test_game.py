@@ -16,7 +16,8 @@ def test_the_start_and_a_first_move() -> None:
     assert game.turn == "black" and not game.is_over and game.winner is None
     assert game.legal_moves() == ["d3", "c4", "f5", "e6"]
     assert game.legal_coords() == [(2, 3), (3, 2), (4, 5), (5, 4)]
-    assert game.legal_moves("white") == ["e3", "f4", "c5", "d6"]
+    assert game.moves_of("white") == ["e3", "f4", "c5", "d6"]
+    assert game.coords_of("black") == game.legal_coords()
     assert game.play("d3") == 1
     assert game.score == (4, 1)
     assert game.turn == "white"
@@ -129,7 +130,7 @@ def test_every_size_and_rule_set_plays_to_the_end(rows: int, cols: int, rules: s
         # The move lists agree with the library's check of each square.
         coords = game.legal_coords()
         assert coords == [square for square in every if game.is_legal(square)]
-        assert game.legal_moves() == game.legal_moves(game.turn)
+        assert game.legal_moves() == game.moves_of(game.turn or "")
         assert game.legal_mask() == sum(1 << (row * cols + col) for row, col in coords)
         game.play(rng.choice(coords))
     black, white = game.score
