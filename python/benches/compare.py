@@ -41,20 +41,13 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def playouts_othello(games: int) -> None:
+def playouts_othello(games: int, listing: Callable[[othello.Game], list]) -> None:
+    """`games` random games, the moves listed by `listing` (a `Game` method)."""
     rng = random.Random(1)
     for _ in range(games):
         game = othello.Game()
         while not game.is_over:
-            game.play(rng.choice(game.legal_moves()))
-
-
-def playouts_othello_coords(games: int) -> None:
-    rng = random.Random(1)
-    for _ in range(games):
-        game = othello.Game()
-        while not game.is_over:
-            game.play(rng.choice(game.legal_coords()))
+            game.play(rng.choice(listing(game)))
 
 
 def playouts_othello_random(games: int) -> None:
@@ -64,25 +57,9 @@ def playouts_othello_random(games: int) -> None:
             game.play_random()
 
 
-def playouts_rust_reversi_random(games: int) -> Optional[Callable[[], None]]:
-    try:
-        import rust_reversi
-    except ImportError:
-        return None
-
-    def run() -> None:
-        for _ in range(games):
-            board = rust_reversi.Board()
-            while not board.is_game_over():
-                if board.is_pass():
-                    board.do_pass()
-                    continue
-                board.do_move(board.get_random_move())
-
-    return run
-
-
-def playouts_rust_reversi(games: int) -> Optional[Callable[[], None]]:
+def playouts_rust_reversi(games: int, random_move: bool) -> Optional[Callable[[], None]]:
+    """`games` random games with rust-reversi: a move chosen in Python from the legal moves,
+    or by its own `get_random_move()`; `None` without the package."""
     try:
         import rust_reversi
     except ImportError:
@@ -95,8 +72,10 @@ def playouts_rust_reversi(games: int) -> Optional[Callable[[], None]]:
             while not board.is_game_over():
                 if board.is_pass():
                     board.do_pass()
-                    continue
-                board.do_move(rng.choice(board.get_legal_moves_vec()))
+                elif random_move:
+                    board.do_move(board.get_random_move())
+                else:
+                    board.do_move(rng.choice(board.get_legal_moves_vec()))
 
     return run
 
@@ -138,14 +117,20 @@ def main() -> None:
 
     print(f"random playouts, {args.games} games from the 8x8 start (CPU time, best of {args.runs} rounds):")
     rows = [
-        ("othello: play(random.choice(legal_moves()))", lambda: playouts_othello(args.games)),
-        ("othello: play(random.choice(legal_coords()))", lambda: playouts_othello_coords(args.games)),
+        (
+            "othello: play(random.choice(legal_moves()))",
+            lambda: playouts_othello(args.games, othello.Game.legal_moves),
+        ),
+        (
+            "othello: play(random.choice(legal_coords()))",
+            lambda: playouts_othello(args.games, othello.Game.legal_coords),
+        ),
     ]
-    peer = playouts_rust_reversi(args.games)
+    peer = playouts_rust_reversi(args.games, random_move=False)
     if peer is not None:
         rows.append(("rust-reversi: do_move(random.choice(get_legal_moves_vec()))", peer))
     rows.append(("othello: play_random() (the cheap path)", lambda: playouts_othello_random(args.games)))
-    peer_random = playouts_rust_reversi_random(args.games)
+    peer_random = playouts_rust_reversi(args.games, random_move=True)
     if peer_random is not None:
         rows.append(("rust-reversi: do_move(get_random_move())", peer_random))
     # The rows take turns, round after round, so that a busy spell of the machine does not

@@ -228,6 +228,11 @@ fn limits(depth: Option<u32>, time: Option<f64>) -> PyResult<Limits> {
     })
 }
 
+/// The position of a game, taken so that the game's borrow ends before a search.
+fn position_of(game: PyRef<'_, PyGame>) -> Game {
+    game.game().clone()
+}
+
 impl PyEngine {
     fn search(&mut self, py: Python<'_>, game: &Game, limits: &Limits) -> PyResult<PySearchResult> {
         let stop = AtomicBool::new(false);
@@ -280,18 +285,14 @@ impl PyEngine {
         time: Option<f64>,
     ) -> PyResult<PySearchResult> {
         let limits = limits(depth, time)?;
-        let position = game.game().clone();
-        drop(game);
-        self.search(py, &position, &limits)
+        self.search(py, &position_of(game), &limits)
     }
 
     /// The exact result with perfect play: ``score`` is the final disc margin of the player to
     /// move (positive when winning), ``move`` a best move. Practical up to about 30 empty
     /// squares on 8x8.
     fn solve(&mut self, py: Python<'_>, game: PyRef<'_, PyGame>) -> PyResult<PySearchResult> {
-        let position = game.game().clone();
-        drop(game);
-        self.search(py, &position, &Limits::exact())
+        self.search(py, &position_of(game), &Limits::exact())
     }
 
     /// Every legal move of the player to move with its value (the position after it searched
@@ -305,8 +306,7 @@ impl PyEngine {
         time: Option<f64>,
     ) -> PyResult<Vec<PyMoveValue>> {
         let limits = limits(depth, time)?;
-        let position = game.game().clone();
-        drop(game);
+        let position = position_of(game);
         let stop = AtomicBool::new(false);
         let engine = &mut self.engine;
         let values = interruptible(py, &stop, || move_values(engine, &position, &limits, &stop))?
@@ -371,8 +371,7 @@ fn perft_pieces(game: &Game, setup: Setup, depth: u32, pieces: &mut Vec<(Setup, 
 #[pyo3(signature = (game, depth, threads = 1))]
 pub fn perft(py: Python<'_>, game: PyRef<'_, PyGame>, depth: u32, threads: usize) -> PyResult<u64> {
     use rayon::prelude::*;
-    let position = game.game().clone();
-    drop(game);
+    let position = position_of(game);
     let Some(turn) = position.turn() else {
         return Ok(1);
     };
