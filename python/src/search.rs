@@ -333,34 +333,59 @@ impl PyEngine {
     }
 }
 
-/// Plies below which a perft is counted in one piece: each piece then takes well under the
-/// signal poll on 8x8.
-const PERFT_PIECE_DEPTH: u32 = 7;
+/// About the most leaves a perft piece may have, so that it takes well under the signal poll:
+/// a piece of `depth` plies below a position with `b` moves is taken to have `max(b, 10)^depth`
+/// leaves (10 is about the branching of 8x8 games; larger boards branch more, and their
+/// positions say so).
+const PERFT_PIECE_LEAVES: f64 = 2e7;
 
-/// The perft subtrees of `setup`, split into the first plies until they are at most
-/// [`PERFT_PIECE_DEPTH`] deep: `(setup, depth)` pieces whose counts add up to the whole.
-fn perft_pieces(game: &Game, setup: Setup, depth: u32, pieces: &mut Vec<(Setup, u32)>) {
+/// The leaves `depth` plies below `game`, whose player to move is `setup.first`: counted by
+/// the library in one piece when the tree is small ([`PERFT_PIECE_LEAVES`]), else move by
+/// move, stopping (with a count of no use) once `stop` is set. The subtrees of the first
+/// `parallel` plies are shared among the threads of the current rayon pool.
+fn perft_stoppable(game: &Game, setup: Setup, depth: u32, stop: &AtomicBool, parallel: u32) -> u64 {
+    use rayon::prelude::*;
+    if stop.load(Ordering::Relaxed) {
+        return 0;
+    }
     let moves = game.legal_moves();
-    if depth <= PERFT_PIECE_DEPTH || moves.is_empty() {
-        pieces.push((setup, depth));
-        return;
+    let branching = f64::from(u32::try_from(moves.len().max(10)).unwrap_or(u32::MAX));
+    let estimate = branching.powi(i32::try_from(depth).unwrap_or(i32::MAX));
+    if depth <= 3 || estimate <= PERFT_PIECE_LEAVES || moves.is_empty() {
+        return othello::perft::count(&setup, game.rules(), depth);
     }
     let player = game.turn().expect("a player with moves");
-    for square in moves {
+    let below = |&square: &Square| {
         let mut child = game.clone();
         child.play(square).expect("a legal move");
-        // The opponent is to move by the tree's convention; a pass is a ply of its own, which
-        // the library's count makes from this setup.
-        let child_setup = Setup {
+        let next = child.turn();
+        let child_setup = |first| Setup {
             board: *child.board(),
-            first: player.opponent(),
+            first,
             win: setup.win,
         };
-        if child.turn() == Some(player) {
-            pieces.push((child_setup, depth - 1));
-        } else {
-            perft_pieces(&child, child_setup, depth - 1, pieces);
+        match next {
+            // The opponent passes: a ply of its own, with one child.
+            Some(same) if same == player => perft_stoppable(
+                &child,
+                child_setup(player),
+                depth - 2,
+                stop,
+                parallel.saturating_sub(1),
+            ),
+            _ => perft_stoppable(
+                &child,
+                child_setup(player.opponent()),
+                depth - 1,
+                stop,
+                parallel.saturating_sub(1),
+            ),
         }
+    };
+    if parallel > 0 {
+        moves.par_iter().map(below).sum()
+    } else {
+        moves.iter().map(below).sum()
     }
 }
 
@@ -370,7 +395,6 @@ fn perft_pieces(game: &Game, setup: Setup, depth: u32, pieces: &mut Vec<(Setup, 
 #[pyfunction]
 #[pyo3(signature = (game, depth, threads = 1))]
 pub fn perft(py: Python<'_>, game: PyRef<'_, PyGame>, depth: u32, threads: usize) -> PyResult<u64> {
-    use rayon::prelude::*;
     let position = position_of(game);
     let Some(turn) = position.turn() else {
         return Ok(1);
@@ -380,28 +404,19 @@ pub fn perft(py: Python<'_>, game: PyRef<'_, PyGame>, depth: u32, threads: usize
         first: turn,
         win: position.win_rule(),
     };
-    let mut pieces = Vec::new();
-    perft_pieces(&position, setup, depth, &mut pieces);
-    let rules = position.rules();
     let stop = AtomicBool::new(false);
-    let count_piece = |&(setup, depth): &(Setup, u32)| {
-        if stop.load(Ordering::Relaxed) {
-            0
-        } else {
-            othello::perft::count(&setup, rules, depth)
-        }
-    };
+    if threads <= 1 {
+        return interruptible(py, &stop, || {
+            perft_stoppable(&position, setup, depth, &stop, 0)
+        });
+    }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(threads)
         .build()
         .map_err(|error| {
             PyValueError::new_err(format!("cannot start {threads} threads: {error}"))
         })?;
     interruptible(py, &stop, || {
-        if threads <= 1 {
-            pieces.iter().map(count_piece).sum()
-        } else {
-            pool.install(|| pieces.par_iter().map(count_piece).sum())
-        }
+        pool.install(|| perft_stoppable(&position, setup, depth, &stop, 2))
     })
 }

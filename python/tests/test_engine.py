@@ -100,3 +100,33 @@ def test_searches_release_the_gil() -> None:
     done.set()
     thread.join()
     assert ticks > 50, "another Python thread ran during the search"
+
+
+def brute_force_perft(board: "list[list[str]]", player: str, depth: int, rules: str) -> int:
+    """Perft by the published convention, written with the Python API only."""
+    other = "white" if player == "black" else "black"
+    game = Game.from_board(board, first=player, rules=rules)
+    if depth == 0:
+        return 1
+    mine = game.moves_of(player)
+    if not mine:
+        return 1 if not game.moves_of(other) else brute_force_perft(board, other, depth - 1, rules)
+    if depth == 1:
+        return len(mine)
+    total = 0
+    for square in mine:
+        child = game.copy()
+        child.play(square)
+        total += brute_force_perft(child.board, other, depth - 1, rules)
+    return total
+
+
+@pytest.mark.parametrize("rules", ["full", "simple"])
+def test_perft_cut_into_pieces_counts_passes_and_ends_as_the_convention(rules: str) -> None:
+    # 4x4 trees are small but deep enough (10 plies and more) to be cut into pieces, and full
+    # of passes and early ends.
+    start = Game(4, 4, rules=rules)
+    for depth in ([10, 11, 12] if rules == "full" else [8, 9]):
+        expected = brute_force_perft(start.board, "black", depth, rules)
+        assert othello.perft(start, depth) == expected
+        assert othello.perft(start, depth, threads=2) == expected

@@ -35,8 +35,9 @@ def interrupt_after(seconds: float, sent: List[float]) -> threading.Timer:
         lambda engine: engine.move_values(Game(10, 10)),
         lambda engine: othello.perft(Game(), 14),
         lambda engine: othello.perft(Game(), 14, threads=2),
+        lambda engine: othello.perft(Game(16, 16), 14),
     ],
-    ids=["solve", "best_move", "move_values", "perft", "perft-threads"],
+    ids=["solve", "best_move", "move_values", "perft", "perft-threads", "perft-16x16"],
 )
 def test_ctrl_c_raises_keyboard_interrupt_quickly(search: Callable[[Engine], object]) -> None:
     engine = Engine(hash_mb=16)
