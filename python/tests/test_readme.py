@@ -20,3 +20,12 @@ def test_the_readme_python_examples_match_real_output() -> None:
     results = runner.run(test, out=report.append)
     assert results.attempted > 20
     assert results.failed == 0, "".join(report)
+
+
+def test_the_modules_docstring_examples() -> None:
+    import Othello
+    import othello
+
+    for module in (othello, Othello):
+        results = doctest.testmod(module)
+        assert results.attempted > 0 and results.failed == 0, module.__name__
