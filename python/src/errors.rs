@@ -1,0 +1,60 @@
+//! The module's exceptions, all `ValueError`s, and the library's errors mapped onto them with
+//! the library's messages.
+
+use othello::MoveError;
+use pyo3::PyErr;
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+
+create_exception!(
+    othello,
+    IllegalMoveError,
+    PyValueError,
+    "A move that cannot be played: an occupied square, a square that flips nothing, a pass with a legal move, or any move once the game is over."
+);
+create_exception!(
+    othello,
+    InvalidSquareError,
+    PyValueError,
+    "A square that is not on the board or cannot be read (\"z9\", (8, 0) on 8x8)."
+);
+create_exception!(
+    othello,
+    SetupError,
+    PyValueError,
+    "Starting conditions that make no game: a board size, rule set, win rule, colour or grid that is not supported."
+);
+create_exception!(
+    othello,
+    RecordError,
+    PyValueError,
+    "A game record that cannot be read or written, with the line and column of the problem."
+);
+
+/// A library error as the exception of the kind named, with the library's message.
+pub(crate) fn setup(error: impl std::fmt::Display) -> PyErr {
+    SetupError::new_err(error.to_string())
+}
+
+/// A record error with the library's message.
+pub(crate) fn record(error: impl std::fmt::Display) -> PyErr {
+    RecordError::new_err(error.to_string())
+}
+
+/// A square error with the library's message.
+pub(crate) fn square(error: impl std::fmt::Display) -> PyErr {
+    InvalidSquareError::new_err(error.to_string())
+}
+
+/// A move error: off the board is an invalid square, the rest are illegal moves.
+pub(crate) fn moving(error: MoveError) -> PyErr {
+    match error {
+        MoveError::OutOfBounds(_) => square(error),
+        _ => IllegalMoveError::new_err(error.to_string()),
+    }
+}
+
+/// A search that cannot run, as a `ValueError` with the library's message.
+pub(crate) fn engine(error: othello::EngineError) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}

@@ -1,0 +1,38 @@
+//! The Python module `othello._othello`: the crate's rules, records and engine for Python.
+//!
+//! This is a front end like the command line: it parses what Python passes, calls the library
+//! and presents the results as Python values; every rule is the library's. The pure-Python
+//! package `othello` (and the seed's module `Othello`) re-export and adapt these classes.
+
+use pyo3::prelude::*;
+
+mod errors;
+mod game;
+mod moves;
+mod names;
+mod random;
+mod search;
+mod svg;
+
+/// The native part of the `othello` package.
+#[pymodule]
+fn _othello(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<game::PyGame>()?;
+    m.add_class::<search::PyEngine>()?;
+    m.add_class::<search::PySearchResult>()?;
+    m.add_class::<search::PyMoveValue>()?;
+    m.add_function(wrap_pyfunction!(search::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(game::read_records_bytes, m)?)?;
+    m.add(
+        "IllegalMoveError",
+        py.get_type::<errors::IllegalMoveError>(),
+    )?;
+    m.add(
+        "InvalidSquareError",
+        py.get_type::<errors::InvalidSquareError>(),
+    )?;
+    m.add("SetupError", py.get_type::<errors::SetupError>())?;
+    m.add("RecordError", py.get_type::<errors::RecordError>())?;
+    Ok(())
+}

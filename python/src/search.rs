@@ -1,0 +1,361 @@
+//! `othello.Engine` and `othello.perft`: the library's searches, run with the GIL released and
+//! stopped by Ctrl-C.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use othello::{Engine, EngineConfig, EngineError, Game, Limits, SearchReport, Setup, Square};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::errors;
+use crate::game::PyGame;
+
+/// How often a running search looks for a signal (Ctrl-C) to the Python process.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own with the GIL released, polling Python's signal handlers
+/// every [`SIGNAL_POLL`]; when one raises (`KeyboardInterrupt` for Ctrl-C), `stop` is set, the
+/// work is waited for (it must stop soon once `stop` is set) and the exception is returned.
+#[allow(clippy::redundant_closure_for_method_calls)] // `check_signals` is generic over the lifetime
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    py.detach(|| {
+        std::thread::scope(|scope| {
+            let waiter = std::thread::current();
+            let worker = scope.spawn(move || {
+                let result = work();
+                waiter.unpark();
+                result
+            });
+            while !worker.is_finished() {
+                std::thread::park_timeout(SIGNAL_POLL);
+                if worker.is_finished() {
+                    break;
+                }
+                if let Err(error) = Python::attach(|py| py.check_signals()) {
+                    stop.store(true, Ordering::Relaxed);
+                    // The work stops at the flag; its result is of no use now.
+                    drop(worker.join());
+                    return Err(error);
+                }
+            }
+            Ok(worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        })
+    })
+}
+
+fn squares_text(squares: &[Square]) -> Vec<String> {
+    squares.iter().map(ToString::to_string).collect()
+}
+
+/// What a search found: the best move, its score and how it was reached.
+#[pyclass(name = "SearchResult", module = "othello", frozen, get_all)]
+pub struct PySearchResult {
+    /// The best move found, as ``"d3"``.
+    r#move: String,
+    /// In discs, from the point of view of the player to move, positive when winning: the
+    /// exact final margin when ``exact``, otherwise an evaluation on the same scale.
+    score: i32,
+    /// The depth of the last completed iteration, in plies (the empties when exact).
+    depth: u32,
+    /// Whether ``score`` is the result of perfect play.
+    exact: bool,
+    /// Positions visited.
+    nodes: u64,
+    /// The expected line of play, from ``move`` on (passes are not listed).
+    pv: Vec<String>,
+    /// Seconds spent.
+    seconds: f64,
+}
+
+impl From<&SearchReport> for PySearchResult {
+    fn from(report: &SearchReport) -> PySearchResult {
+        PySearchResult {
+            r#move: report.best_move.to_string(),
+            score: report.score,
+            depth: report.depth,
+            exact: report.exact,
+            nodes: report.nodes,
+            pv: squares_text(&report.pv),
+            seconds: report.elapsed.as_secs_f64(),
+        }
+    }
+}
+
+#[pymethods]
+impl PySearchResult {
+    fn __repr__(&self) -> String {
+        format!(
+            "SearchResult(move={:?}, score={}, depth={}, exact={}, nodes={}, pv={:?})",
+            self.r#move,
+            self.score,
+            self.depth,
+            if self.exact { "True" } else { "False" },
+            self.nodes,
+            self.pv
+        )
+    }
+}
+
+/// The value of one legal move.
+#[pyclass(name = "MoveValue", module = "othello", frozen, get_all)]
+pub struct PyMoveValue {
+    /// The move, as ``"d3"``.
+    r#move: String,
+    /// In discs, for the player who plays the move: the exact final margin when ``exact``,
+    /// otherwise an evaluation.
+    score: i32,
+    /// Whether ``score`` is the result of perfect play after the move.
+    exact: bool,
+    /// Plies looked ahead, the move included.
+    depth: u32,
+    /// The expected line of play, starting with the move.
+    pv: Vec<String>,
+    /// Positions visited after the move.
+    nodes: u64,
+}
+
+#[pymethods]
+impl PyMoveValue {
+    fn __repr__(&self) -> String {
+        format!(
+            "MoveValue(move={:?}, score={}, exact={}, depth={})",
+            self.r#move,
+            self.score,
+            if self.exact { "True" } else { "False" },
+            self.depth
+        )
+    }
+}
+
+/// The search engine: best moves, move values and exact endgame solving, with its
+/// transposition table.
+///
+/// Searches release the GIL (other Python threads run meanwhile) and stop on Ctrl-C, raising
+/// `KeyboardInterrupt` within about 50 ms.
+#[pyclass(name = "Engine", module = "othello")]
+pub struct PyEngine {
+    engine: Engine,
+}
+
+/// Limits from the keyword arguments: a depth in plies and a time in seconds; neither means
+/// an exact solve.
+fn limits(depth: Option<u32>, time: Option<f64>) -> PyResult<Limits> {
+    let time = match time {
+        None => None,
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+            Some(Duration::from_secs_f64(seconds))
+        }
+        Some(seconds) => {
+            return Err(PyValueError::new_err(format!(
+                "time must be a positive number of seconds, found {seconds}"
+            )));
+        }
+    };
+    Ok(Limits {
+        depth,
+        time,
+        nodes: None,
+    })
+}
+
+/// The position of a game, taken so that the game's borrow ends before a search.
+fn position_of(game: PyRef<'_, PyGame>) -> Game {
+    game.game().clone()
+}
+
+impl PyEngine {
+    fn search(&mut self, py: Python<'_>, game: &Game, limits: &Limits) -> PyResult<PySearchResult> {
+        let stop = AtomicBool::new(false);
+        let engine = &mut self.engine;
+        let report = interruptible(py, &stop, || {
+            engine.search_with(game, limits, &stop, &mut |_| {})
+        })?
+        .map_err(errors::engine)?;
+        Ok(PySearchResult::from(&report))
+    }
+}
+
+#[pymethods]
+impl PyEngine {
+    /// An engine with a transposition table of ``hash_mb`` MiB searching on ``threads``
+    /// threads; ``seed`` varies the hashing (one thread and one seed search identically).
+    #[new]
+    #[pyo3(signature = (hash_mb = 64, threads = 1, seed = 0))]
+    fn new(hash_mb: usize, threads: usize, seed: u64) -> PyResult<PyEngine> {
+        let engine = Engine::try_new(EngineConfig {
+            hash_mb,
+            threads,
+            seed,
+        })
+        .map_err(errors::engine)?;
+        Ok(PyEngine { engine })
+    }
+
+    /// The transposition table's size in MiB.
+    #[getter]
+    fn hash_mb(&self) -> usize {
+        self.engine.config().hash_mb
+    }
+
+    /// The number of search threads.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.engine.config().threads
+    }
+
+    /// The best move of the player to move, searched to ``depth`` plies and/or for about
+    /// ``time`` seconds; with neither, the position is solved exactly. Raises ``ValueError``
+    /// once the game is over.
+    #[pyo3(signature = (game, depth = None, time = None))]
+    fn best_move(
+        &mut self,
+        py: Python<'_>,
+        game: PyRef<'_, PyGame>,
+        depth: Option<u32>,
+        time: Option<f64>,
+    ) -> PyResult<PySearchResult> {
+        let limits = limits(depth, time)?;
+        self.search(py, &position_of(game), &limits)
+    }
+
+    /// The exact result with perfect play: ``score`` is the final disc margin of the player to
+    /// move (positive when winning), ``move`` a best move. Practical up to about 30 empty
+    /// squares on 8x8.
+    fn solve(&mut self, py: Python<'_>, game: PyRef<'_, PyGame>) -> PyResult<PySearchResult> {
+        self.search(py, &position_of(game), &Limits::exact())
+    }
+
+    /// Every legal move of the player to move with its value (the position after it searched
+    /// to ``depth`` plies and/or for ``time`` seconds; exactly with neither), in board order.
+    #[pyo3(signature = (game, depth = None, time = None))]
+    fn move_values(
+        &mut self,
+        py: Python<'_>,
+        game: PyRef<'_, PyGame>,
+        depth: Option<u32>,
+        time: Option<f64>,
+    ) -> PyResult<Vec<PyMoveValue>> {
+        let limits = limits(depth, time)?;
+        let position = position_of(game);
+        let stop = AtomicBool::new(false);
+        let engine = &mut self.engine;
+        let values = interruptible(py, &stop, || {
+            engine.move_values(&position, &limits, &stop, &mut |_, _| {})
+        })?
+            .map_err(errors::engine)?;
+        Ok(values
+            .into_iter()
+            .map(|value| PyMoveValue {
+                r#move: value.square.to_string(),
+                score: value.score,
+                exact: value.exact,
+                depth: value.depth,
+                pv: squares_text(&value.line),
+                nodes: value.nodes,
+            })
+            .collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Engine(hash_mb={}, threads={})",
+            self.engine.config().hash_mb,
+            self.engine.config().threads
+        )
+    }
+}
+
+/// About the most leaves a perft piece may have, so that it takes well under the signal poll:
+/// a piece of `depth` plies below a position with `b` moves is taken to have `max(b, 10)^depth`
+/// leaves (10 is about the branching of 8x8 games; larger boards branch more, and their
+/// positions say so).
+const PERFT_PIECE_LEAVES: f64 = 2e7;
+
+/// The leaves `depth` plies below `game`, whose player to move is `setup.first`: counted by
+/// the library in one piece when the tree is small ([`PERFT_PIECE_LEAVES`]), else move by
+/// move, stopping (with a count of no use) once `stop` is set. The subtrees of the first
+/// `parallel` plies are shared among the threads of the current rayon pool.
+fn perft_stoppable(game: &Game, setup: Setup, depth: u32, stop: &AtomicBool, parallel: u32) -> u64 {
+    use rayon::prelude::*;
+    if stop.load(Ordering::Relaxed) {
+        return 0;
+    }
+    let moves = game.legal_moves();
+    let branching = f64::from(u32::try_from(moves.len().max(10)).unwrap_or(u32::MAX));
+    let estimate = branching.powi(i32::try_from(depth).unwrap_or(i32::MAX));
+    if depth <= 3 || estimate <= PERFT_PIECE_LEAVES || moves.is_empty() {
+        return othello::perft::count(&setup, game.rules(), depth);
+    }
+    let player = game.turn().expect("a player with moves");
+    let below = |&square: &Square| {
+        let mut child = game.clone();
+        child.play(square).expect("a legal move");
+        let next = child.turn();
+        let child_setup = |first| Setup {
+            board: *child.board(),
+            first,
+            win: setup.win,
+        };
+        match next {
+            // The opponent passes: a ply of its own, with one child.
+            Some(same) if same == player => perft_stoppable(
+                &child,
+                child_setup(player),
+                depth - 2,
+                stop,
+                parallel.saturating_sub(1),
+            ),
+            _ => perft_stoppable(
+                &child,
+                child_setup(player.opponent()),
+                depth - 1,
+                stop,
+                parallel.saturating_sub(1),
+            ),
+        }
+    };
+    if parallel > 0 {
+        moves.par_iter().map(below).sum()
+    } else {
+        moves.iter().map(below).sum()
+    }
+}
+
+/// The number of leaves of the game tree ``depth`` plies below the position (the published
+/// convention: a forced pass is a ply, a finished game one leaf), counted by the library's
+/// move generator on ``threads`` threads. Releases the GIL; Ctrl-C stops it.
+#[pyfunction]
+#[pyo3(signature = (game, depth, threads = 1))]
+pub fn perft(py: Python<'_>, game: PyRef<'_, PyGame>, depth: u32, threads: usize) -> PyResult<u64> {
+    let position = position_of(game);
+    let Some(turn) = position.turn() else {
+        return Ok(1);
+    };
+    let setup = Setup {
+        board: *position.board(),
+        first: turn,
+        win: position.win_rule(),
+    };
+    let stop = AtomicBool::new(false);
+    if threads <= 1 {
+        return interruptible(py, &stop, || {
+            perft_stoppable(&position, setup, depth, &stop, 0)
+        });
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|error| {
+            PyValueError::new_err(format!("cannot start {threads} threads: {error}"))
+        })?;
+    interruptible(py, &stop, || {
+        pool.install(|| perft_stoppable(&position, setup, depth, &stop, 2))
+    })
+}
