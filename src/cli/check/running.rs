@@ -80,7 +80,10 @@ pub(super) fn stop_children_on_interrupt() -> Result<(), CheckError> {
 
 /// Messages from the helper threads of one run.
 enum Event {
-    Exited(Option<ExitStatus>, Option<Usage>),
+    /// The program has exited (it is not yet reaped, so its process group id stays its own).
+    Exited,
+    /// The program is reaped: its status and what it used, as far as known.
+    Reaped(Option<ExitStatus>, Option<Usage>),
     StdoutClosed { overflow: bool },
     StderrClosed,
 }
@@ -225,17 +228,30 @@ fn supervise(
             let _ = events.send(Event::StderrClosed);
         })?;
     }
+    // The waiter reports the exit, then waits for the run to be over (`reap`) before it kills
+    // what is left of the process group and reaps the program: whatever the program left
+    // running when it exited (a background child not holding its output) is stopped, and the
+    // group cannot have been reused meanwhile, as the unreaped program still holds its id.
+    let (reap, reap_now) = mpsc::channel::<()>();
     helper(move || {
-        let (status, usage) = wait(child);
-        let _ = events.send(Event::Exited(status, usage));
+        let exited = wait_for_exit(&child);
+        let _ = events.send(Event::Exited);
+        let _ = reap_now.recv();
+        if exited {
+            kill_process_group(pid);
+        }
+        let (status, usage) = reap_child(child);
+        let _ = events.send(Event::Reaped(status, usage));
     })?;
 
-    let (mut status, mut usage, mut stdout_open, mut stderr_open) = (None, None, true, true);
+    let (mut exited, mut stdout_open, mut stderr_open) = (false, true, true);
+    let (mut status, mut usage) = (None, None);
     let mut killed = None;
     let mut wait_until = deadline;
-    while status.is_none() || stdout_open || stderr_open {
+    while !exited || stdout_open || stderr_open {
         match received.recv_timeout(wait_until.saturating_duration_since(Instant::now())) {
-            Ok(Event::Exited(exit, used)) => (status, usage) = (Some(exit), used),
+            Ok(Event::Exited) => exited = true,
+            Ok(Event::Reaped(exit, used)) => (exited, status, usage) = (true, exit, used),
             Ok(Event::StdoutClosed { overflow }) => {
                 stdout_open = false;
                 if overflow && killed.is_none() {
@@ -253,6 +269,16 @@ fn supervise(
             Err(_) => break,
         }
     }
+    drop(reap);
+    if exited && status.is_none() {
+        // The program is a zombie: reaping it is immediate.
+        while let Ok(event) = received.recv_timeout(GRACE) {
+            if let Event::Reaped(exit, used) = event {
+                (status, usage) = (exit, used);
+                break;
+            }
+        }
+    }
     let take = |buffer: &Mutex<Vec<u8>>| {
         std::mem::take(
             &mut *buffer
@@ -263,15 +289,42 @@ fn supervise(
     Ok(Run {
         stdout: take(&stdout),
         stderr: take(&stderr),
-        ending: killed.unwrap_or(Ending::Exited(status.flatten())),
+        ending: killed.unwrap_or(Ending::Exited(status)),
         usage,
         elapsed: Duration::ZERO,
     })
 }
 
-/// Waits for the program's exit, with what it and the children it waited for used.
+/// Waits until the program has exited, without reaping it; false if that cannot be known.
 #[cfg(unix)]
-fn wait(child: Child) -> (Option<ExitStatus>, Option<Usage>) {
+fn wait_for_exit(child: &Child) -> bool {
+    let Some(pid) = libc::id_t::try_from(child.id()).ok() else {
+        return false;
+    };
+    loop {
+        // SAFETY: `siginfo_t` is plain old data, for which all zeroes is a valid value.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid(2) writes only to `info`; WNOWAIT leaves the child to be reaped later.
+        let waited = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                pid,
+                &raw mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if waited == 0 {
+            return true;
+        }
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return false;
+        }
+    }
+}
+
+/// Reaps the program: its exit status, with what it and the children it waited for used.
+#[cfg(unix)]
+fn reap_child(child: Child) -> (Option<ExitStatus>, Option<Usage>) {
     use std::os::unix::process::ExitStatusExt;
 
     let Ok(pid) = libc::pid_t::try_from(child.id()) else {
@@ -282,7 +335,7 @@ fn wait(child: Child) -> (Option<ExitStatus>, Option<Usage>) {
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     loop {
         // SAFETY: wait4(2) writes only to the two locals passed; `pid` is our own child, which
-        // nothing else waits for (the `Child` is never waited on through the standard library).
+        // nothing else reaps (the `Child` is never waited on through the standard library).
         let waited = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
         if waited == pid {
             break;
@@ -310,9 +363,15 @@ fn wait(child: Child) -> (Option<ExitStatus>, Option<Usage>) {
     )
 }
 
-/// Waits for the program's exit.
+/// Waits until the program has exited (it is reaped later, by [`reap_child`]).
 #[cfg(not(unix))]
-fn wait(mut child: Child) -> (Option<ExitStatus>, Option<Usage>) {
+fn wait_for_exit(_child: &Child) -> bool {
+    true
+}
+
+/// Reaps the program.
+#[cfg(not(unix))]
+fn reap_child(mut child: Child) -> (Option<ExitStatus>, Option<Usage>) {
     (child.wait().ok(), None)
 }
 
