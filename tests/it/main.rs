@@ -23,6 +23,7 @@ mod analysis;
 mod records;
 
 mod grader;
+mod grader_class;
 mod hardening;
 mod perft;
 mod solve;

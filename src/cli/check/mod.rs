@@ -286,7 +286,13 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
         memory_mb: args.memory,
     };
     stop_children_on_interrupt()?;
-    let mut collector = Collector::new(&programs, cases.len(), &args.report, &settings);
+    let mut collector = Collector::new(
+        &programs,
+        &args.command,
+        cases.len(),
+        &args.report,
+        &settings,
+    );
     let bar = progress::bar((programs.len() * cases.len()) as u64, "cases");
     let mut printer = (args.each.is_none()).then(|| Printer::new(cases.len()));
     let ran = run_plan(&plan, |program, case, outcome| {
@@ -337,6 +343,7 @@ struct Collector<'a> {
 impl<'a> Collector<'a> {
     fn new(
         programs: &[Program],
+        command: &[OsString],
         cases: usize,
         requests: &'a [Request],
         settings: &'a Settings,
@@ -347,8 +354,7 @@ impl<'a> Collector<'a> {
                 .map(|program| ProgramOutcome {
                     name: program.name.clone(),
                     directory: program.shown_directory.clone(),
-                    command: program
-                        .command
+                    command: command
                         .iter()
                         .map(|word| word.to_string_lossy().into_owned())
                         .collect(),

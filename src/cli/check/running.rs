@@ -84,7 +84,9 @@ enum Event {
     Exited,
     /// The program is reaped: its status and what it used, as far as known.
     Reaped(Option<ExitStatus>, Option<Usage>),
-    StdoutClosed { overflow: bool },
+    StdoutClosed {
+        overflow: bool,
+    },
     StderrClosed,
 }
 
