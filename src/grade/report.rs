@@ -1,5 +1,5 @@
 //! What `othello check` found, as data, and the machine-readable reports made from it: our own
-//! JSON ([`json`], versioned by [`SCHEMA_VERSION`]), Gradescope's `results.json`
+//! JSON ([`json()`], versioned by [`SCHEMA_VERSION`]), Gradescope's `results.json`
 //! ([`gradescope`]), a class summary in CSV ([`csv_summary`]) and `JUnit` XML
 //! ([`super::junit::junit`]). Nothing here touches a file: the front end writes the text.
 
@@ -9,11 +9,11 @@ use serde_json::{Value, json};
 
 use super::Verdict;
 
-/// The version of the [`json`] report's schema, its `"version"` field. It changes only when a
+/// The version of the [`json()`] report's schema, its `"version"` field. It changes only when a
 /// field is removed or changes meaning; new fields may appear within a version.
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// The name in the [`json`] report's `"schema"` field.
+/// The name in the [`json()`] report's `"schema"` field.
 pub const SCHEMA_NAME: &str = "othello-check";
 
 /// The first line where a case's output differed, in full (not shortened as in the verdict's
@@ -41,7 +41,7 @@ pub struct CaseOutcome {
     pub verdict: Verdict,
     /// The human report's detail (`None` for a pass): the same text `othello check` prints.
     pub detail: Option<String>,
-    /// Points the case is worth (see [`Weights`]).
+    /// Points the case is worth (`NAME.points`, a weights file or the same for every case).
     pub points: f64,
     /// Wall-clock seconds from start to end (or kill).
     pub seconds: f64,
@@ -190,7 +190,7 @@ impl fmt::Display for Points {
     }
 }
 
-/// The limits the cases ran under, and where the cases came from, for the [`json`] report.
+/// The limits the cases ran under, and where the cases came from, for the [`json()`] report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// The case directory as given.

@@ -1,6 +1,6 @@
 //! `othello check --each` and `--report`: a class of generated "students" (shell scripts around
 //! the `othello` binary, right and wrong in every way a grader meets) graded in one run, and the
-//! reports validated against their formats: the JUnit XML parses and has the schema's required
+//! reports validated against their formats: the `JUnit` XML parses and has the schema's required
 //! elements and attributes, the Gradescope JSON has the keys and types Gradescope reads, our own
 //! JSON follows its documented schema.
 
@@ -169,7 +169,6 @@ fn make_executable(path: &Path) {
 
 #[cfg(unix)]
 #[test]
-#[expect(clippy::too_many_lines, reason = "one run, then each report in turn")]
 fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
     let root = scratch("grader_class", "class");
     let students = make_class(&root);
@@ -269,7 +268,7 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
     check_json(&json, &students);
 }
 
-/// The JUnit XML: `testsuites` with totals, one `testsuite` per student with `name`, `tests`,
+/// The `JUnit` XML: `testsuites` with totals, one `testsuite` per student with `name`, `tests`,
 /// `failures`, `errors` and `time`, one `testcase` per case with `name`, `classname` and
 /// `time`; a FAIL has a `failure`, the other verdicts an `error`, each with `type` and
 /// `message`.
