@@ -251,7 +251,11 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     let programs = match &args.each {
         Some(spec) => each::submissions(spec, &args.command)?,
         None => vec![Program {
-            name: args.command[0].to_string_lossy().into_owned(),
+            name: std::path::Path::new(&args.command[0])
+                .file_name()
+                .unwrap_or(&args.command[0])
+                .to_string_lossy()
+                .into_owned(),
             shown_directory: None,
             directory: None,
             command: args.command.clone(),
