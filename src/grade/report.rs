@@ -150,6 +150,18 @@ impl ProgramOutcome {
 }
 
 impl Tally {
+    /// The counts of each verdict: passed, failed, timed out, crashed, out of memory.
+    #[must_use]
+    pub fn counts(&self) -> [usize; 5] {
+        [
+            self.passed,
+            self.failed,
+            self.timed_out,
+            self.crashed,
+            self.memory,
+        ]
+    }
+
     /// One line for a person: `8 of 10 cases passed (1 failed, 1 timed out); score 8/10`.
     #[must_use]
     pub fn sentence(&self) -> String {
@@ -309,18 +321,11 @@ pub fn csv_summary(programs: &[ProgramOutcome]) -> String {
         String::from("program,cases,passed,failed,timed_out,crashed,memory,score,max_score\n");
     for program in programs {
         let tally = program.tally();
-        text.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{}\n",
-            csv_field(&program.name),
-            tally.cases,
-            tally.passed,
-            tally.failed,
-            tally.timed_out,
-            tally.crashed,
-            tally.memory,
-            Points(tally.score),
-            Points(tally.max_score)
-        ));
+        let mut fields = vec![csv_field(&program.name), tally.cases.to_string()];
+        fields.extend(tally.counts().map(|count| count.to_string()));
+        fields.extend([tally.score, tally.max_score].map(|points| Points(points).to_string()));
+        text.push_str(&fields.join(","));
+        text.push('\n');
     }
     text
 }

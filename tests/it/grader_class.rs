@@ -12,6 +12,17 @@ use serde_json::Value;
 
 use crate::support::{is_gone, othello, scratch};
 
+/// `othello gen ARGS... --out DIR`.
+fn generate(dir: &Path, args: &[&str]) {
+    othello()
+        .arg("gen")
+        .args(args)
+        .arg("--out")
+        .arg(dir)
+        .assert()
+        .success();
+}
+
 fn othello_path() -> PathBuf {
     assert_cmd::cargo::cargo_bin("othello")
 }
@@ -135,12 +146,10 @@ const POINTS: usize = 5;
 /// Makes the class under `root/students/sNN-KIND/` and the cases under `root/cases`.
 fn make_class(root: &Path) -> Vec<(String, Kind)> {
     let cases = root.join("cases");
-    othello()
-        .args(["gen", "--count", "2", "--seed", "4", "--sizes", "4..6"])
-        .args(["--start", "standard", "--invalid-rate", "0.3", "--out"])
-        .arg(&cases)
-        .assert()
-        .success();
+    let args = [
+        "--count", "2", "--seed", "4", "--sizes", "4..6", "--start", "standard",
+    ];
+    generate(&cases, &args);
     let binary = othello_path();
     CLASS
         .iter()
@@ -434,13 +443,7 @@ fn check_json(json: &Value, students: &[(String, Kind)]) {
 fn reports_of_one_program_with_weighted_cases() {
     let root = scratch("grader_class", "one-program");
     let cases = root.join("cases");
-    othello()
-        .args([
-            "gen", "--count", "3", "--seed", "8", "--sizes", "4..6", "--out",
-        ])
-        .arg(&cases)
-        .assert()
-        .success();
+    generate(&cases, &["--count", "3", "--seed", "8", "--sizes", "4..6"]);
     fs::write(cases.join("0001.points"), "2.5\n").unwrap();
     fs::write(root.join("weights.csv"), "name,points\n0002,4\n").unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/crash.sh");
@@ -514,11 +517,7 @@ fn reports_of_one_program_with_weighted_cases() {
 fn cpu_time_limit_is_a_timeout() {
     let root = scratch("grader_class", "cpu");
     let cases = root.join("cases");
-    othello()
-        .args(["gen", "--count", "1", "--out"])
-        .arg(&cases)
-        .assert()
-        .success();
+    generate(&cases, &["--count", "1"]);
     othello()
         .args(["check", "--timeout", "30", "--cpu-time", "1"])
         .arg(&cases)
@@ -536,11 +535,7 @@ fn cpu_time_limit_is_a_timeout() {
 fn each_from_a_list_and_usage_errors() {
     let root = scratch("grader_class", "usage");
     let cases = root.join("cases");
-    othello()
-        .args(["gen", "--count", "1", "--out"])
-        .arg(&cases)
-        .assert()
-        .success();
+    generate(&cases, &["--count", "1"]);
     for name in ["ann", "ben"] {
         fs::create_dir_all(root.join("class").join(name)).unwrap();
     }
