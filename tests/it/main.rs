@@ -24,6 +24,7 @@ mod records;
 
 mod grader;
 mod grader_class;
+mod grader_reports;
 mod hardening;
 mod perft;
 mod solve;
