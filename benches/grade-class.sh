@@ -21,19 +21,18 @@ while [ "$i" -le "$PROGRAMS" ]; do
     i=$((i + 1))
 done
 cd "$W"
-now() { date +%s.%N; }
 total=$((PROGRAMS * CASES))
-report() { awk -v what="$1" -v s="$2" -v e="$3" -v n="$total" \
-    'BEGIN { printf "%-34s %7.2f s  %6.0f cases/s\n", what, e - s, n / (e - s) }'; }
+# Wall-clock and CPU seconds (user + system, the checker's and every program's) of a command.
+measure() {
+    what=$1
+    shift
+    /usr/bin/time -f '%e %U %S' -o "$W/time" "$@" >/dev/null
+    awk -v what="$what" -v n="$total" '{ printf "%-24s %7.2f s wall %6.0f cases/s  %6.2f s CPU %6.0f cases per CPU-s\n", what, $1, n / $1, $2 + $3, n / ($2 + $3) }' "$W/time"
+}
+export O
 for round in 1 2; do
-    s=$(now)
-    "$O" check cases --each 'class/*/' --jobs 2 -- ./run.sh >/dev/null
-    e=$(now)
-    report "one run, --each ($round)" "$s" "$e"
-    s=$(now)
-    for d in class/*/; do
-        (cd "$d" && "$O" check ../../cases --jobs 2 -- ./run.sh >/dev/null)
-    done
-    e=$(now)
-    report "$PROGRAMS separate runs ($round)" "$s" "$e"
+    measure "one run, --each ($round)" "$O" check cases --each 'class/*/' --jobs 2 -- ./run.sh
+    measure "$PROGRAMS separate runs ($round)" sh -c 'for d in class/*/; do
+        (cd "$d" && "$O" check ../../cases --jobs 2 -- ./run.sh) || exit 1
+    done'
 done
