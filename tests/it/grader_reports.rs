@@ -93,8 +93,8 @@ fn cpu_time_limit_is_a_timeout() {
     let cases = root.join("cases");
     generate(&cases, &["--count", "1"]);
     othello()
-        .args(["check", "--timeout", "30", "--cpu-time", "1"])
-        .arg(&cases)
+        .current_dir(&root)
+        .args(["check", "--timeout", "30", "--cpu-time", "1", "cases"])
         .args(["--", "awk", "BEGIN { while (1) x++ }"])
         .assert()
         .code(1)

@@ -177,6 +177,14 @@ fn set_resource_limits(process: &mut Command, limits: &Limits) {
                 if libc::setrlimit(libc::RLIMIT_CPU, &raw const limit) != 0 {
                     return Err(io::Error::last_os_error());
                 }
+                // SIGXCPU dumps core by default: no core files in the working directory.
+                let none = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                if libc::setrlimit(libc::RLIMIT_CORE, &raw const none) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
             }
             if let Some(bytes) = memory {
                 let limit = libc::rlimit {
