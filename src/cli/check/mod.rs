@@ -48,8 +48,8 @@ use schedule::{Plan, run_plan};
 #[command(
     after_help = "Exit status: 0 every case passed, 1 some case did not (or a report could not be \
 written), 2 bad usage (DIR missing or without cases, a NAME.in without NAME.out, a transcript of \
-the other rule set, COMMAND not found, bad points or weights, a report file that cannot be \
-written)."
+the other rule set, COMMAND not found, bad points or weights, --each naming no directory, a \
+--report directory that does not exist)."
 )]
 pub struct CheckArgs {
     /// The rule set the cases were made for: every NAME.out must start with its name (FULL or
@@ -84,7 +84,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "P", default_value_t = 1.0, value_parser = parse_points_arg)]
     points_per_case: f64,
 
-    /// A CSV file of NAME,POINTS lines giving cases their points (before NAME.points files).
+    /// A CSV file of NAME,POINTS lines giving cases their points (over NAME.points files).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
 
