@@ -118,13 +118,16 @@ pub enum RunEnd {
 /// What programs print on standard error when an allocation fails: C's `perror` and shells
 /// ("Cannot allocate memory"), awk and many runtimes ("out of memory"), Rust ("memory allocation
 /// of N bytes failed"), C++ (`std::bad_alloc`), Python (`MemoryError`), Java
-/// (`OutOfMemoryError`), Go ("fatal error: runtime: out of memory").
-const OUT_OF_MEMORY: [&str; 5] = [
+/// (`OutOfMemoryError`), Go ("fatal error: runtime: out of memory"), GNU tools ("memory
+/// exhausted").
+const OUT_OF_MEMORY: [&str; 7] = [
     "cannot allocate memory",
     "out of memory",
-    "memory allocation",
-    "bad_alloc",
+    "outofmemory",
     "memoryerror",
+    "memory allocation",
+    "memory exhausted",
+    "bad_alloc",
 ];
 
 /// Whether a run that ended abnormally under a memory limit of `limit_kib` KiB ran out of it:
@@ -135,7 +138,6 @@ const OUT_OF_MEMORY: [&str; 5] = [
 pub fn ran_out_of_memory(stderr: &[u8], peak_kib: Option<u64>, limit_kib: u64) -> bool {
     let text = String::from_utf8_lossy(stderr).to_lowercase();
     OUT_OF_MEMORY.iter().any(|phrase| text.contains(phrase))
-        || text.contains("outofmemoryerror")
         || peak_kib.is_some_and(|peak| peak.saturating_mul(2) >= limit_kib)
 }
 
