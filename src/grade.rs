@@ -1,6 +1,10 @@
 //! Grading a protocol program: how its output compares with the expected transcript, which
 //! input line an output line answers, and the verdict on a run. `othello check` runs the
-//! programs; everything it decides about what they printed is here.
+//! programs; everything it decides about what they printed is here, and so are the reports it
+//! writes for autograders ([`report`]).
+
+pub mod junit;
+pub mod report;
 
 use std::fmt;
 
@@ -106,6 +110,35 @@ pub enum RunEnd {
     TimedOut,
     /// It printed more than the cap and was killed.
     TooMuchOutput,
+    /// It ended abnormally after running out of the memory it was allowed (see
+    /// [`ran_out_of_memory`]).
+    OutOfMemory,
+}
+
+/// What programs print on standard error when an allocation fails: C's `perror` and shells
+/// ("Cannot allocate memory"), awk and many runtimes ("out of memory"), Rust ("memory allocation
+/// of N bytes failed"), C++ (`std::bad_alloc`), Python (`MemoryError`), Java
+/// (`OutOfMemoryError`), Go ("fatal error: runtime: out of memory"), GNU tools ("memory
+/// exhausted").
+const OUT_OF_MEMORY: [&str; 7] = [
+    "cannot allocate memory",
+    "out of memory",
+    "outofmemory",
+    "memoryerror",
+    "memory allocation",
+    "memory exhausted",
+    "bad_alloc",
+];
+
+/// Whether a run that ended abnormally under a memory limit of `limit_kib` KiB ran out of it:
+/// its standard error says an allocation failed, or its peak resident memory reached half the
+/// limit (the limit is on address space, which is always larger than what is resident, so a
+/// program that grew until an allocation failed shows a peak of well over half of it).
+#[must_use]
+pub fn ran_out_of_memory(stderr: &[u8], peak_kib: Option<u64>, limit_kib: u64) -> bool {
+    let text = String::from_utf8_lossy(stderr).to_lowercase();
+    OUT_OF_MEMORY.iter().any(|phrase| text.contains(phrase))
+        || peak_kib.is_some_and(|peak| peak.saturating_mul(2) >= limit_kib)
 }
 
 /// The verdict on one case.
@@ -119,6 +152,8 @@ pub enum Verdict {
     Timeout,
     /// A non-zero exit status or a signal.
     Crash,
+    /// Ended abnormally after running out of the memory allowed (`othello check --memory`).
+    Memory,
 }
 
 impl Verdict {
@@ -129,6 +164,7 @@ impl Verdict {
     pub fn of(end: RunEnd, identical: bool) -> Verdict {
         match end {
             RunEnd::TimedOut => Verdict::Timeout,
+            RunEnd::OutOfMemory => Verdict::Memory,
             RunEnd::Exited { success: false } => Verdict::Crash,
             RunEnd::Exited { success: true } if identical => Verdict::Pass,
             RunEnd::TooMuchOutput | RunEnd::Exited { success: true } => Verdict::Fail,
@@ -138,13 +174,61 @@ impl Verdict {
 
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(match self {
+        f.pad(self.name())
+    }
+}
+
+impl Verdict {
+    /// The verdict's name as printed and as written in reports: `PASS`, `FAIL`, `TIMEOUT`,
+    /// `CRASH` or `MEMORY`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
             Verdict::Pass => "PASS",
             Verdict::Fail => "FAIL",
             Verdict::Timeout => "TIMEOUT",
             Verdict::Crash => "CRASH",
-        })
+            Verdict::Memory => "MEMORY",
+        }
     }
+}
+
+/// How many lines around the first difference [`excerpt`] shows, before and after it.
+const CONTEXT: usize = 2;
+
+/// A short excerpt of both outputs around line `line` (1-based): up to two lines before and
+/// after it from each side, numbered, each shortened as by [`quote`], the differing line marked
+/// with `>`.
+#[must_use]
+pub fn excerpt(expected: &[u8], actual: &[u8], line: usize) -> String {
+    let first = line.saturating_sub(CONTEXT).max(1);
+    let last = line + CONTEXT;
+    let mut text = String::new();
+    for (label, output) in [("expected", expected), ("actual", actual)] {
+        text.push_str(label);
+        text.push_str(":\n");
+        let lines: Vec<&[u8]> = output
+            .split_inclusive(|&b| b == b'\n')
+            .skip(first - 1)
+            .take(last + 1 - first)
+            .collect();
+        for (number, piece) in (first..).zip(&lines) {
+            let mark = if number == line { '>' } else { ' ' };
+            let shown = match piece.strip_suffix(b"\n") {
+                Some(body) => quote(body),
+                None => format!("{} (no newline at end)", quote(piece)),
+            };
+            text.push_str(&format!("{mark}{number:>5} {shown}\n"));
+        }
+        if lines.len() < last + 1 - first {
+            let end = first + lines.len();
+            if end <= line {
+                let mark = if end == line { '>' } else { ' ' };
+                text.push_str(&format!("{mark}{end:>5} (end of output)\n"));
+            }
+        }
+    }
+    text
 }
 
 #[cfg(test)]
@@ -218,6 +302,36 @@ mod tests {
         assert_eq!(Verdict::of(Exited { success: false }, true), Verdict::Crash);
         assert_eq!(Verdict::of(TimedOut, true), Verdict::Timeout);
         assert_eq!(Verdict::of(TooMuchOutput, true), Verdict::Fail);
+        assert_eq!(Verdict::of(OutOfMemory, true), Verdict::Memory);
         assert_eq!(format!("{:<7}|", Verdict::Crash), "CRASH  |");
+        assert_eq!(Verdict::Memory.name(), "MEMORY");
+    }
+
+    #[test]
+    fn tells_running_out_of_memory_from_other_crashes() {
+        assert!(ran_out_of_memory(
+            b"awk: run time error: out of memory",
+            None,
+            100
+        ));
+        assert!(ran_out_of_memory(b"Traceback...\nMemoryError\n", None, 100));
+        assert!(ran_out_of_memory(b"", Some(60), 100));
+        assert!(!ran_out_of_memory(b"boom: something broke", Some(10), 100));
+        assert!(!ran_out_of_memory(b"", None, 100));
+    }
+
+    #[test]
+    fn excerpts_both_outputs_around_the_difference() {
+        let expected = b"a\nb\nc\nd\ne\nf\n";
+        let actual = b"a\nb\nc\nX\n";
+        assert_eq!(
+            excerpt(expected, actual, 4),
+            "expected:\n     2 \"b\"\n     3 \"c\"\n>    4 \"d\"\n     5 \"e\"\n     6 \"f\"\n\
+             actual:\n     2 \"b\"\n     3 \"c\"\n>    4 \"X\"\n"
+        );
+        assert_eq!(
+            excerpt(b"a\nb\n", b"a\n", 2),
+            "expected:\n     1 \"a\"\n>    2 \"b\"\nactual:\n     1 \"a\"\n>    2 (end of output)\n"
+        );
     }
 }

@@ -13,11 +13,12 @@ use othello::{Color, RuleSet, Setup, WinRule};
 use crate::reference::Model;
 use crate::support::{othello, scratch};
 
-fn othello_path() -> PathBuf {
+pub fn othello_path() -> PathBuf {
     assert_cmd::cargo::cargo_bin("othello")
 }
 
-fn generate(dir: &Path, args: &[&str]) {
+/// `othello gen --out DIR ARGS...`.
+pub fn generate(dir: &Path, args: &[&str]) {
     othello()
         .arg("gen")
         .arg("--out")

@@ -23,6 +23,8 @@ mod analysis;
 mod records;
 
 mod grader;
+mod grader_class;
+mod grader_reports;
 mod hardening;
 mod perft;
 mod solve;

@@ -1,0 +1,440 @@
+//! Running one program on one input: a child process in its own process group, under the
+//! per-case limits, fed, drained and waited for by detached helper threads, and killed with its
+//! whole group at the deadline or when its output passes the cap.
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::CheckError;
+
+/// The limits every case runs under.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limits {
+    /// Wall-clock time, after which the process group is killed.
+    pub timeout: Duration,
+    /// CPU seconds per process (`RLIMIT_CPU`), if limited.
+    pub cpu_seconds: Option<u64>,
+    /// Address space per process in MiB (`RLIMIT_AS`), if limited.
+    pub memory_mb: Option<u64>,
+}
+
+/// How a run ended.
+#[derive(Debug)]
+pub(super) enum Ending {
+    /// The program exited (the status is `None` if it could not be collected).
+    Exited(Option<ExitStatus>),
+    /// Killed at the deadline.
+    TimedOut,
+    /// Killed for printing more than the cap.
+    Overflowed,
+}
+
+/// What the operating system says a finished program used, with the children it waited for.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Usage {
+    /// User and system CPU seconds.
+    pub cpu_seconds: f64,
+    /// Peak resident memory in KiB.
+    pub peak_kib: u64,
+}
+
+/// What a program did with one input.
+#[derive(Debug)]
+pub(super) struct Run {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub ending: Ending,
+    /// Known when the program exited by itself on a platform that tells.
+    pub usage: Option<Usage>,
+    /// Wall-clock time from start to end (or kill).
+    pub elapsed: Duration,
+}
+
+/// The process groups of the programs running now, by the id of their leader.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// On SIGINT, SIGTERM or SIGHUP, kills every program still running (each leads a process group
+/// of its own, which the terminal's Ctrl-C does not reach) and exits with status 130.
+pub(super) fn stop_children_on_interrupt() -> Result<(), CheckError> {
+    ctrlc::set_handler(|| {
+        // Held until the exit, so no program can be started after the kills.
+        let running = RUNNING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for &pid in running.iter() {
+            kill_process_group(pid);
+        }
+        eprintln!(
+            "\nothello: interrupted; stopped {} running cases",
+            running.len()
+        );
+        std::process::exit(130);
+    })
+    .map_err(|error| CheckError::Threads(io::Error::other(error)))
+}
+
+/// Messages from the helper threads of one run.
+enum Event {
+    /// The program has exited (it is not yet reaped, so its process group id stays its own).
+    Exited,
+    /// The program is reaped: its status and what it used, as far as known.
+    Reaped(Option<ExitStatus>, Option<Usage>),
+    StdoutClosed {
+        overflow: bool,
+    },
+    StderrClosed,
+}
+
+/// How long to wait for the helper threads after killing a program: only processes that left
+/// its process group could keep its pipes open longer.
+const GRACE: Duration = Duration::from_secs(1);
+
+/// Standard error kept for the report.
+pub(super) const STDERR_CAP: usize = 4096;
+
+/// Why a program could not be run.
+#[derive(Debug)]
+pub(super) enum ExecuteError {
+    /// The program could not be started.
+    Program(io::Error),
+    /// The checker could not start the threads that feed and watch it.
+    Threads(io::Error),
+}
+
+/// Runs `command` (in `directory` if given) with `input` on standard input until it exits and
+/// closes its output, prints more than `cap` bytes, or the timeout passes.
+pub(super) fn execute(
+    command: &[OsString],
+    directory: Option<&Path>,
+    input: Vec<u8>,
+    cap: usize,
+    limits: &Limits,
+) -> Result<Run, ExecuteError> {
+    let mut process = Command::new(&command[0]);
+    process
+        .args(&command[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(directory) = directory {
+        process.current_dir(directory);
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::process::CommandExt::process_group(&mut process, 0);
+        set_resource_limits(&mut process, limits);
+    }
+    let started = Instant::now();
+    let deadline = started + limits.timeout;
+    let (child, pid) = {
+        let mut running = RUNNING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let child = process.spawn().map_err(ExecuteError::Program)?;
+        let pid = child.id();
+        running.push(pid);
+        (child, pid)
+    };
+    let result = supervise(child, pid, input, cap, deadline);
+    if result.is_err() {
+        kill_process_group(pid);
+    }
+    RUNNING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .retain(|&running| running != pid);
+    let mut run = result.map_err(ExecuteError::Threads)?;
+    run.elapsed = started.elapsed();
+    Ok(run)
+}
+
+/// Sets `RLIMIT_CPU` and `RLIMIT_AS` in the child between fork and exec; they are inherited by
+/// everything it starts. Without limits nothing is added, so the child is started as before.
+#[cfg(unix)]
+fn set_resource_limits(process: &mut Command, limits: &Limits) {
+    if limits.cpu_seconds.is_none() && limits.memory_mb.is_none() {
+        return;
+    }
+    let cpu = limits.cpu_seconds.map(|secs| secs as libc::rlim_t);
+    let memory = limits
+        .memory_mb
+        .map(|mb| mb.saturating_mul(1024 * 1024) as libc::rlim_t);
+    let set_limits = move || {
+        // SAFETY: setrlimit(2) only reads the struct passed by reference; it is async-signal-safe,
+        // as code between fork and exec must be, and allocates nothing.
+        unsafe {
+            if let Some(secs) = cpu {
+                // Soft limit: SIGXCPU; one second later the hard limit: SIGKILL.
+                let limit = libc::rlimit {
+                    rlim_cur: secs,
+                    rlim_max: secs.saturating_add(1),
+                };
+                if libc::setrlimit(libc::RLIMIT_CPU, &raw const limit) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                // SIGXCPU dumps core by default: no core files in the working directory.
+                let none = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                if libc::setrlimit(libc::RLIMIT_CORE, &raw const none) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            if let Some(bytes) = memory {
+                let limit = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &raw const limit) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+        }
+        Ok(())
+    };
+    // SAFETY: the closure only calls setrlimit (see above) and reads errno.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(process, set_limits);
+    }
+}
+
+/// Feeds, drains and waits for a started program (see [`execute`]); fails only when a helper
+/// thread cannot be started.
+fn supervise(
+    mut child: Child,
+    pid: u32,
+    input: Vec<u8>,
+    cap: usize,
+    deadline: Instant,
+) -> io::Result<Run> {
+    let (events, received) = mpsc::channel();
+
+    let stdin = child.stdin.take();
+    helper(move || {
+        if let Some(mut stdin) = stdin {
+            // A program may stop reading early; that is for the verdict to judge.
+            let _ = stdin.write_all(&input);
+        }
+    })?;
+    let stdout = Arc::new(Mutex::new(Vec::new()));
+    if let Some(pipe) = child.stdout.take() {
+        let (buffer, events) = (Arc::clone(&stdout), events.clone());
+        helper(move || {
+            let overflow = drain(pipe, &buffer, cap, true);
+            let _ = events.send(Event::StdoutClosed { overflow });
+        })?;
+    }
+    let stderr = Arc::new(Mutex::new(Vec::new()));
+    if let Some(pipe) = child.stderr.take() {
+        let (buffer, events) = (Arc::clone(&stderr), events.clone());
+        helper(move || {
+            drain(pipe, &buffer, STDERR_CAP, false);
+            let _ = events.send(Event::StderrClosed);
+        })?;
+    }
+    // The waiter reports the exit, then waits for the run to be over (`reap`) before it kills
+    // what is left of the process group and reaps the program: whatever the program left
+    // running when it exited (a background child not holding its output) is stopped, and the
+    // group cannot have been reused meanwhile, as the unreaped program still holds its id.
+    let (reap, reap_now) = mpsc::channel::<()>();
+    helper(move || {
+        let exited = wait_for_exit(&child);
+        let _ = events.send(Event::Exited);
+        let _ = reap_now.recv();
+        if exited {
+            kill_process_group(pid);
+        }
+        let (status, usage) = reap_child(child);
+        let _ = events.send(Event::Reaped(status, usage));
+    })?;
+
+    let (mut exited, mut stdout_open, mut stderr_open) = (false, true, true);
+    let (mut status, mut usage) = (None, None);
+    let mut killed = None;
+    let mut wait_until = deadline;
+    while !exited || stdout_open || stderr_open {
+        match received.recv_timeout(wait_until.saturating_duration_since(Instant::now())) {
+            Ok(Event::Exited) => exited = true,
+            Ok(Event::Reaped(exit, used)) => (exited, status, usage) = (true, exit, used),
+            Ok(Event::StdoutClosed { overflow }) => {
+                stdout_open = false;
+                if overflow && killed.is_none() {
+                    kill_process_group(pid);
+                    killed = Some(Ending::Overflowed);
+                    wait_until = Instant::now() + GRACE;
+                }
+            }
+            Ok(Event::StderrClosed) => stderr_open = false,
+            Err(mpsc::RecvTimeoutError::Timeout) if killed.is_none() => {
+                kill_process_group(pid);
+                killed = Some(Ending::TimedOut);
+                wait_until = Instant::now() + GRACE;
+            }
+            Err(_) => break,
+        }
+    }
+    drop(reap);
+    if exited && status.is_none() {
+        // The program is a zombie: reaping it is immediate.
+        while let Ok(event) = received.recv_timeout(GRACE) {
+            if let Event::Reaped(exit, used) = event {
+                (status, usage) = (exit, used);
+                break;
+            }
+        }
+    }
+    let take = |buffer: &Mutex<Vec<u8>>| {
+        std::mem::take(
+            &mut *buffer
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    };
+    Ok(Run {
+        stdout: take(&stdout),
+        stderr: take(&stderr),
+        ending: killed.unwrap_or(Ending::Exited(status)),
+        usage,
+        elapsed: Duration::ZERO,
+    })
+}
+
+/// Waits until the program has exited, without reaping it; false if that cannot be known.
+#[cfg(unix)]
+fn wait_for_exit(child: &Child) -> bool {
+    let Some(pid) = libc::id_t::try_from(child.id()).ok() else {
+        return false;
+    };
+    loop {
+        // SAFETY: `siginfo_t` is plain old data, for which all zeroes is a valid value.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid(2) writes only to `info`; WNOWAIT leaves the child to be reaped later.
+        let waited = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                pid,
+                &raw mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if waited == 0 {
+            return true;
+        }
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return false;
+        }
+    }
+}
+
+/// Reaps the program: its exit status, with what it and the children it waited for used.
+#[cfg(unix)]
+fn reap_child(child: Child) -> (Option<ExitStatus>, Option<Usage>) {
+    use std::os::unix::process::ExitStatusExt;
+
+    let Ok(pid) = libc::pid_t::try_from(child.id()) else {
+        return (None, None);
+    };
+    let mut status = 0;
+    // SAFETY: `rusage` is plain old data, for which all zeroes is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: wait4(2) writes only to the two locals passed; `pid` is our own child, which
+        // nothing else reaps (the `Child` is never waited on through the standard library).
+        let waited = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
+        if waited == pid {
+            break;
+        }
+        if waited == -1 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        return (None, None);
+    }
+    let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
+    // Linux and the BSDs count ru_maxrss in KiB, macOS in bytes.
+    let peak = u64::try_from(usage.ru_maxrss).unwrap_or(0);
+    let peak_kib = if cfg!(target_os = "macos") {
+        peak / 1024
+    } else {
+        peak
+    };
+    drop(child);
+    (
+        Some(ExitStatus::from_raw(status)),
+        Some(Usage {
+            cpu_seconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+            peak_kib,
+        }),
+    )
+}
+
+/// Waits until the program has exited (it is reaped later, by [`reap_child`]).
+#[cfg(not(unix))]
+fn wait_for_exit(_child: &Child) -> bool {
+    true
+}
+
+/// Reaps the program.
+#[cfg(not(unix))]
+fn reap_child(mut child: Child) -> (Option<ExitStatus>, Option<Usage>) {
+    (child.wait().ok(), None)
+}
+
+/// Starts a detached helper thread: one that is stuck on a pipe held open by an escaped
+/// process must not hold up the checker.
+fn helper(work: impl FnOnce() + Send + 'static) -> io::Result<()> {
+    thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(work)
+        .map(drop)
+}
+
+/// Reads `pipe` to its end, keeping the first `cap` bytes in `buffer`. With `stop_at_cap`, stops
+/// at the first byte past the cap and returns true; otherwise reads on and discards the rest.
+fn drain(mut pipe: impl Read, buffer: &Mutex<Vec<u8>>, cap: usize, stop_at_cap: bool) -> bool {
+    let mut chunk = vec![0; 64 * 1024];
+    loop {
+        let read = match pipe.read(&mut chunk) {
+            Ok(0) => return false,
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return false,
+        };
+        let mut kept = buffer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let room = cap.saturating_sub(kept.len());
+        kept.extend_from_slice(&chunk[..read.min(room)]);
+        if read > room && stop_at_cap {
+            return true;
+        }
+    }
+}
+
+/// Kills the program and everything it started in its process group.
+#[cfg(unix)]
+fn kill_process_group(pid: u32) {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    // SAFETY: kill(2) has no memory-safety preconditions. The child leads its own process group
+    // (see `execute`), whose id is its pid, so the negative pid names exactly that group.
+    unsafe {
+        libc::kill(-pid, libc::SIGKILL);
+    }
+}
+
+/// Kills the program and the processes it started.
+#[cfg(not(unix))]
+fn kill_process_group(pid: u32) {
+    let _ = Command::new("taskkill")
+        .args(["/F", "/T", "/PID", &pid.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
