@@ -212,6 +212,8 @@ struct Entry {
     line: Option<usize>,
     game: Game,
     listed: Option<Listed>,
+    /// The side a finished game is scored for: the player who would move next.
+    side: Color,
 }
 
 /// How a position is searched and shown.
@@ -477,7 +479,7 @@ fn solve_one(
     let game = &entry.game;
     let Some(to_move) = game.turn() else {
         return Ok(Solved {
-            finding: Finding::Over(final_margin(game, game.first_player(), plan.scoring)),
+            finding: Finding::Over(final_margin(game, entry.side, plan.scoring)),
             moves: Vec::new(),
         });
     };
@@ -486,7 +488,12 @@ fn solve_one(
         Err(error) => Finding::Failed(error),
     };
     let mut moves = Vec::new();
-    if plan.all_moves && matches!(finding, Finding::Searched(_)) {
+    // An OBF line's move scores are checked as with --all-moves.
+    let listed_moves = entry
+        .listed
+        .as_ref()
+        .is_some_and(|listed| listed.obf && !listed.moves.is_empty());
+    if (plan.all_moves || listed_moves) && matches!(finding, Finding::Searched(_)) {
         let legal = game.legal_moves();
         for (number, &square) in legal.iter().enumerate() {
             if plan.stop.load(Ordering::Relaxed) {
@@ -631,7 +638,8 @@ impl Verdict {
                 };
             }
             Finding::Searched(report) => {
-                report.score == listed.score && listed.best.contains(&report.best_move)
+                report.score == listed.score
+                    && (listed.best.is_empty() || listed.best.contains(&report.best_move))
             }
             Finding::Over(margin) => *margin == listed.score && listed.best.is_empty(),
             Finding::Failed(_) => false,
@@ -936,6 +944,7 @@ fn parse_input(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry>, S
             line: None,
             game: record.final_game().clone(),
             listed: None,
+            side: record::obf::side_to_move(record),
         })
         .collect())
 }
@@ -954,6 +963,7 @@ fn parse_positions(bytes: &[u8], rules: RuleSet, name: &str) -> Result<Vec<Entry
                 .id
                 .map_or_else(|| format!("position {}", index + 1), |id| format!("#{id}")),
             line: Some(problem.line),
+            side: problem.game.turn().unwrap_or(problem.game.first_player()),
             game: problem.game,
             listed: problem.listed,
         })

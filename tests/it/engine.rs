@@ -375,7 +375,8 @@ mod command {
 
 /// The game after `moves` (a move list from the standard 8x8 start).
 fn after(moves: &str) -> Game {
-    let records = othello::record::read(moves.as_bytes(), &othello::record::ReadOptions::default()).unwrap();
+    let records =
+        othello::record::read(moves.as_bytes(), &othello::record::ReadOptions::default()).unwrap();
     records[0].final_game().clone()
 }
 
@@ -434,10 +435,11 @@ fn a_move_that_ends_the_game_is_seen_at_every_depth() {
                 child.play(square).unwrap();
                 child.is_over().then(|| (square, child.margin(mover)))
             });
+            // With more empties than the depth, the search is not an exact solve.
             if let Some((square, margin)) = ending
-                && game.board().empties() > 4
+                && game.board().empties() >= 2
             {
-                for depth in 1..=4 {
+                for depth in 1..game.board().empties().min(5) {
                     let report = search(&mut engine, &game, depth);
                     assert!(
                         report.score >= margin,
