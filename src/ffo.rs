@@ -236,6 +236,27 @@ fn read_board(field: &str) -> Board {
     board
 }
 
+/// The square `name`, a token at byte `at`.
+fn square_at(at: usize, name: &str) -> Result<Square, Located> {
+    parse_square(name, Dimensions::STANDARD).map_err(|source| {
+        let found = name.to_owned();
+        (at, FfoError::Square { found, source })
+    })
+}
+
+/// An 8x8 position read from a line (without its id), most discs winning.
+fn position(board: Board, first: Color, listed: Option<Listed>) -> FfoPosition {
+    FfoPosition {
+        id: None,
+        setup: Setup {
+            board,
+            first,
+            win: WinRule::MostDiscs,
+        },
+        listed,
+    }
+}
+
 /// The side to move, `X` or `O` (`B` and `W` too).
 fn read_side(text: &str) -> Option<Color> {
     match text.to_ascii_uppercase().as_str() {
@@ -284,16 +305,7 @@ fn parse_obf(line: &str, board_end: usize, board: &str) -> Result<FfoPosition, L
                 let value = read_score(value.trim()).ok_or_else(wrong)?;
                 let name = name.trim();
                 if !["PS", "PA", "PASS"].contains(&name.to_ascii_uppercase().as_str()) {
-                    let square = parse_square(name, Dimensions::STANDARD).map_err(|source| {
-                        (
-                            at,
-                            FfoError::Square {
-                                found: name.to_owned(),
-                                source,
-                            },
-                        )
-                    })?;
-                    moves.push((square, value));
+                    moves.push((square_at(at, name)?, value));
                 }
                 value
             }
@@ -310,15 +322,7 @@ fn parse_obf(line: &str, board_end: usize, board: &str) -> Result<FfoPosition, L
         moves,
         obf: true,
     });
-    Ok(FfoPosition {
-        id: None,
-        setup: Setup {
-            board,
-            first,
-            win: WinRule::MostDiscs,
-        },
-        listed,
-    })
+    Ok(position(board, first, listed))
 }
 
 fn parse_fields(fields: &[(usize, &str)], board_at: usize) -> Result<FfoPosition, Located> {
@@ -352,17 +356,7 @@ fn parse_fields(fields: &[(usize, &str)], board_at: usize) -> Result<FfoPosition
                     *at += name.len() + 1;
                     Some((here, name))
                 })
-                .map(|(at, name)| {
-                    parse_square(name, Dimensions::STANDARD).map_err(|source| {
-                        (
-                            at,
-                            FfoError::Square {
-                                found: name.to_owned(),
-                                source,
-                            },
-                        )
-                    })
-                })
+                .map(|(at, name)| square_at(at, name))
                 .collect::<Result<_, _>>()?,
             score: score
                 .parse()
@@ -375,15 +369,7 @@ fn parse_fields(fields: &[(usize, &str)], board_at: usize) -> Result<FfoPosition
         (Some(&(at, _)), None) => return Err((at, FfoError::MissingScore)),
         _ => None,
     };
-    Ok(FfoPosition {
-        id: None,
-        setup: Setup {
-            board,
-            first,
-            win: WinRule::MostDiscs,
-        },
-        listed,
-    })
+    Ok(position(board, first, listed))
 }
 
 /// The move scores of an FFO line, `A2:+38,C7:+36`, starting at byte `at`.

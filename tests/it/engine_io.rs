@@ -464,14 +464,19 @@ fn run_nboard(script: &str) -> std::process::Output {
 
 /// `play` commands for the moves of a move list from the standard start, black first.
 fn gtp_plays(moves: &str) -> String {
+    alternating(moves, |black, square| {
+        format!("play {} {square}\n", if black { "b" } else { "w" })
+    })
+}
+
+/// The squares of a move list (black first, no passes), each written by `write` with whether
+/// black plays it, one after the other.
+fn alternating(moves: &str, write: impl Fn(bool, &str) -> String) -> String {
     moves
         .as_bytes()
         .chunks(2)
         .enumerate()
-        .map(|(index, square)| {
-            let color = if index % 2 == 0 { "b" } else { "w" };
-            format!("play {color} {}\n", std::str::from_utf8(square).unwrap())
-        })
+        .map(|(index, square)| write(index % 2 == 0, std::str::from_utf8(square).unwrap()))
         .collect::<Vec<_>>()
         .concat()
 }
@@ -512,16 +517,9 @@ fn nboard_sees_a_wipe_out_at_depth_1_and_answers_go_after_the_end() {
     session.send("nboard 2");
     session.line();
     session.send("set depth 1");
-    let moves: String = "d3c5d6c3c4e3c6c7f5"
-        .as_bytes()
-        .chunks(2)
-        .enumerate()
-        .map(|(index, square)| {
-            let color = if index % 2 == 0 { 'B' } else { 'W' };
-            format!("{color}[{}]", std::str::from_utf8(square).unwrap())
-        })
-        .collect::<Vec<_>>()
-        .concat();
+    let moves = alternating("d3c5d6c3c4e3c6c7f5", |black, square| {
+        format!("{}[{square}]", if black { 'B' } else { 'W' })
+    });
     session.send(&format!(
         "set game (;GM[Othello]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]{moves};)"
     ));

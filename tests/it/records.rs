@@ -759,20 +759,26 @@ fn an_unreadable_game_is_skipped_with_a_warning_naming_it() {
         .stdout(predicates::str::contains("PB[ming1014]").and(predicates::str::contains("TY[8k]")));
 }
 
+/// Standard output of `othello convert ARGS` with `input` on standard input, which must succeed.
+fn converted(args: &[&str], input: Vec<u8>) -> Vec<u8> {
+    crate::support::othello()
+        .timeout(std::time::Duration::from_secs(600))
+        .arg("convert")
+        .args(args)
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone()
+}
+
 /// Converts the WTHOR file `name` (its names files beside it) to GGF and back to WTHOR, and
 /// checks that nothing is lost: the same bytes, the names in the GGF.
 fn wthor_round_trip(name: &str) {
     let path = crate::support::real_file(&format!("wthor/{name}"));
     let original = std::fs::read(&path).unwrap();
-    let ggf = crate::support::othello()
-        .timeout(std::time::Duration::from_secs(600))
-        .args(["convert", "--to", "ggf"])
-        .arg(&path)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let ggf = converted(&["--to", "ggf", path.to_str().unwrap()], Vec::new());
     let records = record::read(&original, &ReadOptions::default()).unwrap();
     let text = String::from_utf8(ggf.clone()).unwrap();
     assert_eq!(text.lines().count(), records.len(), "{name}");
@@ -794,15 +800,7 @@ fn wthor_round_trip(name: &str) {
             );
         }
     }
-    let back = crate::support::othello()
-        .timeout(std::time::Duration::from_secs(600))
-        .args(["convert", "--to", "wthor", "-"])
-        .write_stdin(ggf)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let back = converted(&["--to", "wthor", "-"], ggf);
     assert!(
         back == original,
         "{name}: the WTHOR file written back differs"
@@ -835,9 +833,9 @@ fn wthor_to_ggf_and_back_keeps_every_field_of_a_few_years() {
     );
 }
 
-/// Every WTHOR file of `shared/data/real/wthor/` (170,000 games): run by `.ci/run` in release.
+/// Every WTHOR file of `shared/data/real/wthor/` (170,000 games): run by `.ci/run`.
 #[test]
-#[ignore = "slow in a debug build: .ci/run runs it in release (-- --ignored every_wthor_game)"]
+#[ignore = "slow (170,000 games): .ci/run runs it (-- --ignored every_wthor_game)"]
 fn every_wthor_game_converts_to_ggf_and_back() {
     let dir = crate::support::real_file("wthor");
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -861,14 +859,7 @@ fn a_wthor_file_written_without_scores_read_keeps_the_real_score() {
     // A GGF game without WTHOR numbers: its real score comes from RE, the theoretical one is
     // the same (depth 0), and the year from its date.
     let ggf = real("novello-saio-pass.ggf");
-    let output = crate::support::othello()
-        .args(["convert", "--to", "wthor", "-"])
-        .write_stdin(ggf)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let output = converted(&["--to", "wthor", "-"], ggf);
     let (header, count) = wthor::read_header(&output).unwrap();
     assert_eq!(
         (count, header.games_year, header.depth, header.board_size),
