@@ -49,7 +49,8 @@ pub enum EvalArg {
 #[command(after_help = "\
 Input: protocol setups (rows, columns, first player, win rule, grid, then optionally ROW COL
 move lines) or 8x8 FFO lines (`[id] board side [empties best_moves score move_scores]`, board
-a1..h8 with X black, O white, - empty), in any mix; blank lines and lines starting with # are
+a1..h8 with X black, O white, - empty) or Edax OBF lines (`board side; move:score; ...`, every
+listed move score checked), in any mix; blank lines and lines starting with # or % are
 skipped. Game records (move lists, GGF, WTHOR) are solved after their last move.
 
 Output: one row per position (depth or exact, score, time, nodes, nodes per second, the check
