@@ -39,8 +39,8 @@ impl FfoPosition {
     }
 }
 
-/// The result an FFO line lists.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The result an FFO or OBF line lists.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Listed {
     /// Every optimal move.
     pub best: Vec<Square>,
@@ -49,6 +49,10 @@ pub struct Listed {
     /// The exact score of each move the line lists (`A2:+38,C7:+36`), in its order; empty
     /// when it lists none.
     pub moves: Vec<(Square, i32)>,
+    /// Whether the line is in Edax's OBF form (`board side; move:score; ...`), whose move
+    /// fields are the point of the line: `othello solve` checks each of them. Its best moves
+    /// are the listed moves with the best score (none for a bare score, `board X; +38;`).
+    pub obf: bool,
 }
 
 /// What is wrong with a line that has an FFO board (or something close to one).
@@ -119,22 +123,20 @@ fn is_nearly_board(field: &str) -> bool {
     field.len() >= 32 && cells * 10 >= field.len() * 9
 }
 
-/// What is wrong with a field that [`is_nearly_board`] but is not a board.
-fn board_error(field: &str) -> FfoError {
+/// What is wrong with a field that [`is_nearly_board`] but is not a board, and the byte offset
+/// in it of the cell at fault (0 for a length that is wrong).
+fn board_error(field: &str) -> (usize, FfoError) {
     if field.chars().count() != 64 {
-        return FfoError::BoardLength {
-            found: field.chars().count(),
-        };
+        let found = field.chars().count();
+        return (0, FfoError::BoardLength { found });
     }
-    let (index, found) = field
-        .chars()
+    let (index, (offset, found)) = field
+        .char_indices()
         .enumerate()
-        .find(|&(_, c)| !c.is_ascii() || !BOARD_CELLS.contains(&(c as u8)))
-        .unwrap_or((0, '?'));
-    FfoError::BoardCell {
-        found,
-        square: Square::new(index / 8, index % 8),
-    }
+        .find(|&(_, (_, c))| !c.is_ascii() || !BOARD_CELLS.contains(&(c as u8)))
+        .unwrap_or((0, (0, '?')));
+    let square = Square::new(index / 8, index % 8);
+    (offset, FfoError::BoardCell { found, square })
 }
 
 /// Reads an FFO line: `None` if it is not one (neither of its first two fields is a 64-cell
@@ -142,18 +144,88 @@ fn board_error(field: &str) -> FfoError {
 /// a board (a square too many or too few, a stray character) is reported as such.
 #[must_use]
 pub fn parse_line(line: &str) -> Option<Result<FfoPosition, FfoError>> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if let Some(board_at) = fields.iter().take(2).position(|field| is_board(field)) {
-        return Some(parse_fields(&fields, board_at));
-    }
-    let nearly = fields.iter().take(2).find(|field| is_nearly_board(field))?;
-    Some(Err(board_error(nearly)))
+    parse_line_at(line).map(|result| result.map_err(|located| located.source))
 }
 
-fn parse_fields(fields: &[&str], board_at: usize) -> Result<FfoPosition, FfoError> {
-    let id = (board_at == 1).then(|| fields[0].trim_start_matches('#').to_owned());
+/// What is wrong with a line, and the 1-based column (in characters) of the token at fault.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("column {column}: {source}")]
+pub struct LineError {
+    /// 1-based column, in characters, of the token at fault.
+    pub column: usize,
+    /// What is wrong.
+    pub source: FfoError,
+}
+
+/// Reads an FFO or OBF line like [`parse_line`], naming the column of the token at fault.
+///
+/// Two forms are read. The FFO suite's: whitespace-separated fields, `[id] board side
+/// [empties best_moves score move_scores]`. Edax's OBF (its `obftest.c`): fields each ended by
+/// `;`, the board and side first, then any number of `move:score` fields (`G8:+18;`, a pass
+/// `PS:+0;`) or a bare score (`+38;`), the position's score; `%` starts a comment.
+#[must_use]
+pub fn parse_line_at(line: &str) -> Option<Result<FfoPosition, LineError>> {
+    let line = line.split('%').next().unwrap_or("");
+    let fields = fields_with_offsets(line);
+    let column = |offset: usize| line[..offset].chars().count() + 1;
+    let at = |offset: usize| {
+        move |source| LineError {
+            column: column(offset),
+            source,
+        }
+    };
+    if let Some(board_at) = fields
+        .iter()
+        .take(2)
+        .position(|&(_, field)| is_board(field))
+    {
+        let board_end = fields[board_at].0 + 64;
+        let result = if line[board_end..].contains(';') {
+            parse_obf(line, board_end, fields[board_at].1)
+                .map_err(|(offset, source)| at(offset)(source))
+        } else {
+            parse_fields(&fields, board_at).map_err(|(offset, source)| at(offset)(source))
+        };
+        let result = result.map(|mut position| {
+            if board_at == 1 {
+                position.id = Some(fields[0].1.trim_start_matches('#').to_owned());
+            }
+            position
+        });
+        return Some(result);
+    }
+    let &(offset, nearly) = fields
+        .iter()
+        .take(2)
+        .find(|&&(_, field)| is_nearly_board(field))?;
+    let (within, source) = board_error(nearly);
+    Some(Err(at(offset + within)(source)))
+}
+
+/// The whitespace-separated fields of `line` with their byte offsets.
+fn fields_with_offsets(line: &str) -> Vec<(usize, &str)> {
+    let mut fields = Vec::new();
+    let mut start = None;
+    for (offset, c) in line.char_indices().chain([(line.len(), ' ')]) {
+        match (c.is_whitespace(), start) {
+            (true, Some(from)) => {
+                fields.push((from, &line[from..offset]));
+                start = None;
+            }
+            (false, None) => start = Some(offset),
+            _ => {}
+        }
+    }
+    fields
+}
+
+/// A parse error at a byte offset of the line.
+type Located = (usize, FfoError);
+
+/// The board of a 64-character field.
+fn read_board(field: &str) -> Board {
     let mut board = Board::empty(Dimensions::STANDARD);
-    for (index, cell) in fields[board_at].bytes().enumerate() {
+    for (index, cell) in field.bytes().enumerate() {
         let disc = match cell {
             b'X' | b'x' | b'*' => Some(Color::Black),
             b'O' | b'o' => Some(Color::White),
@@ -161,65 +233,157 @@ fn parse_fields(fields: &[&str], board_at: usize) -> Result<FfoPosition, FfoErro
         };
         board.put(Square::new(index / 8, index % 8), disc);
     }
-    let side = fields.get(board_at + 1).ok_or(FfoError::MissingSide)?;
-    let first = match side.trim_end_matches(';').to_ascii_uppercase().as_str() {
-        "X" | "B" => Color::Black,
-        "O" | "W" => Color::White,
-        _ => return Err(FfoError::Side((*side).to_owned())),
-    };
-    let rest = &fields[board_at + 2..];
-    if let Some(&empties) = rest.first() {
-        let count: u32 = empties
-            .parse()
-            .map_err(|_| FfoError::EmptiesField(empties.to_owned()))?;
-        if count != board.empties() {
-            return Err(FfoError::EmptiesCount {
-                listed: empties.to_owned(),
-                actual: board.empties(),
-            });
-        }
-    }
-    let listed = match (rest.get(1), rest.get(2)) {
-        (Some(moves), Some(score)) => Some(Listed {
-            best: moves
-                .split(',')
-                .map(|name| {
-                    parse_square(name, Dimensions::STANDARD).map_err(|source| FfoError::Square {
-                        found: name.to_owned(),
-                        source,
-                    })
-                })
-                .collect::<Result<_, _>>()?,
-            score: score
-                .parse()
-                .map_err(|_| FfoError::Score((*score).to_owned()))?,
-            moves: rest
-                .get(3)
-                .map_or(Ok(Vec::new()), |field| move_scores(field))?,
-        }),
-        (Some(_), None) => return Err(FfoError::MissingScore),
-        _ => None,
-    };
-    Ok(FfoPosition {
-        id,
+    board
+}
+
+/// The square `name`, a token at byte `at`.
+fn square_at(at: usize, name: &str) -> Result<Square, Located> {
+    parse_square(name, Dimensions::STANDARD).map_err(|source| {
+        let found = name.to_owned();
+        (at, FfoError::Square { found, source })
+    })
+}
+
+/// An 8x8 position read from a line (without its id), most discs winning.
+fn position(board: Board, first: Color, listed: Option<Listed>) -> FfoPosition {
+    FfoPosition {
+        id: None,
         setup: Setup {
             board,
             first,
             win: WinRule::MostDiscs,
         },
         listed,
-    })
+    }
 }
 
-/// The move scores of an FFO line, `A2:+38,C7:+36`.
-fn move_scores(field: &str) -> Result<Vec<(Square, i32)>, FfoError> {
+/// The side to move, `X` or `O` (`B` and `W` too).
+fn read_side(text: &str) -> Option<Color> {
+    match text.to_ascii_uppercase().as_str() {
+        "X" | "B" => Some(Color::Black),
+        "O" | "W" => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// A signed score such as `+18`, `-4` or `0`.
+fn read_score(text: &str) -> Option<i32> {
+    text.strip_prefix('+')
+        .unwrap_or(text)
+        .parse()
+        .ok()
+        .filter(|_| !text.starts_with("+-"))
+}
+
+/// Edax's OBF form: after the board (ending at byte `board_end`), `side;` and then `;`-ended
+/// fields, each `move:score` or a bare score.
+fn parse_obf(line: &str, board_end: usize, board: &str) -> Result<FfoPosition, Located> {
+    let board = read_board(board);
+    let mut offset = board_end;
+    let mut pieces = Vec::new();
+    for piece in line[board_end..].split(';') {
+        let trimmed = piece.trim();
+        let at = offset + piece.len() - piece.trim_start().len();
+        pieces.push((at, trimmed));
+        offset += piece.len() + 1;
+    }
+    let (side_at, side) = pieces[0];
+    if side.is_empty() {
+        return Err((side_at, FfoError::MissingSide));
+    }
+    let first = read_side(side).ok_or_else(|| (side_at, FfoError::Side(side.to_owned())))?;
+    let mut moves = Vec::new();
+    let mut score: Option<i32> = None;
+    for &(at, field) in &pieces[1..] {
+        if field.is_empty() {
+            continue;
+        }
+        let wrong = || (at, FfoError::MoveScore(field.to_owned()));
+        let value = match field.split_once(':') {
+            None => read_score(field).ok_or_else(wrong)?,
+            Some((name, value)) => {
+                let value = read_score(value.trim()).ok_or_else(wrong)?;
+                let name = name.trim();
+                if !["PS", "PA", "PASS"].contains(&name.to_ascii_uppercase().as_str()) {
+                    moves.push((square_at(at, name)?, value));
+                }
+                value
+            }
+        };
+        score = Some(score.map_or(value, |best: i32| best.max(value)));
+    }
+    let listed = score.map(|score| Listed {
+        best: moves
+            .iter()
+            .filter(|&&(_, value)| value == score)
+            .map(|&(square, _)| square)
+            .collect(),
+        score,
+        moves,
+        obf: true,
+    });
+    Ok(position(board, first, listed))
+}
+
+fn parse_fields(fields: &[(usize, &str)], board_at: usize) -> Result<FfoPosition, Located> {
+    let board = read_board(fields[board_at].1);
+    let end = fields[board_at].0 + 64;
+    let &(side_at, side) = fields
+        .get(board_at + 1)
+        .ok_or((end, FfoError::MissingSide))?;
+    let first = read_side(side).ok_or_else(|| (side_at, FfoError::Side(side.to_owned())))?;
+    let rest = &fields[board_at + 2..];
+    if let Some(&(at, empties)) = rest.first() {
+        let count: u32 = empties
+            .parse()
+            .map_err(|_| (at, FfoError::EmptiesField(empties.to_owned())))?;
+        if count != board.empties() {
+            return Err((
+                at,
+                FfoError::EmptiesCount {
+                    listed: empties.to_owned(),
+                    actual: board.empties(),
+                },
+            ));
+        }
+    }
+    let listed = match (rest.get(1), rest.get(2)) {
+        (Some(&(moves_at, moves)), Some(&(score_at, score))) => Some(Listed {
+            best: moves
+                .split(',')
+                .scan(moves_at, |at, name| {
+                    let here = *at;
+                    *at += name.len() + 1;
+                    Some((here, name))
+                })
+                .map(|(at, name)| square_at(at, name))
+                .collect::<Result<_, _>>()?,
+            score: score
+                .parse()
+                .map_err(|_| (score_at, FfoError::Score(score.to_owned())))?,
+            moves: rest
+                .get(3)
+                .map_or(Ok(Vec::new()), |&(at, field)| move_scores(at, field))?,
+            obf: false,
+        }),
+        (Some(&(at, _)), None) => return Err((at, FfoError::MissingScore)),
+        _ => None,
+    };
+    Ok(position(board, first, listed))
+}
+
+/// The move scores of an FFO line, `A2:+38,C7:+36`, starting at byte `at`.
+fn move_scores(at: usize, field: &str) -> Result<Vec<(Square, i32)>, Located> {
+    let mut offset = at;
     field
         .split(',')
         .map(|pair| {
-            let wrong = || FfoError::MoveScore(pair.to_owned());
+            let here = offset;
+            offset += pair.len() + 1;
+            let wrong = || (here, FfoError::MoveScore(pair.to_owned()));
             let (name, score) = pair.split_once(':').ok_or_else(wrong)?;
             let square = parse_square(name, Dimensions::STANDARD).map_err(|_| wrong())?;
-            Ok((square, score.parse().map_err(|_| wrong())?))
+            Ok((square, read_score(score).ok_or_else(wrong)?))
         })
         .collect()
 }
@@ -244,10 +408,12 @@ pub enum ProblemError {
     #[error(transparent)]
     Setup(#[from] SetupError),
     /// An FFO line is malformed.
-    #[error("line {line}: {source}")]
+    #[error("line {line}, column {column}: {source}")]
     Ffo {
         /// 1-based input line.
         line: usize,
+        /// 1-based column, in characters, of the token at fault.
+        column: usize,
         /// What is wrong.
         source: FfoError,
     },
@@ -270,14 +436,15 @@ pub fn read_problems(input: &[u8], rules: RuleSet) -> Result<Vec<Problem>, Probl
     while i < lines.len() {
         let text = String::from_utf8_lossy(lines[i]);
         let trimmed = text.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
             i += 1;
             continue;
         }
-        if let Some(result) = parse_line(trimmed) {
-            let position = result.map_err(|source| ProblemError::Ffo {
+        if let Some(result) = parse_line_at(&text) {
+            let position = result.map_err(|error| ProblemError::Ffo {
                 line: i + 1,
-                source,
+                column: error.column,
+                source: error.source,
             })?;
             problems.push(Problem {
                 line: i + 1,
@@ -348,6 +515,33 @@ pub fn to_line(board: &Board, to_move: Color) -> Option<String> {
     Some(line)
 }
 
+/// The fields Edax's OBF form writes after `board side;` for what a line lists: each listed
+/// move with its score (` G8:+18; H1:+12;`), or the best moves with the score when the line
+/// lists no move scores, or the bare score (` +38;`) when it lists no move either.
+#[must_use]
+pub fn obf_fields(listed: &Listed) -> String {
+    let moves: Vec<(Square, i32)> = if listed.moves.is_empty() {
+        listed
+            .best
+            .iter()
+            .map(|&square| (square, listed.score))
+            .collect()
+    } else {
+        listed.moves.clone()
+    };
+    if moves.is_empty() {
+        return format!(" {:+};", listed.score);
+    }
+    let mut text = String::new();
+    for (square, score) in moves {
+        text.push_str(&format!(
+            " {}:{score:+};",
+            square.to_string().to_uppercase()
+        ));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,6 +568,7 @@ mod tests {
                 best: vec![Square::new(1, 0)],
                 score: 38,
                 moves: vec![(Square::new(1, 0), 38), (Square::new(6, 2), 36)],
+                obf: false,
             })
         );
         assert_eq!(position.game().turn(), Some(Color::Black));
@@ -456,6 +651,54 @@ mod tests {
     }
 
     #[test]
+    fn reads_edax_obf_lines() {
+        let board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
+        let line = format!("{board} X; G8:+18; H1:+12; A2:+6; B1:-4;  % problem 1");
+        let position = parse_line(&line).unwrap().unwrap();
+        let listed = position.listed.unwrap();
+        assert!(listed.obf);
+        assert_eq!(listed.score, 18);
+        assert_eq!(listed.best, [Square::new(7, 6)]);
+        assert_eq!(listed.moves.len(), 4);
+        assert_eq!(listed.moves[3], (Square::new(0, 1), -4));
+        // Written back the same way.
+        let written = to_line(&position.setup.board, Color::Black).unwrap() + &obf_fields(&listed);
+        assert_eq!(written, format!("{board} X; G8:+18; H1:+12; A2:+6; B1:-4;"));
+        // A bare score is the position's score, with no best move.
+        let position = parse_line(&format!("{board} O; +38;")).unwrap().unwrap();
+        let listed = position.listed.unwrap();
+        assert_eq!(
+            (listed.score, listed.best.len(), listed.moves.len()),
+            (38, 0, 0)
+        );
+        assert_eq!(obf_fields(&listed), " +38;");
+        assert_eq!(position.setup.first, Color::White);
+        // Only the board and side: nothing listed.
+        assert_eq!(
+            parse_line(&format!("{board} X;")).unwrap().unwrap().listed,
+            None
+        );
+        // Errors name the column of the token at fault.
+        let error = |line: String| parse_line_at(&line).unwrap().unwrap_err().to_string();
+        assert_eq!(
+            error(format!("{board} X; G8:+18; Z9:+2;")),
+            "column 77: expected a square such as a2, found \"Z9\""
+        );
+        assert_eq!(
+            error(format!("{board} X; G8:+18; H1:lots;")),
+            "column 77: expected a move and its score such as A2:+38, found \"H1:lots\""
+        );
+        assert_eq!(
+            error(format!("{board} Q; G8:+18;")),
+            "column 66: expected the side to move, X or O, found \"Q\""
+        );
+        assert_eq!(
+            error(format!("  {} X 14 A2 +38 A2:+38,C7+36", &board)),
+            "column 87: expected a move and its score such as A2:+38, found \"C7+36\""
+        );
+    }
+
+    #[test]
     fn a_setup_with_move_lines_is_the_position_after_them() {
         let input = "4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n1 1\n1 2\n\n4\n4\nW\n>\n. . . .\n. W B .\n. B W .\n. . . .\n";
         let problems = read_problems(input.as_bytes(), RuleSet::Full).unwrap();
@@ -483,6 +726,7 @@ mod tests {
                 best: vec![Square::new(1, 0)],
                 score: 38,
                 moves: vec![(Square::new(1, 0), 38), (Square::new(6, 2), 36)],
+                obf: false,
             })
         );
         assert_eq!(problems[1].id, None);
@@ -501,7 +745,7 @@ mod tests {
         let board = "-".repeat(64);
         assert_eq!(
             error(&format!("\n{board} Q\n")),
-            "line 2: expected the side to move, X or O, found \"Q\""
+            "line 2, column 66: expected the side to move, X or O, found \"Q\""
         );
         assert_eq!(
             error("# x\n4\n4\nB\n>\n. . . .\n"),

@@ -7,10 +7,11 @@ use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use thiserror::Error;
 
-use othello::record::{self, Format, WriteError, wthor};
+use othello::record::{self, Format, GameRecord, WriteError, WthorInfo, wthor};
+use othello::{Color, Engine, EngineConfig, Limits, Scoring};
 
 use super::RulesArg;
-use super::records::{RecordsFileError, read_records};
+use super::records::{RecordsFileError, read_names, read_records};
 
 /// Arguments of `othello convert`.
 #[derive(Debug, Args)]
@@ -18,6 +19,10 @@ use super::records::{RecordsFileError, read_records};
 Input formats, recognised from the content: move lists (f5d6c3..., one game per line), GGF
 ((;GM[Othello]...;), any number of games), OBF/FFO position lines, the console protocol's
 input (header, grid, ROW COL lines), WTHOR .wtb files.
+
+A WTHOR file's games get their players' and tournament's names from WTHOR.JOU and WTHOR.TRN
+beside it (or --players, --tournaments); written to GGF they keep every WTHOR number, their
+file's header and the theoretical score in a comment, C[WTHOR ...], that reads back.
 
 Exit status: 0 done, 1 the output could not be written, 2 bad input or usage (a file that
 cannot be read, a malformed record, or a game the output format cannot hold).")]
@@ -42,6 +47,22 @@ pub struct ConvertArgs {
     /// inputs, OBF lines).
     #[arg(long, value_enum, default_value_t = RulesArg::Full)]
     rules: RulesArg,
+
+    /// The WTHOR player file (`WTHOR.JOU`) that names the players of a WTHOR input [default:
+    /// WTHOR.JOU beside the input].
+    #[arg(long, value_name = "FILE")]
+    players: Option<PathBuf>,
+
+    /// The WTHOR tournament file (`WTHOR.TRN`) that names the tournaments of a WTHOR input
+    /// [default: WTHOR.TRN beside the input].
+    #[arg(long, value_name = "FILE")]
+    tournaments: Option<PathBuf>,
+
+    /// Writing WTHOR, solve each game exactly from N empties for its theoretical score (and
+    /// write N as the file's depth); without it the scores read are kept, and a game with
+    /// none gets its real score, as for a game that never reached the file's depth (0).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=30))]
+    wthor_solve: Option<u8>,
 }
 
 /// `--to`'s parser: the names of [`Format::ALL`], each with its summary for `--help`, read by
@@ -111,11 +132,26 @@ impl ConvertError {
 
 /// Runs `othello convert`.
 pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
-    let (name, records) = read_records(
+    let (name, mut records) = read_records(
         &args.input,
         args.rules.into(),
         args.game.map(|n| n as usize),
     )?;
+    let names = wthor::Names {
+        players: args
+            .players
+            .as_deref()
+            .map(read_names)
+            .transpose()?
+            .unwrap_or_default(),
+        tournaments: args
+            .tournaments
+            .as_deref()
+            .map(read_names)
+            .transpose()?
+            .unwrap_or_default(),
+    };
+    wthor::name_games(&mut records, &names);
     let format = args.to;
     if format == Format::Protocol && records.len() > 1 {
         return Err(ConvertError::SeveralGames {
@@ -123,9 +159,10 @@ pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
             count: records.len(),
         });
     }
-    let bytes = match format {
-        Format::Wthor => wthor::write(&records, &today()),
-        _ => record::write(&records, format),
+    let header = (format == Format::Wthor).then(|| wthor_header(&mut records, args.wthor_solve));
+    let bytes = match header {
+        Some(header) => wthor::write(&records, &header),
+        None => record::write(&records, format),
     }
     .map_err(|source| ConvertError::Unwritable {
         name: name.clone(),
@@ -147,18 +184,82 @@ pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
     }
 }
 
-/// A WTHOR header dated today; the games' year is this year.
-fn today() -> wthor::Header {
+/// The header of the WTHOR file written: the one the games were read with (from WTHOR, or a
+/// GGF comment written from it), else a new one ([`today`]). With `solve`, each game's
+/// theoretical score is solved from that many empties, which becomes the header's depth.
+fn wthor_header(records: &mut [GameRecord], solve: Option<u8>) -> wthor::Header {
+    let mut header = records
+        .iter()
+        .find_map(|record| record.metadata().wthor.map(|info| info.header))
+        .unwrap_or_else(|| today(records.first()));
+    let Some(depth) = solve else {
+        return header;
+    };
+    header.depth = depth;
+    let mut engine = Engine::new(EngineConfig {
+        hash_mb: 64,
+        ..EngineConfig::default()
+    });
+    engine.set_scoring(Scoring::EmptiesToWinner);
+    for record in records {
+        let real = record
+            .metadata()
+            .wthor
+            .map_or_else(|| wthor::real_black_discs(record), |info| info.black_discs);
+        let theoretical = theoretical(&mut engine, record, u32::from(depth)).unwrap_or(real);
+        let info = record.metadata().wthor.unwrap_or_default();
+        record.metadata_mut().wthor = Some(WthorInfo {
+            black_discs: real,
+            theoretical_black_discs: theoretical,
+            header,
+            ..info
+        });
+    }
+    header
+}
+
+/// Black's discs with perfect play from the position of `record` with `depth` empties (empty
+/// squares to the winner); `None` if the game never had so few empties (or is not 8x8).
+fn theoretical(engine: &mut Engine, record: &GameRecord, depth: u32) -> Option<u8> {
+    let game = record
+        .positions()
+        .into_iter()
+        .map(|(game, _)| game)
+        .chain([record.final_game().clone()])
+        .find(|game| game.board().empties() <= depth)?;
+    let black_margin = match game.turn() {
+        None => {
+            let margin = game.margin(Color::Black);
+            margin + margin.signum() * game.board().empties() as i32
+        }
+        Some(turn) => {
+            let score = engine.search(&game, &Limits::default()).ok()?.score;
+            if turn == Color::Black { score } else { -score }
+        }
+    };
+    Some(wthor::discs_of_margin(black_margin))
+}
+
+/// A new WTHOR header dated today, depth 0; the games' year is the year the first game's date
+/// starts with, else this year.
+fn today(first: Option<&GameRecord>) -> wthor::Header {
     let date = jiff::Zoned::now().date();
-    let year = date.year() as u16;
+    let stated = first
+        .and_then(|record| record.metadata().date.as_deref())
+        .and_then(|date| date.get(..4))
+        .and_then(|year| year.parse::<u16>().ok())
+        .filter(|year| (1900..=2100).contains(year));
+    let year = stated.unwrap_or(date.year() as u16);
+    let this_year = date.year() as u16;
     wthor::Header {
         created: [
-            (year / 100) as u8,
-            (year % 100) as u8,
+            (this_year / 100) as u8,
+            (this_year % 100) as u8,
             date.month() as u8,
             date.day() as u8,
         ],
         games_year: year,
-        depth: 0,
+        board_size: 8,
+        ..wthor::Header::default()
     }
 }

@@ -302,6 +302,11 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             return shape.final_score(pos.me, pos.opp) * SCALE;
         }
         if depth == 0 {
+            // A game that is over (a wipe-out, or nobody can move) is scored exactly, never
+            // by the evaluation.
+            if self.moves(pos).is_empty() && self.moves(pos.passed()).is_empty() {
+                return shape.final_score(pos.me, pos.opp) * SCALE;
+            }
             return evaluate::<B, R, C>(shape, pos, self.cpu);
         }
         let moves = self.moves(pos);

@@ -193,7 +193,11 @@ impl Gtp {
                 if !self.game.is_over() {
                     return Err("the game is not over".to_owned());
                 }
-                Ok(match self.game.margin(Color::Black) {
+                // Empty squares go to the winner, as WTHOR, the FFO scores and other Othello
+                // engines count (W+64 after a wipe-out by white).
+                let margin = self.game.margin(Color::Black);
+                let empties = self.game.board().empties() as i32;
+                Ok(match margin + margin.signum() * empties {
                     0 => "0".to_owned(),
                     m if m > 0 => format!("B+{m}"),
                     m => format!("W+{}", -m),
@@ -287,7 +291,9 @@ impl Gtp {
             Some(turn) if !self.game.moves_of(color).is_empty() => {
                 return Err(format!("wrong color: it is {turn}'s turn"));
             }
-            _ => {
+            // After the end: a pass, not recorded, so that `undo` takes back the last move.
+            None => return Ok("pass".to_owned()),
+            Some(_) => {
                 self.history.push(self.game.clone());
                 return Ok("pass".to_owned());
             }

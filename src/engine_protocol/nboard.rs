@@ -320,7 +320,12 @@ impl NBoard {
     fn go(&self) -> Reply {
         let spot = self.current();
         if spot.game.is_over() {
-            return Reply::note("go: the game is over; no move to play".to_owned());
+            // Every `go` is answered with a move: after the end, a pass.
+            return Reply {
+                lines: vec!["=== PA".to_owned(), "status".to_owned()],
+                notes: vec!["go: the game is over; answered PA".to_owned()],
+                ..Reply::default()
+            };
         }
         Reply::task(Task {
             kind: TaskKind::Go(spot.clone()),
@@ -706,7 +711,9 @@ mod tests {
         assert!(nboard.handle("move PA").notes.is_empty());
         assert!(nboard.handle("move g2").notes.is_empty());
         assert!(nboard.game().is_over());
-        assert!(nboard.handle("go").task.is_none());
+        let after_end = nboard.handle("go");
+        assert!(after_end.task.is_none());
+        assert_eq!(after_end.lines, ["=== PA", "status"]);
         // The analysis starts from the end: white, nominally to move, lost by 20.
         nboard.handle("set depth 1");
         let lines = run(&nboard.handle("analyze").task.unwrap());

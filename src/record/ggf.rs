@@ -2,14 +2,19 @@
 //! `(;GM[Othello]PC[place]DT[date]PB[black]PW[white]RE[+12.000]TI[5:00]TY[8]BO[8 ... *]B[f5]W[d6]...;)`.
 //!
 //! Properties read: `GM` (must be Othello), `PC` (the place or event), `DT`, `PB`, `PW`, `RE`
-//! (black's margin, kept as written), `TY` (the board's side, and `a` for "anti": fewest discs
-//! wins), `BO` (the starting board: the side, then the cells row by row, `-` empty, `*` black,
-//! `O` white, then the side to move, `*` or `O`), and the moves `B[..]` and `W[..]`. A move may
-//! carry an evaluation and a time after slashes (`B[f5/1.23/0.5]`), which are ignored, and a
-//! pass is `PA` (or `pass`); a colour that moves twice in a row means the other passed. Every
-//! other property (`TI`, `RB`, `RW`, comments `C[..]`, ...) is skipped, as is anything between
-//! games; a file holds any number of games. `RU[SIMPLE]` marks a game under the SIMPLE rules
-//! (a property of this crate; GGS has only the FULL rules). GGF boards are square.
+//! (black's margin, kept as written), `TY` (the board type, see [`BoardType`]: its size, and
+//! `a` for "anti": fewest discs wins), `BO` (the starting board: the side, then the cells row by
+//! row, `-` empty, `*` black, `O` white, then the side to move, `*` or `O`; it is authoritative,
+//! so random starts and synchro games need nothing else), and the moves `B[..]` and `W[..]`. A
+//! move may carry an evaluation and a time after slashes (`B[f5/1.23/0.5]`), which are ignored,
+//! and a pass is `PA` (or `pass`); a colour that moves twice in a row means the other passed.
+//! Every other property (`TY` as written when it says more than the size and `a`, `KB`, `KW`,
+//! `KM`, `TI`, `RB`, `RW`, comments `C[..]`, ...) is kept in [`Metadata::properties`] and
+//! written back; a comment `C[WTHOR ...]` written
+//! by [`super::wthor::comment`] gives back the WTHOR numbers of the game. Anything between games
+//! is skipped; a file holds any number of games, and [`read_each`] reads each on its own.
+//! `RU[SIMPLE]` marks a game under the SIMPLE rules (a property of this crate; GGS has only
+//! the FULL rules). GGF boards are square.
 
 use crate::board::Board;
 use crate::color::Color;
@@ -20,10 +25,76 @@ use crate::square::{Dimensions, Square};
 
 use super::{
     Format, FormatSpec, GameRecord, Metadata, RecordError, RecordErrorKind, RecordMove, WriteError,
-    cannot_hold, shown,
+    cannot_hold, shown, wthor,
 };
 
+/// A GGS board type, the value of `TY`: an optional `s` (a synchro game: each player plays both
+/// colours), the board's side (`8`; GGS plays 4 to 14, and `88`, the octagon, which is not read),
+/// then any of `k` (komi: the players bid for the colour, `KB`, `KW`, `KM`), `a` (anti: fewest
+/// discs wins), `rN` (a random start with N discs), `b` or `w` (the colour asked for). The board
+/// itself comes from `BO`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BoardType {
+    /// The board's side.
+    pub side: usize,
+    /// `s`: a synchro game.
+    pub synchro: bool,
+    /// `k`: a komi game.
+    pub komi: bool,
+    /// `a`: fewest discs wins.
+    pub anti: bool,
+    /// `rN`: a random start with this many discs.
+    pub random: Option<u32>,
+    /// `b` or `w`: the colour asked for.
+    pub color: Option<Color>,
+}
+
+impl BoardType {
+    /// Reads a type such as `8`, `s8r18`, `8kr20` or `8ar14`.
+    ///
+    /// # Errors
+    /// What it expected, for a type it cannot read (the octagon `88` included).
+    pub fn parse(text: &str) -> Result<BoardType, &'static str> {
+        const EXPECTED: &str = "a board type such as TY[8], TY[s8r18] or TY[8kr20] (a side from 4 to 16, then k, a, rN, b or w)";
+        let text = text.trim();
+        let mut chars = text.chars().peekable();
+        let mut board = BoardType::default();
+        if chars.peek().is_some_and(|c| c.eq_ignore_ascii_case(&'s')) {
+            board.synchro = true;
+            chars.next();
+        }
+        let digits = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+            let mut number = String::new();
+            while let Some(c) = chars.next_if(char::is_ascii_digit) {
+                number.push(c);
+            }
+            number.parse::<u32>().ok()
+        };
+        let side = digits(&mut chars).ok_or(EXPECTED)?;
+        if side == 88 {
+            return Err("a square board type: the octagon, TY[88], is not played here");
+        }
+        board.side = side as usize;
+        if !Dimensions::side_ok(board.side) {
+            return Err(EXPECTED);
+        }
+        while let Some(c) = chars.next() {
+            match c.to_ascii_lowercase() {
+                's' => board.synchro = true,
+                'k' => board.komi = true,
+                'a' => board.anti = true,
+                'b' => board.color = Some(Color::Black),
+                'w' => board.color = Some(Color::White),
+                'r' => board.random = Some(digits(&mut chars).ok_or(EXPECTED)?),
+                _ => return Err(EXPECTED),
+            }
+        }
+        Ok(board)
+    }
+}
+
 /// A cursor over the text that knows its line and column.
+#[derive(Clone)]
 struct Cursor<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     line: usize,
@@ -105,24 +176,55 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 /// [`RecordError`] with the line and column of the first property that is wrong, of a move
 /// that cannot be played, or of the place where a game is cut short.
 pub fn read(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+    read_each(text).into_iter().collect()
+}
+
+/// Reads each game of a GGF file on its own: a game that cannot be read is its error (the
+/// line and column of what is wrong), and reading goes on after its end.
+#[must_use]
+pub fn read_each(text: &str) -> Vec<Result<GameRecord, RecordError>> {
     let mut cursor = Cursor {
         chars: text.chars().peekable(),
         line: 1,
         column: 1,
     };
-    let mut records = Vec::new();
+    let mut games = Vec::new();
     while let Some(c) = cursor.bump() {
         if c != '(' {
             continue;
         }
+        let start = cursor.clone();
         cursor.skip_space();
-        if cursor.peek() != Some(';') {
-            return Err(cursor.expected("; after ( at the start of a game"));
+        let game = if cursor.peek() == Some(';') {
+            cursor.bump();
+            read_game(&mut cursor)
+        } else {
+            Err(cursor.expected("; after ( at the start of a game"))
+        };
+        if game.is_err() {
+            cursor = start;
+            skip_game(&mut cursor);
         }
-        cursor.bump();
-        records.push(read_game(&mut cursor)?);
+        games.push(game);
     }
-    Ok(records)
+    games
+}
+
+/// Moves past the `)` that ends the game whose `(` was just read (or to the end of the text),
+/// skipping property values.
+fn skip_game(cursor: &mut Cursor<'_>) {
+    let mut in_value = false;
+    while let Some(c) = cursor.bump() {
+        match c {
+            '\\' if in_value => {
+                cursor.bump();
+            }
+            '[' => in_value = true,
+            ']' => in_value = false,
+            ')' if !in_value => return,
+            _ => {}
+        }
+    }
 }
 
 /// Reads one game's properties, after its `(;`, up to and including its `;)`.
@@ -132,9 +234,8 @@ pub fn read(text: &str) -> Result<Vec<GameRecord>, RecordError> {
 )]
 fn read_game(cursor: &mut Cursor<'_>) -> Result<GameRecord, RecordError> {
     let mut metadata = Metadata::default();
-    let mut side: Option<Value> = None;
+    let mut board_type: Option<(BoardType, Value)> = None;
     let mut board: Option<Value> = None;
-    let mut anti = false;
     let mut rules = RuleSet::Full;
     let mut moves: Vec<(Color, Value)> = Vec::new();
     loop {
@@ -174,8 +275,16 @@ fn read_game(cursor: &mut Cursor<'_>) -> Result<GameRecord, RecordError> {
                     "PW" => metadata.white = non_empty(&value.text),
                     "RE" => metadata.result = non_empty(&value.text),
                     "TY" => {
-                        anti = value.text.contains(['a', 'A']);
-                        side = Some(value);
+                        let read = BoardType::parse(&value.text)
+                            .map_err(|expected| value.expected(expected))?;
+                        // Kept when it says more than the writer's `TY[8]` or `TY[8a]`.
+                        let plain = format!("{}{}", read.side, if read.anti { "a" } else { "" });
+                        if value.text.trim() != plain {
+                            metadata
+                                .properties
+                                .push((name.clone(), value.text.trim().to_owned()));
+                        }
+                        board_type = Some((read, value));
                     }
                     "BO" => board = Some(value),
                     "RU" => {
@@ -187,28 +296,24 @@ fn read_game(cursor: &mut Cursor<'_>) -> Result<GameRecord, RecordError> {
                     }
                     "B" => moves.push((Color::Black, value)),
                     "W" => moves.push((Color::White, value)),
-                    _ => {}
+                    "C" if metadata.wthor.is_none()
+                        && wthor::parse_comment(&value.text).is_some() =>
+                    {
+                        metadata.wthor = wthor::parse_comment(&value.text);
+                    }
+                    "GM" => {}
+                    _ => metadata.properties.push((name.clone(), value.text)),
                 }
             }
             _ => return Err(cursor.expected("a property such as B[f5], or ;) to end the game")),
         }
     }
-    let side_of_type = side
-        .as_ref()
-        .map(|value| {
-            let digits: String = value.text.chars().filter(char::is_ascii_digit).collect();
-            digits
-                .parse::<usize>()
-                .ok()
-                .filter(|&n| Dimensions::side_ok(n))
-                .ok_or_else(|| value.expected("a board type such as TY[8] (sides 4 to 16)"))
-        })
-        .transpose()?;
+    let side_of_type = board_type.as_ref().map(|(read, _)| read.side);
     let mut setup = match &board {
         Some(value) => read_board(value, side_of_type)?,
         None => Setup::standard(square(side_of_type.unwrap_or(8))),
     };
-    if anti {
+    if board_type.as_ref().is_some_and(|(read, _)| read.anti) {
         setup.win = WinRule::FewestDiscs;
     }
     let dims = setup.board.dims();
@@ -341,12 +446,27 @@ pub fn game(record: &GameRecord) -> String {
             text.push_str(&format!("{name}[{}]", escape(value)));
         }
     }
-    let anti = if setup.win == WinRule::FewestDiscs {
-        "a"
-    } else {
-        ""
-    };
-    text.push_str(&format!("TY[{side}{anti}]"));
+    // The type as read where it agrees with the game (its size and win rule), in its place.
+    let anti = setup.win == WinRule::FewestDiscs;
+    let board_type = format!("{side}{}", if anti { "a" } else { "" });
+    let mut typed = false;
+    for (name, value) in &meta.properties {
+        if name == "TY" {
+            let agrees =
+                BoardType::parse(value).is_ok_and(|read| read.side == side && read.anti == anti);
+            let value = if agrees { value } else { &board_type };
+            text.push_str(&format!("TY[{}]", escape(value)));
+            typed = true;
+        } else {
+            text.push_str(&format!("{name}[{}]", escape(value)));
+        }
+    }
+    if let Some(info) = &meta.wthor {
+        text.push_str(&format!("C[{}]", escape(&wthor::comment(info))));
+    }
+    if !typed {
+        text.push_str(&format!("TY[{board_type}]"));
+    }
     if record.rules() == RuleSet::Simple {
         text.push_str("RU[SIMPLE]");
     }
@@ -424,10 +544,55 @@ mod tests {
         let written = game(record);
         assert_eq!(
             written,
-            "(;GM[Othello]PC[NBoard]DT[2024-05-01]PB[Ann]PW[Bob\\]s]RE[+4.000]TY[8]\
-             BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6]B[c3];)"
+            "(;GM[Othello]PC[NBoard]DT[2024-05-01]PB[Ann]PW[Bob\\]s]RE[+4.000]TI[5:00//2:00]\
+             C[a comment; with (parens)]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6]B[c3];)"
         );
         assert_eq!(read(&written).unwrap()[0], *record);
+    }
+
+    #[test]
+    fn reads_the_board_types_ggs_writes() {
+        for (text, side, synchro, komi, anti, random) in [
+            ("8", 8, false, false, false, None),
+            ("s8r18", 8, true, false, false, Some(18)),
+            ("8kr20", 8, false, true, false, Some(20)),
+            ("8ar14", 8, false, false, true, Some(14)),
+            ("S10", 10, true, false, false, None),
+        ] {
+            let read = BoardType::parse(text).unwrap();
+            assert_eq!(
+                (read.side, read.synchro, read.komi, read.anti, read.random),
+                (side, synchro, komi, anti, random),
+                "{text}"
+            );
+        }
+        assert_eq!(BoardType::parse("8b").unwrap().color, Some(Color::Black));
+        assert!(BoardType::parse("8x").is_err());
+        assert!(BoardType::parse("r8").is_err());
+    }
+
+    #[test]
+    fn keeps_what_it_does_not_read_and_skips_a_bad_game() {
+        let komi =
+            "(;GM[Othello]PB[a]PW[b]TY[8k]KB[e6//0.90]KW[f5/-1.00]KM[-0.500]RE[+8.500]B[f5];)";
+        let bad = "(;GM[Othello]TY[8]B[z9];)";
+        let anti = "(;GM[Othello]TY[8ar14]B[f5];)";
+        let games = read_each(&format!("{komi}\n{bad}\n{anti}\n"));
+        assert_eq!(games.len(), 3);
+        let first = games[0].as_ref().unwrap();
+        assert_eq!(
+            game(first),
+            "(;GM[Othello]PB[a]PW[b]RE[+8.500]TY[8k]KB[e6//0.90]KW[f5/-1.00]KM[-0.500]\
+             BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5];)"
+        );
+        assert_eq!(
+            games[1].as_ref().unwrap_err().to_string(),
+            "line 2, column 21: column z is off the board: columns are a to h"
+        );
+        let third = games[2].as_ref().unwrap();
+        assert_eq!(third.setup().win, WinRule::FewestDiscs);
+        assert!(game(third).contains("TY[8ar14]"));
+        assert!(read(bad).is_err());
     }
 
     #[test]
@@ -451,7 +616,11 @@ mod tests {
         );
         assert_eq!(
             error("(;TY[7];)"),
-            "line 1, column 6: expected a board type such as TY[8] (sides 4 to 16), found \"7\""
+            "line 1, column 6: expected a board type such as TY[8], TY[s8r18] or TY[8kr20] (a side from 4 to 16, then k, a, rN, b or w), found \"7\""
+        );
+        assert_eq!(
+            error("(;TY[88];)"),
+            "line 1, column 6: expected a square board type: the octagon, TY[88], is not played here, found \"88\""
         );
         assert_eq!(
             error("(;B[f5] = W[d6];)"),

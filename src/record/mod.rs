@@ -76,6 +76,8 @@ pub struct WthorInfo {
     pub black_discs: u8,
     /// Black's discs with perfect play from the move the file's header names, as recorded.
     pub theoretical_black_discs: u8,
+    /// The header of the file the game was read from, kept to write it back.
+    pub header: wthor::Header,
 }
 
 /// What a record says about a game besides its moves; every field is optional.
@@ -93,6 +95,12 @@ pub struct Metadata {
     pub result: Option<String>,
     /// The numbers of a WTHOR game record.
     pub wthor: Option<WthorInfo>,
+    /// The exact scores an OBF line lists for the position (its move fields).
+    pub listed: Option<crate::ffo::Listed>,
+    /// Properties of a GGF game this crate keeps without reading them (`TY` as written when it
+    /// says more than the size and `a`, `KB`, `KW`, `KM`, `TI`, `RB`, `RW`, comments...), name
+    /// and value in the order read; the GGF writer writes them back.
+    pub properties: Vec<(String, String)>,
 }
 
 /// A move of a record that cannot be played.
@@ -645,6 +653,30 @@ fn text_of(input: &[u8]) -> Result<&str, RecordError> {
             + 1;
         RecordError::at_text(line, column, RecordErrorKind::NotText)
     })
+}
+
+/// Reads every game of `input` one by one: a game that cannot be read is an error of its own
+/// while the others are read (GGF files hold many games; the other formats stop at the first
+/// problem, as [`read`] does). The outer error is for an input that is no record at all.
+///
+/// # Errors
+/// [`RecordError`] for an input with no game, or one that is not text (nor WTHOR).
+pub fn read_each(
+    input: &[u8],
+    options: &ReadOptions,
+) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
+    let format = Format::detect(input);
+    if format != Format::Ggf {
+        return Ok(read_as(format, input, options)?
+            .into_iter()
+            .map(Ok)
+            .collect());
+    }
+    let games = ggf::read_each(text_of(input)?);
+    if games.is_empty() {
+        return Err(RecordError::at_text(1, 1, RecordErrorKind::NoGame));
+    }
+    Ok(games)
 }
 
 /// Writes `records` in `format`: text for every format but WTHOR.

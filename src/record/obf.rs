@@ -1,6 +1,9 @@
 //! OBF / FFO position lines: one 8x8 position per line, `board side` with optional fields
-//! after it (read by [`crate::ffo`]). A line holds a position, not a game: it reads as a record
-//! with no moves, and a record writes as the position after its last move.
+//! after it (read by [`crate::ffo`]: the FFO suite's `[id] board side [empties best score
+//! move_scores]`, and Edax's OBF `board side; move:score; ...` with `%` comments). A line holds a
+//! position, not a game: it reads as a record with no moves, its listed scores in
+//! [`Metadata::listed`], and a record writes as the position after its last move, in Edax's
+//! form, with the scores it lists when no move was played since.
 //!
 //! ```
 //! use othello::record::{movelist, obf, ReadOptions};
@@ -51,18 +54,22 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Vec<GameRecord>, Record
             continue;
         }
         let column = line.len() - line.trim_start().len() + 1;
-        let error = |kind| RecordError::at_text(index + 1, column, kind);
-        let position = ffo::parse_line(trimmed)
+        let error = |column, kind| RecordError::at_text(index + 1, column, kind);
+        let position = ffo::parse_line_at(line)
             .ok_or_else(|| {
-                error(RecordErrorKind::Expected {
-                    expected: "an OBF line: a 64-cell board (X, O, -) and the side to move",
-                    found: shown(trimmed),
-                })
+                error(
+                    column,
+                    RecordErrorKind::Expected {
+                        expected: "an OBF line: a 64-cell board (X, O, -) and the side to move",
+                        found: shown(trimmed),
+                    },
+                )
             })?
-            .map_err(|source| error(RecordErrorKind::Obf(source)))?;
+            .map_err(|located| error(located.column, RecordErrorKind::Obf(located.source)))?;
         let game = Game::new(position.setup, options.rules);
         let metadata = Metadata {
             event: position.id,
+            listed: position.listed,
             ..Metadata::default()
         };
         records.push(GameRecord::from_position(&game, metadata));
@@ -85,23 +92,33 @@ pub fn write(records: &[GameRecord]) -> Result<String, WriteError> {
                 "a game won by the fewest discs",
             ));
         }
-        let line = ffo::to_line(record.final_game().board(), to_move(record)).ok_or_else(|| {
-            cannot_hold(
-                index,
-                Format::Obf,
-                format!("a {} board: it holds 8x8 positions", record.dims()),
-            )
-        })?;
+        let line =
+            ffo::to_line(record.final_game().board(), side_to_move(record)).ok_or_else(|| {
+                cannot_hold(
+                    index,
+                    Format::Obf,
+                    format!("a {} board: it holds 8x8 positions", record.dims()),
+                )
+            })?;
         debug_assert!(record.dims() == Dimensions::STANDARD);
         text.push_str(&line);
+        if let Some(listed) = record
+            .metadata()
+            .listed
+            .as_ref()
+            .filter(|_| record.moves().is_empty())
+        {
+            text.push_str(&ffo::obf_fields(listed));
+        }
         text.push('\n');
     }
     Ok(text)
 }
 
 /// The player to move after the record's last move, or, once the game is over, the player who
-/// would have been next.
-fn to_move(record: &GameRecord) -> Color {
+/// would have been next (the side a finished game's score is given for).
+#[must_use]
+pub fn side_to_move(record: &GameRecord) -> Color {
     if let Some(turn) = record.final_game().turn() {
         return turn;
     }
@@ -140,7 +157,7 @@ mod tests {
             read(&text, &ReadOptions::default())
                 .unwrap_err()
                 .to_string(),
-            "line 3, column 3: expected the side to move, X or O, found \"Q\""
+            "line 3, column 68: expected the side to move, X or O, found \"Q\""
         );
         assert_eq!(
             read("f5d6\n", &ReadOptions::default())

@@ -22,8 +22,16 @@
 //! | 8-67 | up to 60 moves, `10 * row + column` (1-based, so 11 is a1 and 88 is h8), then 0 |
 //!
 //! Passes are not written; the games start from the standard 8x8 opening under the FULL rules.
-//! Player and tournament names live in separate files (`WTHOR.JOU`, `WTHOR.TRN`); a record
-//! keeps their numbers in [`WthorInfo`].
+//! Player and tournament names live in separate files (`WTHOR.JOU`, 20 bytes a name, and
+//! `WTHOR.TRN`, 26 bytes a name, after the same 16-byte header; [`read_names`] reads them and
+//! [`name_games`] puts them in the records); a record keeps the numbers and the file's header
+//! in [`WthorInfo`], its real score as a GGF result (`RE`, black's margin) and, written to GGF,
+//! all of them in a comment ([`comment`]) that reads back ([`parse_comment`]).
+//!
+//! The theoretical score is black's discs with perfect play from the header's depth. A game
+//! that ended (or stopped) before reaching that many empties carries its real score there, as
+//! the federation's files do; so a file written with depth 0 carries the real scores, and
+//! `othello convert --wthor-solve N` solves each game from N empties.
 
 use thiserror::Error;
 
@@ -51,8 +59,14 @@ pub struct Header {
     pub created: [u8; 4],
     /// The year the games were played.
     pub games_year: u16,
+    /// The board size byte: 8, or 0 (which also means 8x8).
+    pub board_size: u8,
+    /// 0 for games, 1 for solitaires.
+    pub solitaire: u8,
     /// The number of empties from which the theoretical scores are exact.
     pub depth: u8,
+    /// The last byte, reserved.
+    pub reserved: u8,
 }
 
 /// What is wrong in a WTHOR file.
@@ -98,6 +112,12 @@ pub enum WthorErrorKind {
     AfterEnd {
         /// 1-based game number.
         game: usize,
+    },
+    /// A player or tournament file whose length is not its count of names.
+    #[error("the header counts {count} names, which do not divide the rest of the file")]
+    NotNames {
+        /// Names the header counts.
+        count: usize,
     },
     /// A move that cannot be played.
     #[error("game {game}: {replay}")]
@@ -162,7 +182,10 @@ pub fn read_header(input: &[u8]) -> Result<(Header, u32), RecordError> {
     let header = Header {
         created: [input[0], input[1], input[2], input[3]],
         games_year: u16::from_le_bytes([input[10], input[11]]),
+        board_size: input[12],
+        solitaire: input[13],
         depth: input[14],
+        reserved: input[15],
     };
     Ok((
         header,
@@ -223,6 +246,7 @@ fn read_game(
         white_player: number(4),
         black_discs: bytes[6],
         theoretical_black_discs: bytes[7],
+        header,
     };
     let mut squares = Vec::new();
     let mut offsets = Vec::new();
@@ -245,6 +269,7 @@ fn read_game(
     }
     let metadata = Metadata {
         date: (header.games_year != 0).then(|| header.games_year.to_string()),
+        result: Some(result_text(info.black_discs)),
         wthor: Some(info),
         ..Metadata::default()
     };
@@ -262,9 +287,17 @@ fn read_game(
     })
 }
 
-/// Writes a WTHOR file of `records` with `header`. The scores of a record read from WTHOR are
-/// kept; otherwise black's discs are counted at the end (empty squares to the winner, as the
-/// federation counts them), and the theoretical score is the same number.
+/// Black's margin for a GGF result (`RE[+8.000]`), from black's discs out of 64.
+fn result_text(black_discs: u8) -> String {
+    format!("{:+}.000", 2 * i32::from(black_discs) - 64)
+}
+
+/// Writes a WTHOR file of `records` with `header`. The numbers and scores of a record read from
+/// WTHOR (or from a GGF comment written from one) are kept. Otherwise black's real score comes
+/// from the record's result (`RE`, black's margin, when it is a whole number) or else is counted
+/// at the end (empty squares to the winner of a finished game, as the federation counts them);
+/// the theoretical score is the real one, as the format has it for games that did not reach the
+/// header's depth (write `header.depth` 0, or fill in [`WthorInfo`] from a solve).
 ///
 /// # Errors
 /// [`WriteError`] for a game that is not 8x8 from the standard opening under the FULL rules
@@ -275,7 +308,12 @@ pub fn write(records: &[GameRecord], header: &Header) -> Result<Vec<u8>, WriteEr
     bytes.extend_from_slice(&(records.len() as u32).to_le_bytes());
     bytes.extend_from_slice(&0u16.to_le_bytes());
     bytes.extend_from_slice(&header.games_year.to_le_bytes());
-    bytes.extend_from_slice(&[8, 0, header.depth, 0]);
+    bytes.extend_from_slice(&[
+        header.board_size,
+        header.solitaire,
+        header.depth,
+        header.reserved,
+    ]);
     for (index, record) in records.iter().enumerate() {
         if !record.starts_standard()
             || record.dims() != Dimensions::STANDARD
@@ -288,7 +326,7 @@ pub fn write(records: &[GameRecord], header: &Header) -> Result<Vec<u8>, WriteEr
             ));
         }
         let info = record.metadata().wthor.unwrap_or_else(|| {
-            let discs = black_discs(record);
+            let discs = real_black_discs(record);
             WthorInfo {
                 black_discs: discs,
                 theoretical_black_discs: discs,
@@ -309,6 +347,37 @@ pub fn write(records: &[GameRecord], header: &Header) -> Result<Vec<u8>, WriteEr
     Ok(bytes)
 }
 
+/// Black's real score in discs out of 64: the record's result when it states a whole margin,
+/// else counted at the end.
+#[must_use]
+pub fn real_black_discs(record: &GameRecord) -> u8 {
+    let stated = record
+        .metadata()
+        .result
+        .as_deref()
+        .and_then(whole_margin)
+        .filter(|margin| margin.abs() <= 64 && margin % 2 == 0);
+    match stated {
+        Some(margin) => discs_of_margin(margin),
+        None => black_discs(record),
+    }
+}
+
+/// A GGF result that is a whole margin (`+8.000`, `-2`): the margin.
+fn whole_margin(text: &str) -> Option<i32> {
+    let (whole, fraction) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
+    if !fraction.bytes().all(|b| b == b'0') {
+        return None;
+    }
+    whole.strip_prefix('+').unwrap_or(whole).parse().ok()
+}
+
+/// Black's discs out of 64 for black's `margin` (empties to the winner).
+#[must_use]
+pub fn discs_of_margin(margin: i32) -> u8 {
+    (32 + margin / 2).clamp(0, 64) as u8
+}
+
 /// Black's discs at the end of the record, the empty squares going to the winner of a
 /// finished game.
 fn black_discs(record: &GameRecord) -> u8 {
@@ -321,6 +390,130 @@ fn black_discs(record: &GameRecord) -> u8 {
         _ => score.black,
     };
     black as u8
+}
+
+/// The names of a player or tournament file (`WTHOR.JOU`, `WTHOR.TRN`), by number: its header
+/// counts the names, and each is a fixed-length field (20 or 26 bytes) padded with zeros, in
+/// ISO 8859-1.
+///
+/// # Errors
+/// [`RecordError`] for a file shorter than its header, or whose length is not its header's
+/// count of equal fields.
+pub fn read_names(input: &[u8]) -> Result<Vec<String>, RecordError> {
+    if input.len() < HEADER_LEN {
+        return Err(error(input.len(), WthorErrorKind::ShortHeader));
+    }
+    let count = usize::from(u16::from_le_bytes([input[8], input[9]]));
+    let body = &input[HEADER_LEN..];
+    if count == 0 || !body.len().is_multiple_of(count) {
+        return Err(error(8, WthorErrorKind::NotNames { count }));
+    }
+    Ok(body
+        .chunks(body.len() / count)
+        .map(|field| {
+            let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+            field[..end]
+                .iter()
+                .map(|&b| char::from(b))
+                .collect::<String>()
+                .trim()
+                .to_owned()
+        })
+        .collect())
+}
+
+/// The names of the players (`WTHOR.JOU`) and tournaments (`WTHOR.TRN`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Names {
+    /// Players, by number.
+    pub players: Vec<String>,
+    /// Tournaments, by number.
+    pub tournaments: Vec<String>,
+}
+
+/// Puts the names of the players and the tournament in each record read from WTHOR, by its
+/// numbers (black, white, event); a number with no name leaves the field as it is.
+pub fn name_games(records: &mut [GameRecord], names: &Names) {
+    for record in records {
+        let Some(info) = record.metadata().wthor else {
+            continue;
+        };
+        let name = |list: &[String], number: u16| {
+            list.get(usize::from(number))
+                .filter(|name| !name.is_empty())
+                .cloned()
+        };
+        let metadata = record.metadata_mut();
+        if let Some(black) = name(&names.players, info.black_player) {
+            metadata.black = Some(black);
+        }
+        if let Some(white) = name(&names.players, info.white_player) {
+            metadata.white = Some(white);
+        }
+        if let Some(event) = name(&names.tournaments, info.tournament) {
+            metadata.event = Some(event);
+        }
+    }
+}
+
+/// The GGF comment that carries a game's WTHOR numbers and its file's header:
+/// `WTHOR tournament:12 black:345 white:678 score:36 theoretical:40 depth:24 year:2020
+/// created:20.20.4.27 size:8 solitaire:0 reserved:0` (scores in black's discs).
+#[must_use]
+pub fn comment(info: &WthorInfo) -> String {
+    let header = &info.header;
+    let [a, b, c, d] = header.created;
+    format!(
+        "WTHOR tournament:{} black:{} white:{} score:{} theoretical:{} depth:{} year:{} created:{a}.{b}.{c}.{d} size:{} solitaire:{} reserved:{}",
+        info.tournament,
+        info.black_player,
+        info.white_player,
+        info.black_discs,
+        info.theoretical_black_discs,
+        header.depth,
+        header.games_year,
+        header.board_size,
+        header.solitaire,
+        header.reserved,
+    )
+}
+
+/// Reads a comment written by [`comment`]; `None` for any other text.
+#[must_use]
+pub fn parse_comment(text: &str) -> Option<WthorInfo> {
+    let mut words = text.split_whitespace();
+    if words.next()? != "WTHOR" {
+        return None;
+    }
+    let mut info = WthorInfo::default();
+    let mut seen = 0;
+    for word in words {
+        let (key, value) = word.split_once(':')?;
+        let number = || value.parse::<u16>().ok();
+        let byte = || value.parse::<u8>().ok();
+        match key {
+            "tournament" => info.tournament = number()?,
+            "black" => info.black_player = number()?,
+            "white" => info.white_player = number()?,
+            "score" => info.black_discs = byte()?,
+            "theoretical" => info.theoretical_black_discs = byte()?,
+            "depth" => info.header.depth = byte()?,
+            "year" => info.header.games_year = number()?,
+            "size" => info.header.board_size = byte()?,
+            "solitaire" => info.header.solitaire = byte()?,
+            "reserved" => info.header.reserved = byte()?,
+            "created" => {
+                let parts: Vec<u8> = value
+                    .split('.')
+                    .map(|part| part.parse().ok())
+                    .collect::<Option<_>>()?;
+                info.header.created = parts.try_into().ok()?;
+            }
+            _ => return None,
+        }
+        seen += 1;
+    }
+    (seen == 11).then_some(info)
 }
 
 #[cfg(test)]
@@ -348,5 +541,49 @@ mod tests {
         header[8] = 0;
         assert_eq!(read(&header).unwrap(), vec![]);
         assert!(looks_like(&header));
+    }
+
+    #[test]
+    fn the_comment_carries_every_number_back() {
+        let info = WthorInfo {
+            tournament: 12,
+            black_player: 345,
+            white_player: 678,
+            black_discs: 36,
+            theoretical_black_discs: 40,
+            header: Header {
+                created: [20, 20, 4, 27],
+                games_year: 2020,
+                board_size: 8,
+                solitaire: 0,
+                depth: 24,
+                reserved: 0,
+            },
+        };
+        let text = comment(&info);
+        assert_eq!(
+            text,
+            "WTHOR tournament:12 black:345 white:678 score:36 theoretical:40 depth:24 year:2020 \
+             created:20.20.4.27 size:8 solitaire:0 reserved:0"
+        );
+        assert_eq!(parse_comment(&text), Some(info));
+        assert_eq!(parse_comment("WTHOR is a database"), None);
+        assert_eq!(parse_comment("a comment"), None);
+    }
+
+    #[test]
+    fn reads_names_by_number() {
+        let mut file = vec![0u8; 16];
+        file[8] = 2;
+        file.extend_from_slice(b"???\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0");
+        let mut name = b"Tastet Marc".to_vec();
+        name.resize(20, 0);
+        file.extend_from_slice(&name);
+        assert_eq!(read_names(&file).unwrap(), ["???", "Tastet Marc"]);
+        file.pop();
+        assert_eq!(
+            read_names(&file).unwrap_err().to_string(),
+            "byte 8: the header counts 2 names, which do not divide the rest of the file"
+        );
     }
 }

@@ -372,3 +372,117 @@ mod command {
             .stdout(predicate::str::contains("nobody can move: final score +14"));
     }
 }
+
+/// The game after `moves` (a move list from the standard 8x8 start).
+fn after(moves: &str) -> Game {
+    let records =
+        othello::record::read(moves.as_bytes(), &othello::record::ReadOptions::default()).unwrap();
+    records[0].final_game().clone()
+}
+
+#[test]
+fn a_move_that_ends_the_game_is_seen_at_every_depth() {
+    let mut engine = Engine::new(EngineConfig {
+        hash_mb: 4,
+        ..EngineConfig::default()
+    });
+    let search = |engine: &mut Engine, game: &Game, depth: u32| {
+        engine
+            .search(
+                game,
+                &Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                },
+            )
+            .unwrap()
+    };
+    // White's g5 wipes black out at once: 14 discs to none.
+    let game = after("d3c5d6c3c4e3c6c7f5");
+    for depth in 1..=4 {
+        let report = search(&mut engine, &game, depth);
+        assert_eq!(
+            (report.best_move.to_string(), report.score),
+            ("g5".to_owned(), 14),
+            "depth {depth}"
+        );
+    }
+    // One move earlier black must not play f5, which lets white wipe it out.
+    let game = after("d3c5d6c3c4e3c6c7");
+    for depth in 2..=4 {
+        let report = search(&mut engine, &game, depth);
+        assert_ne!(report.best_move.to_string(), "f5", "depth {depth}");
+    }
+    // Positions of random games, 6x6 and 8x8, where a move ends the game (a wipe-out or a
+    // blocked or full board) one move away: at every depth the search scores at least what
+    // that move wins, exactly, and a move that ends the game with the best margin of all is
+    // never scored above it by the evaluation.
+    let mut rng = SplitMix(25);
+    let mut checked = 0;
+    for attempt in 0..4000 {
+        if checked >= 12 {
+            break;
+        }
+        let side = if attempt % 2 == 0 { 6 } else { 8 };
+        let mut game = Game::new(
+            Setup::standard(Dimensions::new(side, side).unwrap()),
+            RuleSet::Full,
+        );
+        while let Some(mover) = game.turn() {
+            let moves = game.legal_moves();
+            let ending = moves.iter().copied().find_map(|square| {
+                let mut child = game.clone();
+                child.play(square).unwrap();
+                child.is_over().then(|| (square, child.margin(mover)))
+            });
+            // With more empties than the depth, the search is not an exact solve.
+            if let Some((square, margin)) = ending
+                && game.board().empties() >= 2
+            {
+                for depth in 1..game.board().empties().min(5) {
+                    let report = search(&mut engine, &game, depth);
+                    assert!(
+                        report.score >= margin,
+                        "depth {depth}: {square} ends the game {margin:+}, the search says {} {:+}\n{}",
+                        report.best_move,
+                        report.score,
+                        game.board()
+                    );
+                }
+                checked += 1;
+                break;
+            }
+            game.play(moves[rng.below(moves.len())]).unwrap();
+        }
+    }
+    assert!(checked >= 12, "only {checked} positions found");
+}
+
+#[test]
+fn a_full_board_one_or_two_moves_away_is_scored_exactly() {
+    // The 2007 world final, game 1, two and one moves before its end.
+    let text = std::fs::read_to_string(crate::support::real_file("woc2007-final-g1.txt")).unwrap();
+    let moves = text.split_whitespace().next().unwrap();
+    let mut engine = Engine::new(EngineConfig::default());
+    for left in [1, 2] {
+        let game = after(&moves[..moves.len() - 2 * left]);
+        let exact = brute_force(&game);
+        for depth in 1..=4 {
+            let report = engine
+                .search(
+                    &game,
+                    &Limits {
+                        depth: Some(depth),
+                        ..Limits::default()
+                    },
+                )
+                .unwrap();
+            if depth >= game.board().empties() {
+                assert!(report.exact);
+            }
+            if left == 1 || depth >= 2 {
+                assert_eq!(report.score, exact, "{left} moves left, depth {depth}");
+            }
+        }
+    }
+}

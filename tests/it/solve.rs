@@ -154,8 +154,8 @@ fn malformed_lines_are_named_in_their_own_format() {
         .code(2)
         .stdout("")
         .stderr(
-            "othello: standard input: line 2: the board has 63 squares, expected 64 (X, O or - \
-             for each of a1..h8)\n",
+            "othello: standard input: line 2, column 6: the board has 63 squares, expected 64 (X, \
+             O or - for each of a1..h8)\n",
         );
     othello()
         .arg("solve")
@@ -163,8 +163,8 @@ fn malformed_lines_are_named_in_their_own_format() {
         .assert()
         .code(2)
         .stderr(
-            "othello: standard input: line 1: expected a move and its score such as A2:+38, \
-             found \"F7=-44\"\n",
+            "othello: standard input: line 1, column 90: expected a move and its score such as \
+             A2:+38, found \"F7=-44\"\n",
         );
     othello()
         .arg("solve")
@@ -172,7 +172,7 @@ fn malformed_lines_are_named_in_their_own_format() {
         .assert()
         .code(2)
         .stderr(
-            "othello: standard input: line 1: expected the side to move, X or O, found \"Q\"\n",
+            "othello: standard input: line 1, column 71: expected the side to move, X or O, found \"Q\"\n",
         );
 }
 
@@ -198,4 +198,46 @@ fn perft_verbose_has_a_row_per_depth() {
         .assert()
         .success()
         .stdout(predicate::str::contains("0.0 M").not());
+}
+
+#[test]
+fn edax_obf_lines_are_solved_and_every_listed_move_checked() {
+    let text = std::fs::read_to_string(crate::support::real_file("fforum-1-19.obf")).unwrap();
+    let first: String = text
+        .lines()
+        .take(3)
+        .map(|line| format!("{line}\n"))
+        .collect::<Vec<_>>()
+        .concat();
+    let table = solve(&["--empties-to-winner"], &first, 0);
+    assert!(table.contains("3 of 3 match"), "{table}");
+    assert!(
+        table.contains("moves: g8 +18, h1 +12, a2 +6, h7 +6, a3 +4, b1 -4, a4 -22, g2 -24"),
+        "{table}"
+    );
+    // A listed move score that is wrong is named.
+    let wrong = first.replace("H1:+12;", "H1:+10;");
+    let table = solve(&["--empties-to-winner"], &wrong, 1);
+    assert!(table.contains("h1 +12 (listed +10)"), "{table}");
+    assert!(table.contains("2 of 3 match"), "{table}");
+}
+
+/// Every position of Edax's `fforum-1-19.obf`: run by `.ci/run` through the release binary.
+#[test]
+#[ignore = "slow in a debug build: .ci/run solves the file with the release binary"]
+fn every_fforum_position_solves_to_its_listed_move_scores() {
+    let text = std::fs::read_to_string(crate::support::real_file("fforum-1-19.obf")).unwrap();
+    let table = solve(&["--empties-to-winner"], &text, 0);
+    assert!(table.contains("19 of 19 match"), "{table}");
+}
+
+#[test]
+fn a_finished_game_is_scored_for_the_side_to_move() {
+    // White started this random-start synchro game and black won it by 8; white made the last
+    // move, so black is to move: +8.
+    let text = std::fs::read_to_string(crate::support::real_file("novello-white-starts-s8r19.ggf"))
+        .unwrap();
+    let table = solve(&[], &text, 0);
+    let row = table.lines().nth(1).unwrap();
+    assert!(row.starts_with("game 1        0   over     +8"), "{table}");
 }

@@ -105,3 +105,27 @@ pub fn is_gone(pid: u32) -> bool {
             .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
     }
 }
+
+/// A real Othello file from `shared/data/real/` (public files that are not the project's, read
+/// where they are): `$OTHELLO_REAL_DATA`, else `../shared/data/real` beside the repository (as
+/// in CI), else `shared/data/real` in an ancestor directory. A missing file fails the test,
+/// naming where it was looked for.
+pub fn real_file(name: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut places: Vec<PathBuf> = std::env::var_os("OTHELLO_REAL_DATA")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    places.extend(root.ancestors().map(|dir| dir.join("shared/data/real")));
+    places.push(PathBuf::from("/work/shared/data/real"));
+    places
+        .iter()
+        .map(|dir| dir.join(name))
+        .find(|path| path.exists())
+        .unwrap_or_else(|| {
+            panic!(
+                "the real file {name} is in none of {places:?}: put shared/data/real beside the \
+                 repository or set OTHELLO_REAL_DATA"
+            )
+        })
+}

@@ -81,6 +81,7 @@ pub(super) fn parse_input(
             line: None,
             game: record.final_game().clone(),
             listed: None,
+            side: record::obf::side_to_move(record),
         })
         .collect())
 }
@@ -103,6 +104,7 @@ pub(super) fn parse_positions(
                 .id
                 .map_or_else(|| format!("position {}", index + 1), |id| format!("#{id}")),
             line: Some(problem.line),
+            side: problem.game.turn().unwrap_or(problem.game.first_player()),
             game: problem.game,
             listed: problem.listed,
         })

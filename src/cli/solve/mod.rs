@@ -24,7 +24,8 @@ use thiserror::Error;
 use othello::ffo::{Listed, ProblemError};
 use othello::record::RecordError;
 use othello::{
-    Engine, EngineConfig, EngineError, Evaluation, Game, Limits, MoveValue, Scoring, SearchReport,
+    Color, Engine, EngineConfig, EngineError, Evaluation, Game, Limits, MoveValue, Scoring,
+    SearchReport,
 };
 
 use super::input::{ReadError, read_bytes};
@@ -47,7 +48,8 @@ pub enum EvalArg {
 #[command(after_help = "\
 Input: protocol setups (rows, columns, first player, win rule, grid, then optionally ROW COL
 move lines) or 8x8 FFO lines (`[id] board side [empties best_moves score move_scores]`, board
-a1..h8 with X black, O white, - empty), in any mix; blank lines and lines starting with # are
+a1..h8 with X black, O white, - empty) or Edax OBF lines (`board side; move:score; ...`, every
+listed move score checked), in any mix; blank lines and lines starting with # or % are
 skipped. Game records (move lists, GGF, WTHOR) are solved after their last move.
 
 Output: one row per position (depth or exact, score, time, nodes, nodes per second, the check
@@ -212,6 +214,8 @@ struct Entry {
     game: Game,
     /// The result the input lists, if any.
     listed: Option<Listed>,
+    /// The side a finished game is scored for: the player who would move next.
+    side: Color,
 }
 
 /// What searching one position found.

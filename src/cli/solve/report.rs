@@ -44,7 +44,8 @@ impl Verdict {
                 };
             }
             Finding::Searched(report) => {
-                report.score == listed.score && listed.best.contains(&report.best_move)
+                report.score == listed.score
+                    && (listed.best.is_empty() || listed.best.contains(&report.best_move))
             }
             Finding::Over(margin) => *margin == listed.score && listed.best.is_empty(),
             Finding::Failed(_) => false,

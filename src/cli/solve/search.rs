@@ -39,7 +39,7 @@ pub(super) fn solve_one(
     let game = &entry.game;
     if game.is_over() {
         return Ok(Solved {
-            finding: Finding::Over(plan.scoring.final_margin(game, game.first_player())),
+            finding: Finding::Over(plan.scoring.final_margin(game, entry.side)),
             moves: Vec::new(),
         });
     }
@@ -48,7 +48,12 @@ pub(super) fn solve_one(
         Err(error) => Finding::Failed(error),
     };
     let mut moves = Vec::new();
-    if plan.all_moves && matches!(finding, Finding::Searched(_)) {
+    // An OBF line's move scores are checked as with --all-moves.
+    let listed_moves = entry
+        .listed
+        .as_ref()
+        .is_some_and(|listed| listed.obf && !listed.moves.is_empty());
+    if (plan.all_moves || listed_moves) && matches!(finding, Finding::Searched(_)) {
         let label = format!("{} all moves", entry.label);
         let valued = with_progress(engine, &label, |engine, progress| {
             engine.move_values(game, &plan.limits, plan.stop, &mut |values, total| {
