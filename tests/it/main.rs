@@ -25,5 +25,6 @@ mod records;
 mod grader;
 mod hardening;
 mod perft;
+mod serve_browser;
 mod solve;
 mod train;
