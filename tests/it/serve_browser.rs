@@ -72,8 +72,10 @@ fn start_driver() -> (Killed, String) {
     (driver, format!("http://127.0.0.1:{port}"))
 }
 
-/// A headless Chromium session with a window of `width` x `height`.
+/// A headless Chromium session whose page is `width` x `height` CSS pixels (device emulation:
+/// a window cannot be made narrower than 500 pixels); a phone below 1000 pixels wide.
 async fn browser(driver: &str, profile: &Path, width: u32, height: u32) -> Client {
+    let phone = width < 1000;
     let mut capabilities = serde_json::Map::new();
     let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .into_iter()
@@ -90,8 +92,17 @@ async fn browser(driver: &str, profile: &Path, width: u32, height: u32) -> Clien
             "--no-first-run",
             "--hide-scrollbars",
             format!("--user-data-dir={}", profile.display()),
-            format!("--window-size={width},{height}"),
+            format!("--window-size={},{}", width.max(800), height.max(600)),
         ],
+        "mobileEmulation": {
+            "deviceMetrics": {
+                "width": width,
+                "height": height,
+                "pixelRatio": 1.0,
+                "touch": phone,
+                "mobile": phone,
+            },
+        },
     });
     if let Some(binary) = binary {
         options["binary"] = json!(binary);
@@ -197,11 +208,9 @@ async fn play_the_scripted_game(client: &Client, url: &str, shot: &Path, shot_at
     )
     .await;
     assert_eq!(label, "d3, empty, legal move");
-    assert_eq!(text(client, "#status").await, "Black (black) to move.");
+    assert_eq!(text(client, "#status").await, "Black to move.");
     for (index, (square, after)) in scripted_game().iter().enumerate() {
         tap(client, square).await;
-        let label = script(client, &format!("return document.querySelector(\"button[data-square='{square}']\").getAttribute('aria-label');")).await;
-        let _ = label;
         until(
             client,
             &format!("return document.querySelector(\"button[data-square='{square}']\").getAttribute('aria-label').includes('last move');"),
@@ -243,15 +252,20 @@ async fn play_the_scripted_game(client: &Client, url: &str, shot: &Path, shot_at
                 "White"
             };
             format!(
-                "Game over: {name} ({}) wins, {} to {}.",
-                color.name(),
-                score.black,
-                score.white
+                "Game over: {name} wins, {} to {}.",
+                score.black, score.white
             )
         }
         None => format!("Game over: a draw, {} to {}.", score.black, score.white),
     };
     assert_eq!(status, expected);
+    let end = shot.with_file_name(
+        shot.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".png", "-end.png"),
+    );
+    std::fs::write(end, client.screenshot().await.unwrap()).unwrap();
 }
 
 /// A new game against the computer at level 1 from the dialog; the computer replies.
@@ -278,6 +292,13 @@ async fn the_computer_replies(client: &Client) {
         .click()
         .await
         .unwrap();
+    let size = script(
+        client,
+        "return [window.innerWidth, window.innerHeight].join('x');",
+    )
+    .await;
+    let dialog = screenshots().join(format!("serve-{}-new-game.png", size.as_str().unwrap()));
+    std::fs::write(dialog, client.screenshot().await.unwrap()).unwrap();
     client
         .find(Locator::Id("new-start"))
         .await
@@ -349,8 +370,6 @@ fn serve_browser_plays_a_whole_game_by_taps_on_a_phone_and_a_desktop() {
         for (width, height, shot_at) in [(390, 844, 22), (1280, 800, 22)] {
             let profile = tempfile::tempdir().unwrap();
             let client = browser(&driver, profile.path(), width, height).await;
-            let inner = script(&client, "return [window.innerWidth, window.innerHeight];").await;
-            eprintln!("{width}x{height}: viewport {inner}");
             let shot = screenshots().join(format!("serve-{width}x{height}.png"));
             play_the_scripted_game(&client, &url, &shot, shot_at).await;
             no_sideways_scroll(&client, width).await;

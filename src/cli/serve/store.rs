@@ -187,6 +187,7 @@ impl Store {
     }
 
     /// How many games are in memory.
+    #[cfg(test)]
     pub fn in_memory(&self) -> usize {
         self.games.lock().expect("no panic while held").len()
     }

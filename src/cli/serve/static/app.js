@@ -16,15 +16,20 @@ const page = {
 
 const capital = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 const nameOf = (view, color) => view[color].name;
+// "Ada (black)", or just "Black" when the name is the colour's.
+const who = (view, color) => {
+  const name = nameOf(view, color);
+  return name === capital(color) ? name : `${name} (${color})`;
+};
 
 function statusText(view) {
   if (view.over) {
     const { black, white } = view;
     const score = `${black.discs} to ${white.discs}`;
     if (!view.winner) return `Game over: a draw, ${score}.`;
-    return `Game over: ${nameOf(view, view.winner)} (${view.winner}) wins, ${score}.`;
+    return `Game over: ${who(view, view.winner)} wins, ${score}.`;
   }
-  const mover = `${nameOf(view, view.turn)} (${view.turn})`;
+  const mover = who(view, view.turn);
   if (view.thinking || (page.thinking && view[view.turn].computer)) {
     return `${mover} is thinking…`;
   }
@@ -66,7 +71,7 @@ function notify(text) {
 function passNotice(view) {
   if (!view.passed) return "";
   const other = view.passed === "black" ? "white" : "black";
-  return `${nameOf(view, view.passed)} (${view.passed}) has no legal move and passes; ${nameOf(view, other)} plays again.`;
+  return `${who(view, view.passed)} has no legal move and passes; ${who(view, other)} plays again.`;
 }
 
 /** Shows a game the server returned, then lets the computer move if it is its turn. */
