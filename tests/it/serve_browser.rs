@@ -1,4 +1,4 @@
-//! `othello serve` in a real browser: headless Chromium driven over WebDriver (chromedriver),
+//! `othello serve` in a real browser: headless Chromium driven over `WebDriver` (chromedriver),
 //! on a phone-sized and a desktop-sized window. Ignored by a plain `cargo test` (it needs
 //! Debian's `chromium` and `chromium-driver`); `.ci/run` installs them and runs
 //! `cargo test --test it -- --ignored serve_browser`.

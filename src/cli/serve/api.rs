@@ -91,6 +91,12 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/games/{id}/computer", post(computer))
         .route("/games/{id}/ggf", get(download))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such API route") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "this route does not take that method",
+            )
+        })
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
             HeaderValue::from_static("no-store"),

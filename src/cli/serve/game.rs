@@ -67,13 +67,11 @@ pub struct Player {
 
 /// The default name: "Computer" for the computer against a person, else the colour.
 fn default_name(color: Color, seat: Seat, other: Seat) -> String {
-    match (seat, other) {
-        (Seat::Computer(_), Seat::Human) => "Computer".to_owned(),
-        _ => {
-            let name = color.name();
-            name[..1].to_ascii_uppercase() + &name[1..]
-        }
+    if let (Seat::Computer(_), Seat::Human) = (seat, other) {
+        return "Computer".to_owned();
     }
+    let name = color.name();
+    name[..1].to_ascii_uppercase() + &name[1..]
 }
 
 /// The settings of a new game, as the page sends them: the same choices as `othello play`
@@ -397,9 +395,7 @@ impl Hosted {
             black: seat_view(Color::Black),
             white: seat_view(Color::White),
             over: outcome.is_some(),
-            winner: outcome
-                .and_then(|outcome| outcome.winner())
-                .map(Color::name),
+            winner: outcome.and_then(othello::Outcome::winner).map(Color::name),
             moves: self.session.moves_played(),
             can_undo: self
                 .session

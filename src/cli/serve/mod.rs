@@ -127,7 +127,7 @@ async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> 
     }
     let app = api::router(Arc::clone(&server));
     let shutdown_server = Arc::clone(&server);
-    let served = axum::serve(
+    let outcome = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
@@ -141,7 +141,7 @@ async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> 
         "Stopped; every game is saved in {}",
         server.store.dir().display()
     );
-    served.map_err(ServeError::Runtime)
+    outcome.map_err(ServeError::Runtime)
 }
 
 /// The address a browser on this machine opens.

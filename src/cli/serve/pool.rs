@@ -98,13 +98,12 @@ impl Pool {
         stop: Arc<AtomicBool>,
         search: impl FnOnce(&AtomicBool) -> Result<T, EngineError> + Send + 'static,
     ) -> Result<T, PoolError> {
-        if self.waiting.fetch_add(1, Ordering::AcqRel) >= self.max_waiting {
-            self.waiting.fetch_sub(1, Ordering::AcqRel);
-            return Err(PoolError::Busy);
-        }
-        let permit = Arc::clone(&self.permits).acquire_owned().await;
-        self.waiting.fetch_sub(1, Ordering::AcqRel);
-        let permit = permit.map_err(|_| PoolError::Stopped)?;
+        let permit = {
+            let waiting = Waiting::join(&self.waiting, self.max_waiting).ok_or(PoolError::Busy)?;
+            let permit = Arc::clone(&self.permits).acquire_owned().await;
+            drop(waiting);
+            permit.map_err(|_| PoolError::Stopped)?
+        };
         let guard = StopOnDrop(Arc::clone(&stop));
         {
             let mut running = self
@@ -126,6 +125,27 @@ impl Pool {
             Ok(Err(error)) => Err(PoolError::Engine(error)),
             Err(_) => Err(PoolError::Stopped),
         }
+    }
+}
+
+/// A place in the queue, given up when dropped (also when the request waiting goes away).
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    /// A place, unless `max` are taken.
+    fn join(count: &'a AtomicUsize, max: usize) -> Option<Waiting<'a>> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |waiting| {
+                (waiting < max).then_some(waiting + 1)
+            })
+            .ok()
+            .map(|_| Waiting(count))
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 

@@ -220,6 +220,9 @@ async fn unknown_games_and_routes_are_not_found() {
             "{path}: {answer}"
         );
     }
+    let (status, answer) = client.call("DELETE", "/api/games", None).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(error_of(&answer), "this route does not take that method");
     let (status, answer) = client.call("GET", "/api/players", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(error_of(&answer), "no such API route");
@@ -622,4 +625,44 @@ async fn a_search_stops_when_asked_and_when_the_server_closes() {
         matches!(after, Err(super::pool::PoolError::Stopped)),
         "{after:?}"
     );
+}
+
+#[tokio::test]
+async fn searches_beyond_the_queue_are_refused_and_a_request_gone_leaves_it() {
+    let pool = Arc::new(Pool::new(1, 1));
+    let game = Game::new(
+        Setup::standard(Dimensions::new(16, 16).unwrap()),
+        RuleSet::Full,
+    );
+    let level = othello::computer::Level::MAX;
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let running = tokio::spawn({
+        let (pool, game, stop) = (Arc::clone(&pool), game.clone(), Arc::clone(&stop));
+        async move { pool.choose(game, level, stop).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let waiting = tokio::spawn({
+        let (pool, game) = (Arc::clone(&pool), game.clone());
+        async move { pool.choose(game, level, Arc::default()).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let refused = pool.choose(game.clone(), level, Arc::default()).await;
+    assert!(
+        matches!(refused, Err(super::pool::PoolError::Busy)),
+        "{refused:?}"
+    );
+    // The waiting request goes away: its place in the queue is free again.
+    waiting.abort();
+    let _ = waiting.await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = running.await;
+    let small = Game::new(
+        Setup::standard(Dimensions::new(4, 4).unwrap()),
+        RuleSet::Full,
+    );
+    let square = pool
+        .choose(small.clone(), othello::computer::Level::MIN, Arc::default())
+        .await
+        .unwrap();
+    assert!(small.is_legal(square));
 }
