@@ -1,28 +1,32 @@
-//! Where the computer thinks: at most one search per core at a time, a bounded queue beyond
-//! that, and never on the async runtime's threads (each search runs on the blocking pool while
-//! it holds a permit).
+//! Where the computer thinks: a dedicated thread per core, so that at most one search per core
+//! runs at a time and never on the async runtime's threads, and a bounded queue in front of
+//! them. (Dedicated threads also keep the memory bounded: each search's transposition table
+//! is freed into the same few allocator arenas.)
 //!
 //! A search stops early when its [`StopOnDrop`] guard is dropped: the request that asked for
-//! it ended (the page went away, or started another game) or the server is shutting down.
+//! it ended (the page went away, or started another game); or when the server shuts down.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, Weak, mpsc};
 
-use tokio::sync::Semaphore;
+use tokio::sync::oneshot;
 
 use othello::computer::{Computer, Level};
 use othello::{EngineError, Game, SearchReport, Square};
 
-/// The searches running and waiting.
-#[derive(Debug)]
+/// One search, as the workers run it.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// The search threads and their queue.
 pub struct Pool {
-    permits: Arc<Semaphore>,
-    waiting: AtomicUsize,
+    /// Where searches are queued; `None` once closed.
+    jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    queued: Arc<AtomicUsize>,
     max_waiting: usize,
     /// Raised when the server shuts down.
     closing: AtomicBool,
-    /// The stop flags of the searches started (those still running are alive).
-    running: Mutex<Vec<Weak<AtomicBool>>>,
+    /// The stop flags of the searches queued or running (those alive).
+    searches: Mutex<Vec<Weak<AtomicBool>>>,
 }
 
 /// Why the computer did not answer.
@@ -48,26 +52,44 @@ impl Drop for StopOnDrop {
 }
 
 impl Pool {
-    /// A pool running at most `searches` searches at once, with at most `max_waiting` queued.
-    pub fn new(searches: usize, max_waiting: usize) -> Pool {
+    /// A pool of `threads` search threads, with at most `max_waiting` searches queued.
+    pub fn new(threads: usize, max_waiting: usize) -> Pool {
+        let (sender, receiver) = mpsc::channel::<Job>();
+        let receiver = Arc::new(Mutex::new(receiver));
+        for index in 0..threads.max(1) {
+            let receiver = Arc::clone(&receiver);
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-{index}"))
+                .spawn(move || {
+                    loop {
+                        let job = receiver
+                            .lock()
+                            .map_err(drop)
+                            .and_then(|queue| queue.recv().map_err(drop));
+                        match job {
+                            Ok(job) => job(),
+                            Err(()) => break,
+                        }
+                    }
+                });
+            // Without a thread the queue is never served: searches then wait for none.
+            drop(spawned);
+        }
         Pool {
-            permits: Arc::new(Semaphore::new(searches.max(1))),
-            waiting: AtomicUsize::new(0),
+            jobs: Mutex::new(Some(sender)),
+            queued: Arc::new(AtomicUsize::new(0)),
             max_waiting,
             closing: AtomicBool::new(false),
-            running: Mutex::new(Vec::new()),
+            searches: Mutex::new(Vec::new()),
         }
     }
 
-    /// Stops every search, running or to come.
+    /// Stops every search, running or queued, and refuses new ones.
     pub fn close(&self) {
         self.closing.store(true, Ordering::Relaxed);
-        self.permits.close();
-        let running = self
-            .running
-            .lock()
-            .expect("no search panics holding the list");
-        for flag in running.iter().filter_map(Weak::upgrade) {
+        self.jobs.lock().expect("no panic while held").take();
+        let searches = self.searches.lock().expect("no panic while held");
+        for flag in searches.iter().filter_map(Weak::upgrade) {
             flag.store(true, Ordering::Relaxed);
         }
     }
@@ -91,59 +113,61 @@ impl Pool {
         .await
     }
 
-    /// Runs `search` on the blocking pool once a permit is free; it stops early when `stop`
-    /// rises, this future is dropped or the pool closes.
+    /// Queues `search` for a search thread; it stops early when `stop` rises, this future is
+    /// dropped or the pool closes.
     async fn run<T: Send + 'static>(
         &self,
         stop: Arc<AtomicBool>,
         search: impl FnOnce(&AtomicBool) -> Result<T, EngineError> + Send + 'static,
     ) -> Result<T, PoolError> {
-        let permit = {
-            let waiting = Waiting::join(&self.waiting, self.max_waiting).ok_or(PoolError::Busy)?;
-            let permit = Arc::clone(&self.permits).acquire_owned().await;
-            drop(waiting);
-            permit.map_err(|_| PoolError::Stopped)?
-        };
+        let place = Waiting::join(&self.queued, self.max_waiting).ok_or(PoolError::Busy)?;
         let guard = StopOnDrop(Arc::clone(&stop));
         {
-            let mut running = self
-                .running
-                .lock()
-                .expect("no search panics holding the list");
-            running.retain(|flag| flag.strong_count() > 0);
-            running.push(Arc::downgrade(&stop));
+            let mut searches = self.searches.lock().expect("no panic while held");
+            searches.retain(|flag| flag.strong_count() > 0);
+            searches.push(Arc::downgrade(&stop));
         }
-        let task = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            search(&stop)
+        let (answer, answered) = oneshot::channel();
+        let job: Job = Box::new(move || {
+            drop(place);
+            let result = (!stop.load(Ordering::Relaxed)).then(|| search(&stop));
+            let _ = answer.send(result);
         });
-        let stopped = Arc::clone(&guard.0);
-        match task.await {
-            Ok(_) if self.closing.load(Ordering::Relaxed) => Err(PoolError::Stopped),
-            Ok(_) if stopped.load(Ordering::Relaxed) => Err(PoolError::Cancelled),
-            Ok(Ok(found)) => Ok(found),
-            Ok(Err(error)) => Err(PoolError::Engine(error)),
-            Err(_) => Err(PoolError::Stopped),
+        let queued = match self.jobs.lock().expect("no panic while held").as_ref() {
+            Some(jobs) => jobs.send(job).is_ok(),
+            None => false,
+        };
+        if !queued {
+            return Err(PoolError::Stopped);
+        }
+        let result = answered.await;
+        let stopped = guard.0.load(Ordering::Relaxed);
+        match result {
+            _ if self.closing.load(Ordering::Relaxed) => Err(PoolError::Stopped),
+            Ok(Some(_) | None) if stopped => Err(PoolError::Cancelled),
+            Ok(Some(Ok(found))) => Ok(found),
+            Ok(Some(Err(error))) => Err(PoolError::Engine(error)),
+            Ok(None) | Err(_) => Err(PoolError::Stopped),
         }
     }
 }
 
-/// A place in the queue, given up when dropped (also when the request waiting goes away).
-struct Waiting<'a>(&'a AtomicUsize);
+/// A place in the queue, given up when the search starts or is dropped unrun.
+struct Waiting(Arc<AtomicUsize>);
 
-impl<'a> Waiting<'a> {
+impl Waiting {
     /// A place, unless `max` are taken.
-    fn join(count: &'a AtomicUsize, max: usize) -> Option<Waiting<'a>> {
+    fn join(count: &Arc<AtomicUsize>, max: usize) -> Option<Waiting> {
         count
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |waiting| {
                 (waiting < max).then_some(waiting + 1)
             })
             .ok()
-            .map(|_| Waiting(count))
+            .map(|_| Waiting(Arc::clone(count)))
     }
 }
 
-impl Drop for Waiting<'_> {
+impl Drop for Waiting {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::AcqRel);
     }
