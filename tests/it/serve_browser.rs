@@ -156,14 +156,18 @@ async fn main_data(client: &Client, name: &str) -> String {
     .to_owned()
 }
 
-async fn tap(client: &Client, square: &str) {
+async fn click(client: &Client, css: &str) {
     client
-        .find(Locator::Css(&format!("button[data-square='{square}']")))
+        .find(Locator::Css(css))
         .await
-        .expect(square)
+        .expect(css)
         .click()
         .await
-        .expect("the square takes a tap");
+        .expect(css);
+}
+
+async fn tap(client: &Client, square: &str) {
+    click(client, &format!("button[data-square='{square}']")).await;
 }
 
 /// The moves of a whole 8x8 game: each the middle one of the legal moves, so that the game is
@@ -271,27 +275,9 @@ async fn play_the_scripted_game(client: &Client, url: &str, shot: &Path, shot_at
 /// A new game against the computer at level 1 from the dialog; the computer replies.
 async fn the_computer_replies(client: &Client) {
     let old = script(client, "return location.hash;").await;
-    client
-        .find(Locator::Id("new"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    client
-        .find(Locator::Css("input[name='opponent'][value='computer']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    client
-        .find(Locator::Css("select[name='level'] option[value='1']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, "#new").await;
+    click(client, "input[name='opponent'][value='computer']").await;
+    click(client, "select[name='level'] option[value='1']").await;
     let size = script(
         client,
         "return [window.innerWidth, window.innerHeight].join('x');",
@@ -299,13 +285,7 @@ async fn the_computer_replies(client: &Client) {
     .await;
     let dialog = screenshots().join(format!("serve-{}-new-game.png", size.as_str().unwrap()));
     std::fs::write(dialog, client.screenshot().await.unwrap()).unwrap();
-    client
-        .find(Locator::Id("new-start"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, "#new-start").await;
     until(
         client,
         &format!("return location.hash !== {old} && document.getElementById('white-name').textContent === 'Computer (level 1)';"),

@@ -35,7 +35,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use othello::notation::parse_square;
 
 use super::assets;
-use super::game::{NewGame, Refusal};
+use super::game::{Hosted, NewGame, Refusal};
 use super::pool::{Pool, PoolError};
 use super::store::{Entry, GameId, LoadError, Store};
 
@@ -204,11 +204,14 @@ impl From<PoolError> for ApiError {
     }
 }
 
-fn save_failed(error: &std::io::Error) -> ApiError {
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        format!("the game cannot be saved: {error}"),
-    )
+/// Saves the game, before the answer.
+async fn save(server: &Server, id: GameId, game: &Hosted) -> Result<(), ApiError> {
+    server.store.save(id, game).await.map_err(|error| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the game cannot be saved: {error}"),
+        )
+    })
 }
 
 /// A JSON body parsed strictly (unknown fields refused); an empty body reads as `{}`.
@@ -266,7 +269,7 @@ async fn entry(server: &Server, id: &str) -> Result<(GameId, Arc<Entry>), ApiErr
 }
 
 /// The game as the page sees it.
-fn answer(id: GameId, entry: &Entry, game: &super::game::Hosted) -> Response {
+fn answer(id: GameId, entry: &Entry, game: &Hosted) -> Response {
     Json(game.view(&id.to_string(), entry.thinking())).into_response()
 }
 
@@ -277,11 +280,7 @@ async fn create(
     let game = settings.build().map_err(ApiError::bad_request)?;
     let (id, entry) = server.store.insert(game);
     let game = entry.game.lock().await;
-    server
-        .store
-        .save(id, &game)
-        .await
-        .map_err(|error| save_failed(&error))?;
+    save(&server, id, &game).await?;
     let mut response = answer(id, &entry, &game);
     *response.status_mut() = StatusCode::CREATED;
     if let Ok(location) = HeaderValue::from_str(&format!("/api/games/{id}")) {
@@ -310,11 +309,7 @@ async fn play(
     let square = parse_square(&body.square, dims)
         .map_err(|error| ApiError::bad_request(error.to_string()))?;
     game.play_person(square)?;
-    server
-        .store
-        .save(id, &game)
-        .await
-        .map_err(|error| save_failed(&error))?;
+    save(&server, id, &game).await?;
     Ok(answer(id, &entry, &game))
 }
 
@@ -340,11 +335,7 @@ async fn undo(
     }
     let mut game = entry.game.lock().await;
     game.undo()?;
-    server
-        .store
-        .save(id, &game)
-        .await
-        .map_err(|error| save_failed(&error))?;
+    save(&server, id, &game).await?;
     Ok(answer(id, &entry, &game))
 }
 
@@ -422,11 +413,7 @@ async fn computer(
         && game.version() == version
     {
         game.play_computer(square)?;
-        server
-            .store
-            .save(id, &game)
-            .await
-            .map_err(|error| save_failed(&error))?;
+        save(&server, id, &game).await?;
     }
     // Otherwise the position changed meanwhile (an undo), or the page asked again: the move
     // is not played, and the page sees the game as it now is.
