@@ -121,6 +121,9 @@ impl Pool {
         search: impl FnOnce(&AtomicBool) -> Result<T, EngineError> + Send + 'static,
     ) -> Result<T, PoolError> {
         let place = Waiting::join(&self.queued, self.max_waiting).ok_or(PoolError::Busy)?;
+        // The place is given up when the search starts, or when this request goes first.
+        let place = Arc::new(Mutex::new(Some(place)));
+        let _leave = GiveUp(Arc::clone(&place));
         let guard = StopOnDrop(Arc::clone(&stop));
         {
             let mut searches = self.searches.lock().expect("no panic while held");
@@ -129,7 +132,7 @@ impl Pool {
         }
         let (answer, answered) = oneshot::channel();
         let job: Job = Box::new(move || {
-            drop(place);
+            drop(GiveUp(place));
             let result = (!stop.load(Ordering::Relaxed)).then(|| search(&stop));
             let _ = answer.send(result);
         });
@@ -164,6 +167,17 @@ impl Waiting {
             })
             .ok()
             .map(|_| Waiting(Arc::clone(count)))
+    }
+}
+
+/// Gives up a place in the queue, if still held, when dropped.
+struct GiveUp(Arc<Mutex<Option<Waiting>>>);
+
+impl Drop for GiveUp {
+    fn drop(&mut self) {
+        if let Ok(mut place) = self.0.lock() {
+            place.take();
+        }
     }
 }
 
