@@ -14,6 +14,7 @@ mod progress;
 mod protocol;
 mod rate;
 mod records;
+mod serve;
 mod solve;
 mod train;
 
@@ -71,6 +72,8 @@ enum Command {
     /// Speak the Go Text Protocol (GTP) on standard input and output, as an engine for
     /// Go-style front ends and tournament managers.
     Gtp(gtp::GtpArgs),
+    /// Serve the board to a browser, to play on a phone or a desktop.
+    Serve(serve::ServeArgs),
 }
 
 /// A rule set as named on the command line.
@@ -167,6 +170,9 @@ pub enum Failure {
     /// The engine of `othello nboard` or `othello gtp` could not be set up.
     #[error("cannot start the engine: {0}; use a smaller --hash")]
     EngineStart(othello::EngineError),
+    /// `othello serve` could not run.
+    #[error(transparent)]
+    Serve(#[from] serve::ServeError),
     /// A thread could not be started, or ended unexpectedly.
     #[error("cannot run the protocol's threads: {0}")]
     Thread(io::Error),
@@ -187,7 +193,8 @@ impl Failure {
             | Failure::Engine(_)
             | Failure::CasesFailed { .. }
             | Failure::EngineStart(_)
-            | Failure::Thread(_) => 1,
+            | Failure::Thread(_)
+            | Failure::Serve(_) => 1,
             Failure::Solve(error) => error.exit_status(),
             Failure::Convert(error) => error.exit_status(),
             Failure::Analyze(error) => error.exit_status(),
@@ -227,6 +234,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Nboard(args)) => nboard::run(&args),
         Some(Command::Gtp(args)) => gtp::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
     }
 }
 

@@ -27,5 +27,6 @@ mod grader_class;
 mod grader_reports;
 mod hardening;
 mod perft;
+mod serve_browser;
 mod solve;
 mod train;

@@ -1,0 +1,230 @@
+// The page: keeps the game's id in the address, sends taps to the server and draws its answers.
+// The server decides everything about the rules; this file only shows what it says.
+
+import * as api from "./api.js";
+import { drawBoard } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const ID = /^[0-9a-f]{32}$/;
+
+const page = {
+  view: null,
+  hint: null,
+  thinking: null, // the AbortController of the computer's move being waited for
+  busy: false,
+};
+
+const capital = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+const nameOf = (view, color) => view[color].name;
+// "Ada (black)", or just "Black" when the name is the colour's.
+const who = (view, color) => {
+  const name = nameOf(view, color);
+  return name === capital(color) ? name : `${name} (${color})`;
+};
+
+function statusText(view) {
+  if (view.over) {
+    const { black, white } = view;
+    const score = `${black.discs} to ${white.discs}`;
+    if (!view.winner) return `Game over: a draw, ${score}.`;
+    return `Game over: ${who(view, view.winner)} wins, ${score}.`;
+  }
+  const mover = who(view, view.turn);
+  if (view.thinking || (page.thinking && view[view.turn].computer)) {
+    return `${mover} is thinking…`;
+  }
+  return `${mover} to move.`;
+}
+
+function show(view) {
+  page.view = view;
+  const main = document.querySelector("main");
+  main.dataset.turn = view.turn ?? "";
+  main.dataset.over = String(view.over);
+  main.dataset.winner = view.winner ?? "";
+  main.dataset.thinking = String(Boolean(page.thinking));
+  for (const color of ["black", "white"]) {
+    const player = view[color];
+    $(`${color}-name`).textContent = player.computer
+      ? `${player.name} (level ${player.computer})`
+      : player.name;
+    $(`${color}-count`).textContent = String(player.discs);
+    const toMove = view.turn === color;
+    $(color).classList.toggle("to-move", toMove);
+    $(color).setAttribute(
+      "aria-label",
+      `${capital(color)}: ${player.name}, ${player.discs} discs${toMove ? ", to move" : ""}`,
+    );
+  }
+  $("status").textContent = statusText(view);
+  drawBoard($("board"), view, { showLegal: $("show-legal").checked, hint: page.hint }, tap);
+  $("undo").disabled = !view.can_undo;
+  $("hint").disabled = view.over || Boolean(view.turn && view[view.turn].computer);
+  $("download").href = api.downloadPath(view.id);
+  $("download").setAttribute("download", `othello-${view.id}.ggf`);
+}
+
+function notify(text) {
+  $("notice").textContent = text;
+}
+
+function passNotice(view) {
+  if (!view.passed) return "";
+  const other = view.passed === "black" ? "white" : "black";
+  return `${who(view, view.passed)} has no legal move and passes; ${who(view, other)} plays again.`;
+}
+
+/** Shows a game the server returned, then lets the computer move if it is its turn. */
+function arrive(view, said = "") {
+  page.hint = null;
+  show(view);
+  notify(said || passNotice(view));
+  if (!view.over && view[view.turn].computer) computerMoves();
+}
+
+async function computerMoves() {
+  if (page.thinking) return;
+  const controller = new AbortController();
+  page.thinking = controller;
+  const id = page.view.id;
+  show(page.view);
+  try {
+    const view = await api.computerMove(id, controller.signal);
+    if (page.thinking !== controller) return;
+    page.thinking = null;
+    const said = view.last ? `${nameOf(view, view.last_player)} played ${view.last}.` : "";
+    arrive(view, [said, passNotice(view)].filter(Boolean).join(" "));
+  } catch (error) {
+    if (page.thinking !== controller) return;
+    page.thinking = null;
+    if (error.name !== "AbortError") {
+      notify(error.message);
+      show(page.view);
+    }
+  }
+}
+
+function stopThinking() {
+  if (page.thinking) {
+    page.thinking.abort();
+    page.thinking = null;
+  }
+}
+
+async function act(action) {
+  if (page.busy) return;
+  page.busy = true;
+  try {
+    await action();
+  } catch (error) {
+    if (error.name !== "AbortError") notify(error.message);
+  } finally {
+    page.busy = false;
+  }
+}
+
+function tap(square) {
+  const view = page.view;
+  if (!view) return;
+  if (view.over) {
+    notify("The game is over: start a new game.");
+    return;
+  }
+  if (view[view.turn].computer) {
+    notify("Wait for the computer's move.");
+    return;
+  }
+  act(async () => arrive(await api.play(view.id, square)));
+}
+
+function showGame(view) {
+  stopThinking();
+  if (location.hash.slice(1) !== view.id) history.replaceState(null, "", `#${view.id}`);
+  arrive(view);
+}
+
+async function load() {
+  const id = location.hash.slice(1);
+  if (page.view && page.view.id === id) return;
+  await act(async () => {
+    if (ID.test(id)) {
+      try {
+        showGame(await api.readGame(id));
+        return;
+      } catch (error) {
+        if (error.status !== 404) throw error;
+        notify("That game is not on this server: a new game starts.");
+      }
+    }
+    showGame(await api.createGame({}));
+  });
+}
+
+function settingsOf(form) {
+  const data = new FormData(form);
+  const settings = {
+    size: Number(data.get("size")),
+    rules: data.get("rules"),
+    win: data.get("win"),
+    first: data.get("first"),
+  };
+  if (data.get("opponent") === "computer") {
+    const human = data.get("human");
+    const computer = human === "black" ? "white" : "black";
+    settings[human] = "human";
+    settings[computer] = `computer:${data.get("level")}`;
+  }
+  for (const field of ["black_name", "white_name"]) {
+    const name = String(data.get(field) ?? "").trim();
+    if (name) settings[field] = name;
+  }
+  return settings;
+}
+
+function setUp() {
+  const dialog = $("new-game");
+  const form = $("new-game-form");
+  const computerOnly = form.querySelector(".computer-only");
+  const opponentChanged = () => {
+    computerOnly.hidden = new FormData(form).get("opponent") !== "computer";
+  };
+  form.addEventListener("change", opponentChanged);
+  opponentChanged();
+  $("new").addEventListener("click", () => dialog.showModal());
+  $("new-cancel").addEventListener("click", () => dialog.close());
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    dialog.close();
+    stopThinking();
+    act(async () => showGame(await api.createGame(settingsOf(form))));
+  });
+  $("undo").addEventListener("click", () => {
+    stopThinking();
+    act(async () => arrive(await api.undo(page.view.id), "Moves taken back."));
+  });
+  $("hint").addEventListener("click", () => {
+    act(async () => {
+      notify("Looking for the best move…");
+      const hint = await api.hint(page.view.id);
+      page.hint = hint.square;
+      show(page.view);
+      const value = hint.exact
+        ? hint.score === 0
+          ? "a draw with perfect play"
+          : `${hint.score > 0 ? "a win" : "a loss"} by ${Math.abs(hint.score)} with perfect play`
+        : `evaluation ${hint.score > 0 ? "+" : ""}${hint.score}`;
+      notify(`Hint: ${hint.square} (${value}).`);
+    });
+  });
+  $("show-legal").addEventListener("change", () => page.view && show(page.view));
+  window.addEventListener("hashchange", load);
+  // A phone waking up: the game may have moved on (another tab, a restart).
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && page.view && !page.thinking) {
+      act(async () => arrive(await api.readGame(page.view.id)));
+    }
+  });
+  load();
+}
+
+setUp();
