@@ -24,8 +24,8 @@ pub struct EngineArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1, value_parser = super::threads_parser())]
     pub threads: u16,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Transposition table size in MiB, at most half of the machine's memory.
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = super::parse_hash)]
     pub hash: u32,
 }
 

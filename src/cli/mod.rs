@@ -96,6 +96,43 @@ fn threads_parser() -> clap::builder::RangedI64ValueParser<u16> {
     clap::value_parser!(u16).range(1..=256)
 }
 
+/// `--hash MB` of every command: a whole number of MiB from 1 to half of the machine's memory
+/// (where the system says how much it has), so that no table takes the memory the rest needs.
+fn parse_hash(text: &str) -> Result<u32, String> {
+    let mb = text
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|&mb| mb >= 1)
+        .ok_or_else(|| format!("expected a size in MiB from 1 up, found {text:?}"))?;
+    match physical_memory_mb() {
+        Some(memory) if u64::from(mb) > memory / 2 => Err(format!(
+            "more than half of this machine's memory; use at most {}",
+            memory / 2
+        )),
+        _ => Ok(mb),
+    }
+}
+
+/// The machine's memory in MiB, where the system says.
+fn physical_memory_mb() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf has no memory-safety preconditions.
+        let (pages, page_size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        let pages = u64::try_from(pages).ok()?;
+        let page_size = u64::try_from(page_size).ok()?;
+        Some(pages.saturating_mul(page_size) >> 20)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 /// The worker threads of a command could not be started.
 #[derive(Debug, Error)]
 #[error("cannot start {threads} threads: {source}")]
@@ -205,6 +242,7 @@ impl Failure {
             Failure::Solve(error) if error.is_broken_pipe() => None,
             Failure::Convert(error) if error.is_broken_pipe() => None,
             Failure::Analyze(error) if error.is_broken_pipe() => None,
+            Failure::Train(error) if error.is_broken_pipe() => None,
             // The report's summary line has said it.
             Failure::CasesFailed { .. } => None,
             failure => Some(failure.to_string()),
