@@ -253,6 +253,13 @@ impl Failure {
 /// Runs the command the arguments name.
 pub fn run(args: Args) -> Result<(), Failure> {
     check_stdout_open()?;
+    // A file size limit (`ulimit -f`) makes a write fail with an error to report, rather than
+    // kill the program part-way through it.
+    #[cfg(unix)]
+    // SAFETY: ignoring a signal has no memory-safety preconditions.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     match args.command {
         None => protocol::run(args.rules.into()),
         Some(Command::Play(play_args)) => play::run(play_args),

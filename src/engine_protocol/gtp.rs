@@ -18,6 +18,7 @@
 //! assert!(reply.starts_with("= ") && reply.ends_with("\n\n"));
 //! ```
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -110,6 +111,8 @@ pub struct Gtp {
     history: Vec<Game>,
     depth: u32,
     clock: Clock,
+    /// Stops the searches of `genmove`: see [`Gtp::stop_flag`].
+    stop: Arc<AtomicBool>,
 }
 
 impl Gtp {
@@ -123,7 +126,16 @@ impl Gtp {
             history: Vec::new(),
             depth: depth.clamp(1, MAX_DEPTH),
             clock: Clock::default(),
+            stop: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The flag that stops `genmove`'s search, for another thread to raise when the front end
+    /// is gone. It is never lowered: once it is raised, every `genmove` answers at once with
+    /// the move that looks best before any search.
+    #[must_use]
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
     }
 
     /// The current position.
@@ -295,10 +307,9 @@ impl Gtp {
         let empties = self.game.board().empties();
         let mut limits = limits_for_depth(self.depth, empties);
         limits.time = self.clock.budget(color, empties);
-        let stop = AtomicBool::new(false);
         let report = self
             .engine
-            .search_with(&self.game, &limits, &stop, &mut |_| {})
+            .search_with(&self.game, &limits, &self.stop, &mut |_| {})
             .map_err(|error| error.to_string())?;
         let before = self.game.clone();
         self.game
