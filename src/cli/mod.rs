@@ -169,6 +169,9 @@ pub enum Failure {
     /// `othello play` could not start.
     #[error(transparent)]
     Play(#[from] play::PlayError),
+    /// The game of an `othello play` between two computers could not be saved.
+    #[error(transparent)]
+    Save(play::saved::SaveError),
     /// The engine could not search (a position without a move).
     #[error("the computer cannot move: {0}")]
     Engine(othello::EngineError),
@@ -220,6 +223,7 @@ impl Failure {
             Failure::Input(EndError::GameNotOver { .. })
             | Failure::Read(_)
             | Failure::Write(_)
+            | Failure::Save(_)
             | Failure::StdoutClosed
             | Failure::Engine(_)
             | Failure::CasesFailed { .. }

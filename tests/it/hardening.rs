@@ -910,3 +910,51 @@ fn the_engine_stops_when_its_front_end_is_gone() {
     ends_when_its_front_end_goes(&["nboard", "--hash", "1"], "nboard 2\nset depth 60\ngo\n");
     ends_when_its_front_end_goes(&["gtp", "--hash", "1"], "set_depth 60\ngenmove b\n");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_game_between_computers_checks_its_save_file_first_and_fails_when_the_save_does() {
+    use std::ffi::OsStr;
+
+    let dir = scratch("hardening", "play-save");
+    let game = [
+        "play",
+        "--size",
+        "4x4",
+        "--black",
+        "computer:1",
+        "--white",
+        "computer:1",
+        "--seed",
+        "1",
+        "--save",
+    ];
+    let dir_arg = dir.to_str().unwrap();
+    for (path, reason) in [
+        ("/dev/full", "not a regular file"),
+        (dir_arg, "it is a directory"),
+        ("/nonexistent/game.ggf", "no such directory"),
+    ] {
+        othello()
+            .args(game)
+            .arg(path)
+            .write_stdin("")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!("othello: cannot save to {path}: {reason}\n"));
+    }
+    let saved = dir.join("game.ggf");
+    let mut args: Vec<&OsStr> = game.iter().map(OsStr::new).collect();
+    args.push(saved.as_os_str());
+    let output = under_file_limit(0, &args);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "othello: cannot write {}: File too large (os error 27)\n",
+            saved.display()
+        )
+    );
+    assert!(!saved.exists());
+}
