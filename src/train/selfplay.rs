@@ -524,7 +524,7 @@ mod tests {
     fn a_file_that_is_not_data_is_refused_and_bad_records_are_located() {
         let not_data = |bytes: &[u8]| read_data(bytes).unwrap_err().to_string();
         assert_eq!(
-            not_data(&[0; 100_000]),
+            not_data(&vec![0; 100_000]),
             "not self-play data (starts with \"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\")"
         );
         assert_eq!(
