@@ -14,7 +14,7 @@ seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(protocol setup play_input ffo engine record)
+    targets=(protocol setup play_input ffo engine record nboard gtp samples weights)
 fi
 export RUSTC_BOOTSTRAP=1
 
@@ -47,6 +47,21 @@ seed() {
                 { printf '\x00'; cat "$file"; } > "$dir/$(basename "$file")"
             done ;;
         engine) ;;
+        nboard)
+            printf 'nboard 2\nset depth 4\nset game (;GM[Othello]PC[NBoard]SZ[8]RE[?]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6];)\nhint 3\ngo\nmove d3\nping 1\nset contempt 20\nlearn\nanalyze\nquit\n' > "$dir/session"
+            printf 'set game (;GM[Othello]SZ[8]BO[8 -------------------------------------------------------------O*O *]B[PA];)\nmove PA\ngo\n' > "$dir/pass"
+            printf 'set depth 0\nset depth 99\nmove z9\nhint x\nset game (;\n' > "$dir/errors" ;;
+        gtp)
+            printf 'protocol_version\n1 name\nlist_commands\nboardsize 6\nplay b c2\ngenmove w\nplay b pass\nundo\nshowboard\nfinal_score\ntime_settings 10 1 1\ntime_left b 5 1\nset_depth 61\nquit\n' > "$dir/session"
+            printf 'boardsize 4\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nplay w pass\nplay b pass\nfinal_score\n' > "$dir/4x4" ;;
+        samples)
+            # The header, then the standard start as the one position of a game (first and last).
+            printf 'OTHDAT01\x00\x00\x00\x10\x08\x00\x00\x00\x00\x00\x00\x08\x10\x00\x00\x00\x00\x06' > "$dir/one"
+            printf '\x00\x00\x00\x10\x08\x00\x00\x00\x00\x00\x00\x08\x10\x00\x00\x00\xfe\x07' > "$dir/headerless" ;;
+        weights)
+            # Header and checksum added (flags 3); every weight zero: 25 full runs and one of 34945.
+            { printf '\x03'; for _ in $(seq 25); do printf '\x00\x80\xff\xff'; done; printf '\x00\x80\x81\x88'; } > "$dir/zeros"
+            printf '\x03\x05\x00\x00\x80' > "$dir/short" ;;
     esac
 }
 

@@ -59,8 +59,8 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
 
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Transposition table size in MiB, at most half of the machine's memory.
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = super::parse_hash)]
     hash: u32,
 }
 
@@ -96,11 +96,12 @@ impl AnalyzeError {
 /// Runs `othello analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<(), AnalyzeError> {
     let (_, records) = read_records(&args.file, args.rules.into(), args.game.map(|n| n as usize))?;
-    let mut engine = Engine::new(EngineConfig {
+    let mut engine = Engine::try_new(EngineConfig {
         hash_mb: args.hash as usize,
         threads: args.threads as usize,
         seed: 0,
-    });
+    })
+    .map_err(AnalyzeError::Engine)?;
     let first = args.game.map_or(1, |n| n as usize);
     let mut out = io::stdout().lock();
     let mut games = Vec::new();

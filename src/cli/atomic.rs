@@ -4,10 +4,83 @@
 //! a report) goes through [`write_atomic`]: the bytes go to a temporary file in the same
 //! directory, which is flushed and synced, then renamed over the target. A full disk, a file size
 //! limit or a crash part-way leaves the old file as it was, and the temporary file is removed.
+//!
+//! A file that is not one the command writes is not replaced without being asked:
+//! [`check_overwrite`] refuses it unless `--force`, and [`write_atomic`] never replaces anything
+//! but a regular file (a device such as `/dev/null` stays a device).
 
 use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+/// A file the command would replace that it did not write (or that holds more than it would
+/// write).
+#[derive(Debug, Error)]
+#[error("{path}: {found}; --force overwrites it", path = .path.display())]
+pub struct NotOurs {
+    /// The file.
+    pub path: PathBuf,
+    /// What it holds.
+    pub found: String,
+}
+
+/// Checks that the file at `path` may be replaced by a command's output: it does not exist, is
+/// empty or not a regular file (which [`write_atomic`] refuses by itself), `force` is given, or
+/// `judge` accepts its contents (at most `limit` bytes; a longer file is not one the command
+/// writes). `judge` says what the file holds when it refuses it.
+///
+/// # Errors
+/// [`NotOurs`] saying what the file holds.
+pub fn check_overwrite(
+    path: &Path,
+    force: bool,
+    limit: usize,
+    judge: impl FnOnce(&[u8]) -> Result<(), String>,
+) -> Result<(), NotOurs> {
+    let refuse = |found: String| NotOurs {
+        path: path.to_owned(),
+        found,
+    };
+    if force {
+        return Ok(());
+    }
+    let file = match File::open(path) {
+        Ok(file) if file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) => file,
+        Ok(_) => return Ok(()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(refuse(format!("cannot be read ({error})"))),
+    };
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| refuse(format!("cannot be read ({error})")))?;
+    if bytes.len() > limit {
+        return Err(refuse(format!(
+            "larger than the files this command writes ({limit} bytes)"
+        )));
+    }
+    judge(&bytes).map_err(refuse)
+}
+
+/// Whether `a` and `b` name the same existing file (by device and inode where the platform
+/// has them, by canonical path otherwise).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, synced, then renamed over it.
 ///
@@ -28,6 +101,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         return Err(io::Error::new(
             io::ErrorKind::IsADirectory,
             "is a directory",
+        ));
+    }
+    if fs::metadata(&target).is_ok_and(|metadata| !metadata.is_file()) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
         ));
     }
     let name = target
@@ -136,6 +215,48 @@ mod tests {
         let error = write_atomic(&target, b"new").unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::IsADirectory);
         assert!(target.is_dir());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_never_replaced() {
+        let error = write_atomic(Path::new("/dev/null"), b"new").unwrap_err();
+        assert_eq!(error.to_string(), "not a regular file");
+        assert!(!fs::metadata("/dev/null").unwrap().is_file());
+    }
+
+    #[test]
+    fn a_file_the_judge_refuses_is_kept_unless_forced() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes.txt");
+        let judge = |bytes: &[u8]| {
+            if bytes.starts_with(b"f5") {
+                Ok(())
+            } else {
+                Err("not a game".to_owned())
+            }
+        };
+        assert!(
+            check_overwrite(&notes, false, 100, judge).is_ok(),
+            "missing"
+        );
+        fs::write(&notes, b"").unwrap();
+        assert!(check_overwrite(&notes, false, 100, judge).is_ok(), "empty");
+        fs::write(&notes, b"my notes").unwrap();
+        let refused = check_overwrite(&notes, false, 100, judge).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            format!("{}: not a game; --force overwrites it", notes.display())
+        );
+        assert!(check_overwrite(&notes, true, 100, judge).is_ok());
+        fs::write(&notes, b"f5d6").unwrap();
+        assert!(check_overwrite(&notes, false, 100, judge).is_ok());
+        assert!(
+            check_overwrite(&notes, false, 3, judge).is_err(),
+            "too long"
+        );
+        assert!(same_file(&notes, &dir.path().join(".").join("notes.txt")));
+        assert!(!same_file(&notes, &dir.path().join("other.txt")));
     }
 
     #[cfg(unix)]

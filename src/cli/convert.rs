@@ -7,10 +7,12 @@ use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use thiserror::Error;
 
-use othello::record::{self, Format, GameRecord, WriteError, WthorInfo, wthor};
+use othello::record::{self, Format, GameRecord, ReadOptions, WriteError, WthorInfo, wthor};
 use othello::{Color, Engine, EngineConfig, Limits, Scoring};
 
 use super::RulesArg;
+use super::atomic::{NotOurs, check_overwrite};
+use super::input::MAX_INPUT_BYTES;
 use super::records::{RecordsFileError, read_names, read_records};
 
 /// Arguments of `othello convert`.
@@ -25,7 +27,8 @@ beside it (or --players, --tournaments); written to GGF they keep every WTHOR nu
 file's header and the theoretical score in a comment, C[WTHOR ...], that reads back.
 
 Exit status: 0 done, 1 the output could not be written, 2 bad input or usage (a file that
-cannot be read, a malformed record, or a game the output format cannot hold).")]
+cannot be read, a malformed record, a game the output format cannot hold, or an OUT that is
+not a game record or holds more games than are written, without --force).")]
 pub struct ConvertArgs {
     /// The file of games; `-` for standard input.
     #[arg(value_name = "IN")]
@@ -38,6 +41,10 @@ pub struct ConvertArgs {
     /// Write to OUT instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
+
+    /// Replace OUT even when it is not a game record, or holds more games than are written.
+    #[arg(long, requires = "output")]
+    force: bool,
 
     /// Only game N (1-based) of the input.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -110,6 +117,9 @@ pub enum ConvertError {
     /// Standard output could not be written.
     #[error("cannot write standard output: {0}")]
     Stdout(io::Error),
+    /// OUT is not a record this command should replace without `--force`.
+    #[error(transparent)]
+    NotOurs(#[from] NotOurs),
 }
 
 impl ConvertError {
@@ -119,7 +129,8 @@ impl ConvertError {
             ConvertError::Input(error) => error.exit_status(),
             ConvertError::Unwritable { .. }
             | ConvertError::SeveralGames { .. }
-            | ConvertError::BinaryToTerminal => 2,
+            | ConvertError::BinaryToTerminal
+            | ConvertError::NotOurs(_) => 2,
             ConvertError::WriteFile { .. } | ConvertError::Stdout(_) => 1,
         }
     }
@@ -169,6 +180,20 @@ pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
         source,
     })?;
     if let Some(path) = &args.output {
+        check_overwrite(path, args.force, MAX_INPUT_BYTES, |old| match record::read(
+            old,
+            &ReadOptions {
+                rules: args.rules.into(),
+            },
+        ) {
+            Ok(old) if old.len() > records.len() => Err(format!(
+                "holds {} games, more than the {} written",
+                old.len(),
+                records.len()
+            )),
+            Ok(_) => Ok(()),
+            Err(error) => Err(format!("not a game record ({error})")),
+        })?;
         crate::cli::atomic::write_atomic(path, &bytes).map_err(|source| ConvertError::WriteFile {
             path: path.clone(),
             source,

@@ -3,6 +3,7 @@
 //! lines, answers each in turn (a `genmove` searches before its answer), and flushes.
 
 use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::Ordering;
 
 use clap::Args;
 
@@ -24,8 +25,8 @@ pub struct EngineArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1, value_parser = super::threads_parser())]
     pub threads: u16,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Transposition table size in MiB, at most half of the machine's memory.
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = super::parse_hash)]
     pub hash: u32,
 }
 
@@ -39,6 +40,41 @@ impl EngineArgs {
         })
         .map_err(Failure::EngineStart)
     }
+}
+
+/// Calls `gone` (on a thread of its own) when standard output's reader has gone away (the
+/// read end of a pipe or socket closed, a terminal hung up), so that a search for nobody stops
+/// at once: the engine's front end closing its end is how it says it has gone.
+///
+/// The thread waits in `poll` for an error or hang-up on standard output (a file or
+/// `/dev/null` never has one), so it costs nothing while it waits.
+pub fn watch_output(gone: impl FnOnce() + Send + 'static) -> Result<(), Failure> {
+    #[cfg(unix)]
+    std::thread::Builder::new()
+        .name("output-watch".to_owned())
+        .spawn(move || {
+            let mut watched = libc::pollfd {
+                fd: libc::STDOUT_FILENO,
+                events: 0,
+                revents: 0,
+            };
+            loop {
+                // SAFETY: poll reads and writes the one pollfd it is given, which lives on
+                // this stack frame for the whole call.
+                let ready = unsafe { libc::poll(&raw mut watched, 1, -1) };
+                if ready < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                if ready > 0 && watched.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+                    gone();
+                }
+                return;
+            }
+        })
+        .map_err(Failure::Thread)?;
+    #[cfg(not(unix))]
+    let _ = gone;
+    Ok(())
 }
 
 /// Arguments of `othello gtp`.
@@ -57,6 +93,8 @@ pub fn run(args: &GtpArgs) -> Result<(), Failure> {
         );
     }
     let mut gtp = Gtp::new(args.engine.engine()?, args.engine.depth);
+    let stop = gtp.stop_flag();
+    watch_output(move || stop.store(true, Ordering::SeqCst))?;
     let stdout = io::stdout();
     let mut output = stdout.lock();
     let mut input = LineReader::new(io::stdin().lock());

@@ -99,6 +99,43 @@ fn threads_parser() -> clap::builder::RangedI64ValueParser<u16> {
     clap::value_parser!(u16).range(1..=256)
 }
 
+/// `--hash MB` of every command: a whole number of MiB from 1 to half of the machine's memory
+/// (where the system says how much it has), so that no table takes the memory the rest needs.
+fn parse_hash(text: &str) -> Result<u32, String> {
+    let mb = text
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|&mb| mb >= 1)
+        .ok_or_else(|| format!("expected a size in MiB from 1 up, found {text:?}"))?;
+    match physical_memory_mb() {
+        Some(memory) if u64::from(mb) > memory / 2 => Err(format!(
+            "more than half of this machine's memory; use at most {}",
+            memory / 2
+        )),
+        _ => Ok(mb),
+    }
+}
+
+/// The machine's memory in MiB, where the system says.
+fn physical_memory_mb() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf has no memory-safety preconditions.
+        let (pages, page_size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        let pages = u64::try_from(pages).ok()?;
+        let page_size = u64::try_from(page_size).ok()?;
+        Some(pages.saturating_mul(page_size) >> 20)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 /// The worker threads of a command could not be started.
 #[derive(Debug, Error)]
 #[error("cannot start {threads} threads: {source}")]
@@ -135,6 +172,9 @@ pub enum Failure {
     /// `othello play` could not start.
     #[error(transparent)]
     Play(#[from] play::PlayError),
+    /// The game of an `othello play` between two computers could not be saved.
+    #[error(transparent)]
+    Save(play::saved::SaveError),
     /// The engine could not search (a position without a move).
     #[error("the computer cannot move: {0}")]
     Engine(othello::EngineError),
@@ -189,6 +229,7 @@ impl Failure {
             Failure::Input(EndError::GameNotOver { .. })
             | Failure::Read(_)
             | Failure::Write(_)
+            | Failure::Save(_)
             | Failure::StdoutClosed
             | Failure::Engine(_)
             | Failure::CasesFailed { .. }
@@ -212,6 +253,7 @@ impl Failure {
             Failure::Solve(error) if error.is_broken_pipe() => None,
             Failure::Convert(error) if error.is_broken_pipe() => None,
             Failure::Analyze(error) if error.is_broken_pipe() => None,
+            Failure::Train(error) if error.is_broken_pipe() => None,
             // The report's summary line has said it.
             Failure::CasesFailed { .. } => None,
             failure => Some(failure.to_string()),
@@ -222,6 +264,13 @@ impl Failure {
 /// Runs the command the arguments name.
 pub fn run(args: Args) -> Result<(), Failure> {
     check_stdout_open()?;
+    // A file size limit (`ulimit -f`) makes a write fail with an error to report, rather than
+    // kill the program part-way through it.
+    #[cfg(unix)]
+    // SAFETY: ignoring a signal has no memory-safety preconditions.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     match args.command {
         None => protocol::run(args.rules.into()),
         Some(Command::Play(play_args)) => play::run(play_args),

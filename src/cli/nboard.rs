@@ -7,7 +7,8 @@
 //! output whole and in order. Commands are answered in the order they came; a command that
 //! arrives while a search runs waits for it, except that a `ping` (or `quit`) stops it at once:
 //! the reader raises the stop flag as soon as it reads one, so that the `pong`, answered in
-//! its turn, follows the search's end.
+//! its turn, follows the search's end. When standard output's reader goes away (the GUI has
+//! closed its end or gone), a fourth thread raises the stop flag and the session ends at once.
 
 use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
@@ -20,7 +21,7 @@ use clap::Args;
 use othello::engine_protocol::nboard::{self, NBoard, Task};
 
 use super::Failure;
-use super::gtp::EngineArgs;
+use super::gtp::{EngineArgs, watch_output};
 use super::input::{LineError, LineReader};
 
 /// The longest command line read whole (a `set game` with a long GGF game and comments);
@@ -48,6 +49,8 @@ enum Event {
     Output(String),
     /// The search has ended.
     Done,
+    /// Standard output's reader has gone away.
+    OutputGone,
 }
 
 /// The stop flag of the searches, raised by the reader when a `ping` or `quit` comes in.
@@ -97,6 +100,13 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
         .name("nboard-reader".to_owned())
         .spawn(move || read_lines(&reader_events, &reader_interrupt))
         .map_err(Failure::Thread)?;
+
+    let watch_events = events.clone();
+    let watch_interrupt = Arc::clone(&interrupt);
+    watch_output(move || {
+        watch_interrupt.raise(u64::MAX);
+        let _ = watch_events.send(Event::OutputGone);
+    })?;
 
     let (tasks, task_queue) = mpsc::channel::<(u64, Task)>();
     let worker_interrupt = Arc::clone(&interrupt);
@@ -161,6 +171,9 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
             Event::ReadFailed(error) => return Err(Failure::Read(error)),
             Event::Output(text) => write(&text)?,
             Event::Done => searching = false,
+            Event::OutputGone => {
+                return Err(Failure::Write(io::ErrorKind::BrokenPipe.into()));
+            }
         }
     }
 }

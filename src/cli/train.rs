@@ -4,7 +4,7 @@
 //! against each other.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Stdout, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -14,17 +14,18 @@ use thiserror::Error;
 
 use othello::Evaluation;
 use othello::computer::Level;
-use othello::engine::patterns::{PHASES, Weights, WeightsError};
+use othello::engine::patterns::{MAX_FILE_BYTES, PHASES, Weights, WeightsError};
 use othello::engine::probcut::{MIN_DEPTH, shallow_depth};
 use othello::train::arena::{Arena, Contender, Pair, Players, Tally};
 use othello::train::fit::FitConfig;
 use othello::train::probcut::{GROUP_EMPTIES, Observation};
-use othello::train::selfplay::{count_games, read_samples};
-use othello::train::{Sample, SelfPlay};
+use othello::train::selfplay::{count_games, data_bytes, read_data};
+use othello::train::{DATA_MAGIC, Data, DataError, Sample, SampleError, SelfPlay};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
+use super::atomic::{NotOurs, check_overwrite, same_file, write_atomic};
 use super::solve::EvalArg;
 use super::{Failure, ThreadsError, progress, thread_pool, threads_parser};
 
@@ -178,6 +179,10 @@ struct FitArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
 
+    /// Replace --out even when it is not a weights file.
+    #[arg(long)]
+    force: bool,
+
     /// Chooses the held-out games.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -282,6 +287,35 @@ pub enum TrainError {
         /// What is wrong with it.
         source: WeightsError,
     },
+    /// A data file is not self-play data, or holds a record that is not a sample.
+    #[error("{path}: {source}")]
+    Data {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it, and where.
+        source: DataError,
+    },
+    /// The data files hold no whole game.
+    #[error("{paths}: no whole game to work on")]
+    NoGames {
+        /// The files, as named on the command line.
+        paths: String,
+    },
+    /// A sample could not be searched.
+    #[error("a sample cannot be searched: {0}")]
+    Sample(SampleError),
+    /// The output file is one of the inputs.
+    #[error("{path}: --out is also an input; write to another file", path = .path.display())]
+    OutIsInput {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The output file is not one this command writes.
+    #[error(transparent)]
+    NotOurs(#[from] NotOurs),
+    /// Standard output could not be written.
+    #[error("cannot write standard output: {0}")]
+    Write(io::Error),
     /// The worker threads could not be started.
     #[error(transparent)]
     Threads(#[from] ThreadsError),
@@ -289,11 +323,24 @@ pub enum TrainError {
 
 impl TrainError {
     /// The exit status: 1, a run-time failure (a data or weights file that cannot be read is
-    /// one too: it is usually the output of an earlier step).
+    /// one too: it is usually the output of an earlier step); 2 for an output file that is an
+    /// input or not one the command writes (without `--force`).
     pub fn exit_status(&self) -> u8 {
         match self {
-            TrainError::File { .. } | TrainError::Weights { .. } | TrainError::Threads(_) => 1,
+            TrainError::File { .. }
+            | TrainError::Weights { .. }
+            | TrainError::Data { .. }
+            | TrainError::NoGames { .. }
+            | TrainError::Sample(_)
+            | TrainError::Write(_)
+            | TrainError::Threads(_) => 1,
+            TrainError::OutIsInput { .. } | TrainError::NotOurs(_) => 2,
         }
+    }
+
+    /// Whether standard output was closed by its reader (not worth a message).
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, TrainError::Write(error) if error.kind() == io::ErrorKind::BrokenPipe)
     }
 }
 
@@ -319,7 +366,10 @@ fn evaluation(name: &str) -> Result<Evaluation, TrainError> {
         "classic" => Ok(Evaluation::Classic),
         _ => {
             let path = Path::new(name);
-            let bytes = std::fs::read(path).map_err(file_error(path))?;
+            let mut bytes = Vec::new();
+            File::open(path)
+                .and_then(|file| file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
+                .map_err(file_error(path))?;
             let weights = Weights::from_bytes(&bytes).map_err(|source| TrainError::Weights {
                 path: path.to_owned(),
                 source,
@@ -329,19 +379,43 @@ fn evaluation(name: &str) -> Result<Evaluation, TrainError> {
     }
 }
 
+/// Standard output, for the lines every step prints.
+fn stdout() -> Stdout {
+    io::stdout()
+}
+
+/// Writes one line of a step's report.
+fn say(out: &mut impl Write, line: std::fmt::Arguments) -> Result<(), TrainError> {
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .map_err(TrainError::Write)
+}
+
+/// Refuses `out` when it is one of `inputs` (the same file, by whatever name).
+fn check_not_an_input(out: &Path, inputs: &[PathBuf]) -> Result<(), TrainError> {
+    if inputs.iter().any(|input| same_file(input, out)) {
+        return Err(TrainError::OutIsInput {
+            path: out.to_owned(),
+        });
+    }
+    Ok(())
+}
+
 fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
+    check_not_an_input(&args.out, std::slice::from_ref(&args.data))?;
     let evaluation = evaluation(&args.eval)?;
-    let samples = read_data(std::slice::from_ref(&args.data))?;
+    let samples = read_games(std::slice::from_ref(&args.data))?;
     let games: Vec<&[Sample]> = samples.split_inclusive(|s| s.last).collect();
     let (mut file, done) = open_data(&args.out)?;
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
+    let mut out = stdout();
     let bar = progress::bar(games.len() as u64, "games");
     let started = Instant::now();
     let mut next = usize::try_from(done).unwrap_or(usize::MAX).min(games.len());
     bar.set_position(next as u64);
     while next < games.len() {
         let end = (next + BATCH as usize).min(games.len());
-        let batch: Vec<u8> = pool.install(|| {
+        let batch: Result<Vec<Vec<u8>>, SampleError> = pool.install(|| {
             games[next..end]
                 .par_iter()
                 .map_init(
@@ -351,35 +425,40 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
                         engine
                     },
                     |engine, game| {
-                        game.iter()
-                            .flat_map(|s| {
-                                s.rescored(engine, args.depth, args.from_empties).to_bytes()
-                            })
-                            .collect::<Vec<u8>>()
+                        let mut bytes =
+                            Vec::with_capacity(game.len() * othello::train::RECORD_BYTES);
+                        for sample in *game {
+                            let rescored =
+                                sample.rescored(engine, args.depth, args.from_empties)?;
+                            bytes.extend_from_slice(&rescored.to_bytes());
+                        }
+                        Ok(bytes)
                     },
                 )
-                .flatten()
                 .collect()
         });
+        let batch = batch.map_err(TrainError::Sample)?.concat();
         file.write_all(&batch).map_err(file_error(&args.out))?;
         bar.set_position(end as u64);
         next = end;
     }
     file.sync_all().map_err(file_error(&args.out))?;
     bar.finish_and_clear();
-    println!(
-        "{}: {} games rescored at depth {} from {} empties in {:.1} s",
-        args.out.display(),
-        games.len(),
-        args.depth,
-        args.from_empties,
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    say(
+        &mut out,
+        format_args!(
+            "{}: {} games rescored at depth {} from {} empties in {:.1} s",
+            args.out.display(),
+            games.len(),
+            args.depth,
+            args.from_empties,
+            started.elapsed().as_secs_f64()
+        ),
+    )
 }
 
 fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
-    let mut samples = read_data(&args.data)?;
+    let mut samples = read_games(&args.data)?;
     samples.retain(|s| !s.exact && s.empties() >= args.min_empties);
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let chosen: Vec<Sample> = samples
@@ -391,9 +470,10 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
         .collect();
     drop(samples);
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
+    let mut out = stdout();
     let bar = progress::bar(chosen.len() as u64, "positions");
     let started = Instant::now();
-    let observations: Vec<Observation> = pool.install(|| {
+    let observations: Result<Vec<Vec<Observation>>, SampleError> = pool.install(|| {
         chosen
             .par_iter()
             .map_init(SelfPlay::engine, |engine, sample| {
@@ -401,18 +481,25 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
                 bar.inc(1);
                 found
             })
-            .flatten()
             .collect()
     });
+    let observations: Vec<Observation> = observations
+        .map_err(TrainError::Sample)?
+        .into_iter()
+        .flatten()
+        .collect();
     bar.finish_and_clear();
     let groups = othello::train::probcut::groups(&observations);
     let model = othello::train::probcut::fit(&groups);
-    println!(
-        "{} positions, {} comparisons in {:.1} s; root mean square error in discs by depth (shallow depth) and empty squares:",
-        chosen.len(),
-        observations.len(),
-        started.elapsed().as_secs_f64()
-    );
+    say(
+        &mut out,
+        format_args!(
+            "{} positions, {} comparisons in {:.1} s; root mean square error in discs by depth (shallow depth) and empty squares:",
+            chosen.len(),
+            observations.len(),
+            started.elapsed().as_secs_f64()
+        ),
+    )?;
     let mut buckets: Vec<u32> = groups.iter().map(|g| g.empties).collect();
     buckets.sort_unstable();
     buckets.dedup();
@@ -420,7 +507,7 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
         .iter()
         .map(|&e| format!("{:>7}", format!("{e}-{}", e + GROUP_EMPTIES - 1)))
         .collect();
-    println!("depth   {}  model", header.join(""));
+    say(&mut out, format_args!("depth   {}  model", header.join("")))?;
     for depth in MIN_DEPTH..=args.depth {
         let cells: Vec<String> = buckets
             .iter()
@@ -432,18 +519,23 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
             })
             .collect();
         let middle = buckets.iter().sum::<u32>() / buckets.len().max(1) as u32 + 2;
-        println!(
-            "{depth:>2} ({:>2}) {}  {:.2} at {middle}",
-            shallow_depth(depth),
-            cells.join(""),
-            model.sigma(depth, middle) / 100.0
-        );
+        say(
+            &mut out,
+            format_args!(
+                "{depth:>2} ({:>2}) {}  {:.2} at {middle}",
+                shallow_depth(depth),
+                cells.join(""),
+                model.sigma(depth, middle) / 100.0
+            ),
+        )?;
     }
     let [c0, c1, c2] = model.coefficients;
-    println!(
-        "model: sigma = {c0:.1} + {c1:.2} * (depth - shallow depth) + {c2:.2} * empties (hundredths of a disc)"
-    );
-    Ok(())
+    say(
+        &mut out,
+        format_args!(
+            "model: sigma = {c0:.1} + {c1:.2} * (depth - shallow depth) + {c2:.2} * empties (hundredths of a disc)"
+        ),
+    )
 }
 
 fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
@@ -467,6 +559,7 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
         ..Arena::default()
     };
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
+    let mut out = stdout();
     let bar = progress::bar(2 * args.openings, "games");
     let started = Instant::now();
     let pairs: Vec<Pair> = pool.install(|| {
@@ -498,36 +591,70 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
         Some(level) => format!("level {level}"),
         None => format!("{} nodes a move", args.nodes),
     };
-    println!(
-        "{} against {}: {} games at {budget}",
-        name(&args.first, first),
-        name(&args.second, second),
-        tally.games(),
-    );
-    println!(
-        "{} won, {} drawn, {} lost: {:.1}% of the points, mean margin {:+.2} discs ({:.1} s)",
-        tally.wins,
-        tally.draws,
-        tally.losses,
-        100.0 * tally.points(),
-        tally.mean_margin(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    say(
+        &mut out,
+        format_args!(
+            "{} against {}: {} games at {budget}",
+            name(&args.first, first),
+            name(&args.second, second),
+            tally.games(),
+        ),
+    )?;
+    say(
+        &mut out,
+        format_args!(
+            "{} won, {} drawn, {} lost: {:.1}% of the points, mean margin {:+.2} discs ({:.1} s)",
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            100.0 * tally.points(),
+            tally.mean_margin(),
+            started.elapsed().as_secs_f64()
+        ),
+    )
 }
 
-/// The samples of the whole games in data files, in order.
-fn read_data(paths: &[PathBuf]) -> Result<Vec<Sample>, TrainError> {
+/// The whole games of the data file at `path`, every record checked (read in batches).
+fn read_data_file(path: &Path) -> Result<Data, TrainError> {
+    let file = File::open(path).map_err(file_error(path))?;
+    read_data(file).map_err(|source| match source {
+        DataError::Read(source) => TrainError::File {
+            path: path.to_owned(),
+            source,
+        },
+        source => TrainError::Data {
+            path: path.to_owned(),
+            source,
+        },
+    })
+}
+
+/// The samples of the whole games in data files, in order; at least one game.
+fn read_games(paths: &[PathBuf]) -> Result<Vec<Sample>, TrainError> {
     let mut samples = Vec::new();
     for path in paths {
-        let bytes = std::fs::read(path).map_err(file_error(path))?;
-        samples.extend(read_samples(&bytes).0);
+        samples.extend(read_data_file(path)?.samples);
+    }
+    if samples.is_empty() {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(TrainError::NoGames {
+            paths: names.join(", "),
+        });
     }
     Ok(samples)
 }
 
 fn fit(args: &FitArgs) -> Result<(), TrainError> {
-    let samples = read_data(&args.data)?;
+    check_not_an_input(&args.out, &args.data)?;
+    check_overwrite(&args.out, args.force, MAX_FILE_BYTES, |bytes| {
+        Weights::from_bytes(bytes)
+            .map(drop)
+            .map_err(|error| match error {
+                WeightsError::Magic { .. } => error.to_string(),
+                error => format!("not a weights file this program can read ({error})"),
+            })
+    })?;
+    let samples = read_games(&args.data)?;
     let config = FitConfig {
         seed: args.seed,
         epochs: args.epochs,
@@ -537,11 +664,15 @@ fn fit(args: &FitArgs) -> Result<(), TrainError> {
         damping: args.damping,
     };
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
-    println!(
-        "{} positions in {} games; mean absolute error in discs, training / held out, by empty squares:",
-        samples.len(),
-        count_games(&samples)
-    );
+    let mut out = stdout();
+    say(
+        &mut out,
+        format_args!(
+            "{} positions in {} games; mean absolute error in discs, training / held out, by empty squares:",
+            samples.len(),
+            count_games(&samples)
+        ),
+    )?;
     let header: Vec<String> = (0..PHASES)
         .map(|p| {
             format!(
@@ -550,9 +681,11 @@ fn fit(args: &FitArgs) -> Result<(), TrainError> {
             )
         })
         .collect();
-    println!("epoch {}", header.join(""));
+    say(&mut out, format_args!("epoch {}", header.join("")))?;
     let bar = progress::bar(u64::from(args.epochs), "epochs");
     let started = Instant::now();
+    // A failure to print stops the printing, not the fit: the weights are still written.
+    let mut printed = Ok(());
     let (weights, _) = pool.install(|| {
         othello::train::fit::fit(
             &samples,
@@ -568,22 +701,28 @@ fn fit(args: &FitArgs) -> Result<(), TrainError> {
                         )
                     })
                     .collect();
-                bar.suspend(|| println!("{epoch:>5} {}", cells.join("")));
+                if printed.is_ok() {
+                    printed = bar
+                        .suspend(|| say(&mut out, format_args!("{epoch:>5} {}", cells.join(""))));
+                }
                 bar.set_position(u64::from(epoch));
             },
         )
     });
     bar.finish_and_clear();
     let bytes = weights.to_bytes();
-    super::atomic::write_atomic(&args.out, &bytes).map_err(file_error(&args.out))?;
-    println!(
-        "{}: {} bytes, checksum {:016x}, in {:.1} s",
-        args.out.display(),
-        bytes.len(),
-        othello::engine::patterns::checksum(&bytes),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    write_atomic(&args.out, &bytes).map_err(file_error(&args.out))?;
+    printed?;
+    say(
+        &mut out,
+        format_args!(
+            "{}: {} bytes, checksum {:016x}, in {:.1} s",
+            args.out.display(),
+            bytes.len(),
+            othello::engine::patterns::checksum(&bytes),
+            started.elapsed().as_secs_f64()
+        ),
+    )
 }
 
 fn file_error(path: &Path) -> impl FnOnce(io::Error) -> TrainError + '_ {
@@ -593,23 +732,34 @@ fn file_error(path: &Path) -> impl FnOnce(io::Error) -> TrainError + '_ {
     }
 }
 
-/// Opens a data file to append games to (created if missing), without the partial game an
-/// interrupted run may have left at its end, and counts the whole games it holds.
+/// Opens a data file to append games to and counts the whole games it holds. A missing or
+/// empty file is created with the header; a file of self-play data loses the partial game an
+/// interrupted run may have left at its end; one written before the header existed gets the
+/// header (rewritten atomically, once). Any other file is refused and left as it is.
 fn open_data(path: &Path) -> Result<(File, u64), TrainError> {
-    let mut file = OpenOptions::new()
+    let data = match std::fs::metadata(path) {
+        Ok(_) => read_data_file(path)?,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Data::default(),
+        Err(source) => return Err(file_error(path)(source)),
+    };
+    let whole = if data.headed && data.whole_bytes >= DATA_MAGIC.len() as u64 {
+        data.whole_bytes
+    } else {
+        let bytes = data_bytes(&data.samples);
+        write_atomic(path, &bytes).map_err(file_error(path))?;
+        bytes.len() as u64
+    };
+    let file = OpenOptions::new()
         .read(true)
         .append(true)
-        .create(true)
         .open(path)
         .map_err(file_error(path))?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).map_err(file_error(path))?;
-    let (samples, whole) = read_samples(&bytes);
-    if whole < bytes.len() {
+    let length = file.metadata().map_err(file_error(path))?.len();
+    if length > whole {
         // A game cut short by an interrupted run: drop it, it is made again.
-        file.set_len(whole as u64).map_err(file_error(path))?;
+        file.set_len(whole).map_err(file_error(path))?;
     }
-    Ok((file, count_games(&samples)))
+    Ok((file, data.games()))
 }
 
 fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
@@ -627,6 +777,7 @@ fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
         },
     };
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
+    let mut out = stdout();
     let bar = progress::bar(args.games, "games");
     bar.set_position(done.min(args.games));
     let started = Instant::now();
@@ -655,11 +806,13 @@ fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
     file.sync_all().map_err(file_error(path))?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    println!(
-        "{}: {} games ({} new, {positions} positions) in {seconds:.1} s",
-        path.display(),
-        args.games.max(done),
-        args.games.saturating_sub(done),
-    );
-    Ok(())
+    say(
+        &mut out,
+        format_args!(
+            "{}: {} games ({} new, {positions} positions) in {seconds:.1} s",
+            path.display(),
+            args.games.max(done),
+            args.games.saturating_sub(done),
+        ),
+    )
 }

@@ -335,8 +335,14 @@ fn gather<C: Cpu>(cpu: C, set: u64, mask: u64) -> u64 {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum WeightsError {
     /// The file does not start as a weights file does.
-    #[error("not a pattern weights file (its first bytes are not {MAGIC:?})")]
-    Magic,
+    #[error("not an othello weights file (starts with \"{found}\")")]
+    Magic {
+        /// The file's first bytes (up to the length of [`MAGIC`]), escaped as printable ASCII.
+        found: String,
+    },
+    /// The file is larger than any weights file.
+    #[error("larger than a weights file can be ({MAX_FILE_BYTES} bytes)")]
+    TooLarge,
     /// The file ends too early, or its data does not add up to the tables' size.
     #[error("the weights file is cut short or malformed: {0}")]
     Malformed(&'static str),
@@ -360,6 +366,10 @@ pub enum WeightsError {
 
 /// The first bytes of a weights file.
 pub const MAGIC: &[u8; 8] = b"OTHPAT01";
+
+/// No weights file is larger: a reader reads at most one byte more than this. (Every weight
+/// takes at most 3 bytes in the file, see [`Weights::to_bytes`]; the tests check the bound.)
+pub const MAX_FILE_BYTES: usize = 8 << 20;
 
 /// A run of zeros, in the file: this value, then the run's length as a `u16`.
 const ZERO_RUN: i16 = i16::MIN;
@@ -439,7 +449,13 @@ impl Weights {
     /// A [`WeightsError`] saying what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
         if !bytes.starts_with(MAGIC) {
-            return Err(WeightsError::Magic);
+            let start = &bytes[..bytes.len().min(MAGIC.len())];
+            return Err(WeightsError::Magic {
+                found: start.escape_ascii().to_string(),
+            });
+        }
+        if bytes.len() > MAX_FILE_BYTES {
+            return Err(WeightsError::TooLarge);
         }
         if bytes.len() < MAGIC.len() + 16 {
             return Err(WeightsError::Malformed("no header"));
@@ -614,8 +630,17 @@ pub(super) mod tests {
         );
         assert!(Weights::from_bytes(&TRAINED[..TRAINED.len() / 2]).is_err());
         assert_eq!(
-            Weights::from_bytes(b"PK\x03\x04").unwrap_err(),
-            WeightsError::Magic
+            Weights::from_bytes(b"PK\x03\x04").unwrap_err().to_string(),
+            "not an othello weights file (starts with \"PK\\x03\\x04\")"
+        );
+        // The largest file: every weight a lone zero (4 bytes) or a value (2), alternating.
+        let layout = PatternLayout::new();
+        assert!(16 + 3 * PHASES * layout.stride + 8 <= MAX_FILE_BYTES);
+        let mut long = TRAINED.to_vec();
+        long.resize(MAX_FILE_BYTES + 1, 0);
+        assert_eq!(
+            Weights::from_bytes(&long).unwrap_err(),
+            WeightsError::TooLarge
         );
         // A well-formed file of the wrong size, and one with too few weights.
         let with_checksum = |mut bytes: Vec<u8>| {

@@ -18,6 +18,7 @@
 //! assert!(reply.starts_with("= ") && reply.ends_with("\n\n"));
 //! ```
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -101,14 +102,17 @@ impl Clock {
     }
 }
 
-/// The engine's side of a GTP session: the game, the positions before each move for `undo`,
-/// the depth and the clocks.
+/// The engine's side of a GTP session: the game, the positions before each move for `undo`
+/// (one per disc played, so at most the board's squares: passes change nothing and are not
+/// kept), the depth and the clocks.
 pub struct Gtp {
     engine: Engine,
     game: Game,
     history: Vec<Game>,
     depth: u32,
     clock: Clock,
+    /// Stops the searches of `genmove`: see [`Gtp::stop_flag`].
+    stop: Arc<AtomicBool>,
 }
 
 impl Gtp {
@@ -122,7 +126,16 @@ impl Gtp {
             history: Vec::new(),
             depth: depth.clamp(1, MAX_DEPTH),
             clock: Clock::default(),
+            stop: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The flag that stops `genmove`'s search, for another thread to raise when the front end
+    /// is gone. It is never lowered: once it is raised, every `genmove` answers at once with
+    /// the move that looks best before any search.
+    #[must_use]
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
     }
 
     /// The current position.
@@ -241,9 +254,9 @@ impl Gtp {
                 let depth = one(args, "a depth")?
                     .parse::<u32>()
                     .ok()
-                    .filter(|&depth| depth >= 1)
+                    .filter(|depth| (1..=MAX_DEPTH).contains(depth))
                     .ok_or_else(|| format!("syntax error: a depth from 1 to {MAX_DEPTH}"))?;
-                self.depth = depth.min(MAX_DEPTH);
+                self.depth = depth;
                 Ok(String::new())
             }
             _ => Err("unknown command".to_owned()),
@@ -265,10 +278,12 @@ impl Gtp {
             (None, Some(turn)) if turn == color => Err(format!(
                 "illegal move: {color} has a legal move and cannot pass"
             )),
-            (None, _) => {
-                self.history.push(self.game.clone());
-                Ok(String::new())
-            }
+            (None, Some(turn)) if !self.game.moves_of(color).is_empty() => Err(format!(
+                "illegal move: it is {turn}'s turn, and {color} has a legal move"
+            )),
+            // A pass of a player without a move: the game has made it already, so it changes
+            // nothing (and takes no place in the undo history).
+            (None, _) => Ok(String::new()),
             (Some(_), None) => Err("illegal move: the game is over".to_owned()),
             (Some(_), Some(turn)) if turn != color => {
                 Err(format!("illegal move: it is {turn}'s turn"))
@@ -291,20 +306,16 @@ impl Gtp {
             Some(turn) if !self.game.moves_of(color).is_empty() => {
                 return Err(format!("wrong color: it is {turn}'s turn"));
             }
-            // After the end: a pass, not recorded, so that `undo` takes back the last move.
-            None => return Ok("pass".to_owned()),
-            Some(_) => {
-                self.history.push(self.game.clone());
-                return Ok("pass".to_owned());
-            }
+            // A pass (the game's own, or after the end) takes no place in the history, so that
+            // `undo` takes back the last move.
+            _ => return Ok("pass".to_owned()),
         }
         let empties = self.game.board().empties();
         let mut limits = limits_for_depth(self.depth, empties);
         limits.time = self.clock.budget(color, empties);
-        let stop = AtomicBool::new(false);
         let report = self
             .engine
-            .search_with(&self.game, &limits, &stop, &mut |_| {})
+            .search_with(&self.game, &limits, &self.stop, &mut |_| {})
             .map_err(|error| error.to_string())?;
         let before = self.game.clone();
         self.game
@@ -480,6 +491,16 @@ mod tests {
             "? syntax error: expected a color (black or white), found \"red\"\n\n"
         );
         assert_eq!(text(&mut gtp, "play B B1"), "= \n\n");
+        // White has a move: neither white (to move) nor black (not to move) may pass.
+        assert_eq!(
+            text(&mut gtp, "play b pass"),
+            "? illegal move: it is white's turn, and black has a legal move\n\n"
+        );
+        assert_eq!(
+            text(&mut gtp, "play w pass"),
+            "? illegal move: white has a legal move and cannot pass\n\n"
+        );
+        assert_eq!(gtp.history.len(), 1);
         assert_eq!(text(&mut gtp, "undo"), "= \n\n");
         assert_eq!(text(&mut gtp, "undo"), "? cannot undo\n\n");
         assert_eq!(text(&mut gtp, "final_score"), "? the game is not over\n\n");
@@ -496,6 +517,37 @@ mod tests {
         // Perfect play on 4x4 ends with white 8 discs ahead; depth 2 is exact from 4 empties.
         assert!(text(&mut gtp, "final_score").starts_with("= "));
         assert_eq!(text(&mut gtp, "genmove b"), "= pass\n\n");
+    }
+
+    #[test]
+    fn passes_take_no_place_in_the_undo_history_and_depths_beyond_the_maximum_are_refused() {
+        let mut gtp = gtp();
+        // The engine plays 4x4 out against itself; at its passes the front end repeats them.
+        assert_eq!(text(&mut gtp, "boardsize 4"), "= \n\n");
+        let mut color = "b";
+        let mut passed = false;
+        while !gtp.game().is_over() {
+            let reply = text(&mut gtp, &format!("genmove {color}"));
+            if reply == "= pass\n\n" {
+                passed = true;
+                let before = gtp.history.len();
+                for _ in 0..1000 {
+                    assert_eq!(text(&mut gtp, &format!("play {color} pass")), "= \n\n");
+                }
+                assert_eq!(gtp.history.len(), before);
+            }
+            color = if color == "b" { "w" } else { "b" };
+        }
+        assert!(passed, "the 4x4 game has a pass");
+        assert!(gtp.history.len() <= 12);
+        for depth in ["0", "61", "99"] {
+            assert_eq!(
+                text(&mut gtp, &format!("set_depth {depth}")),
+                "? syntax error: a depth from 1 to 60\n\n"
+            );
+        }
+        assert_eq!(text(&mut gtp, "set_depth 60"), "= \n\n");
+        assert_eq!(gtp.depth, 60);
     }
 
     #[test]

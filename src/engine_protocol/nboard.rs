@@ -221,7 +221,7 @@ impl NBoard {
         };
         match name {
             "depth" => match value.parse::<u32>() {
-                Ok(depth) if depth >= 1 => {
+                Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => {
                     self.set_depth(depth);
                     Reply::default()
                 }
@@ -627,8 +627,16 @@ mod tests {
         assert!(nboard.handle("ping x").lines.is_empty());
         assert!(nboard.handle("set depth 4").notes.is_empty());
         assert_eq!(nboard.depth(), 4);
-        assert!(!nboard.handle("set depth 0").notes.is_empty());
-        nboard.handle("set depth 900");
+        for refused in ["0", "61", "99", "900"] {
+            assert_eq!(
+                nboard.handle(&format!("set depth {refused}")).notes,
+                [format!(
+                    "set depth: expected a depth from 1 to 60, found \"{refused}\""
+                )]
+            );
+            assert_eq!(nboard.depth(), 4, "set depth {refused}");
+        }
+        nboard.handle("set depth 60");
         assert_eq!(nboard.depth(), MAX_DEPTH);
         nboard.handle("set contempt 150");
         assert_eq!(nboard.contempt(), 150);

@@ -11,4 +11,4 @@ pub mod fit;
 pub mod probcut;
 pub mod selfplay;
 
-pub use selfplay::{RECORD_BYTES, Sample, SelfPlay};
+pub use selfplay::{DATA_MAGIC, Data, DataError, RECORD_BYTES, Sample, SampleError, SelfPlay};

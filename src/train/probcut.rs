@@ -7,6 +7,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::Sample;
+use super::selfplay::SampleError;
 use crate::engine::Engine;
 use crate::engine::Limits;
 use crate::engine::probcut::{MIN_DEPTH, ProbCut, shallow_depth};
@@ -26,16 +27,19 @@ pub struct Observation {
 /// plies with `engine` (which this turns non-selective), each depth from
 /// [`MIN_DEPTH`] on compared with its [`shallow_depth`].
 ///
-/// # Panics
-/// If the sample's position is over (never for a sample of a self-play game).
-#[must_use]
-pub fn observe(engine: &mut Engine, sample: &Sample, max_depth: u32) -> Vec<Observation> {
+/// # Errors
+/// What is wrong with the sample ([`Sample::check`]).
+pub fn observe(
+    engine: &mut Engine,
+    sample: &Sample,
+    max_depth: u32,
+) -> Result<Vec<Observation>, SampleError> {
     engine.set_selective(false);
     let mut values: Vec<Option<i32>> = vec![None; max_depth as usize + 1];
     let stop = AtomicBool::new(false);
     engine
         .search_with(
-            &sample.game(),
+            &sample.game()?,
             &Limits::depth(max_depth),
             &stop,
             &mut |report| {
@@ -44,8 +48,8 @@ pub fn observe(engine: &mut Engine, sample: &Sample, max_depth: u32) -> Vec<Obse
                 }
             },
         )
-        .expect("a sample's position has a player to move");
-    (MIN_DEPTH..=max_depth)
+        .map_err(|_| SampleError::NoMove)?;
+    Ok((MIN_DEPTH..=max_depth)
         .filter_map(|depth| {
             let deep = values[depth as usize]?;
             let shallow = values[shallow_depth(depth) as usize]?;
@@ -55,7 +59,7 @@ pub fn observe(engine: &mut Engine, sample: &Sample, max_depth: u32) -> Vec<Obse
                 error: deep - shallow,
             })
         })
-        .collect()
+        .collect())
 }
 
 /// The root mean square error of the observations at one depth and a range of empty squares.
@@ -187,12 +191,12 @@ mod tests {
             .iter()
             .find(|s| s.empties() == 40)
             .expect("a position at 40 empties");
-        let observations = observe(&mut engine, sample, 5);
+        let observations = observe(&mut engine, sample, 5).unwrap();
         assert!(!engine.selective());
         let values: Vec<i32> = (0..=5)
             .map(|depth| {
                 engine
-                    .search(&sample.game(), &Limits::depth(depth.max(1)))
+                    .search(&sample.game().unwrap(), &Limits::depth(depth.max(1)))
                     .unwrap()
                     .score
             })

@@ -6,9 +6,12 @@
 //! Game `i` of a run depends only on the run's seed and `i`, so that a run can be continued
 //! (or split) and still produce the same games.
 
+use std::io::Read;
+
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
 
 use crate::bitboard::Bits;
 use crate::color::Color;
@@ -22,9 +25,76 @@ use crate::square::{Dimensions, Square};
 /// little-endian, bit `8 * row + column`), the score (a signed byte) and the flags (a byte).
 pub const RECORD_BYTES: usize = 18;
 
+/// The first bytes of a data file (version 1): the samples' records follow. Files written
+/// before the header existed hold the records alone; they are read too.
+pub const DATA_MAGIC: &[u8; 8] = b"OTHDAT01";
+
 const FLAG_EXACT: u8 = 1;
 const FLAG_FIRST: u8 = 2;
 const FLAG_LAST: u8 = 4;
+
+/// Records read and checked at a time: a data file is read in batches of this many.
+const READ_BATCH: usize = 4096;
+
+/// What is wrong with a sample (or with its record in a data file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum SampleError {
+    /// A square holds both players' discs.
+    #[error("the two players' discs overlap")]
+    Overlap,
+    /// The score is not a margin of at most 64 discs.
+    #[error("the score {0} is beyond 64 discs")]
+    Score(i8),
+    /// The flags byte has bits no writer sets.
+    #[error("unknown flags {0:#04x}")]
+    Flags(u8),
+    /// The player to move has no legal move (every sample has one).
+    #[error("the player to move has no legal move")]
+    NoMove,
+}
+
+/// Why a data file cannot be read.
+#[derive(Debug, Error)]
+pub enum DataError {
+    /// The file does not start as a data file does, nor with a valid record.
+    #[error("not self-play data (starts with \"{found}\")")]
+    NotData {
+        /// The file's first bytes (up to 8), escaped as printable ASCII.
+        found: String,
+    },
+    /// A record is not a sample.
+    #[error("byte {offset}: {problem}")]
+    Sample {
+        /// Where the record starts in the file.
+        offset: u64,
+        /// What is wrong with it.
+        problem: SampleError,
+    },
+    /// The bytes could not be read.
+    #[error(transparent)]
+    Read(#[from] std::io::Error),
+}
+
+/// The whole games of a data file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Data {
+    /// Their samples, first game first.
+    pub samples: Vec<Sample>,
+    /// Bytes of the file up to the end of its last whole game (header included): the rest is
+    /// a game an interrupted run cut short.
+    pub whole_bytes: u64,
+    /// Whether the file starts with [`DATA_MAGIC`] (or is empty); `false` for a file written
+    /// before the header existed.
+    pub headed: bool,
+}
+
+impl Data {
+    /// The number of games.
+    #[must_use]
+    pub fn games(&self) -> u64 {
+        count_games(&self.samples)
+    }
+}
 
 /// One position of a self-play game and its target score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,83 +135,172 @@ impl Sample {
         bytes
     }
 
-    /// The sample of a file record.
-    #[must_use]
-    pub fn from_bytes(bytes: &[u8; RECORD_BYTES]) -> Sample {
+    /// The sample of a file record, checked ([`Sample::check`]).
+    ///
+    /// # Errors
+    /// What is wrong with the record.
+    pub fn from_bytes(bytes: &[u8; RECORD_BYTES]) -> Result<Sample, SampleError> {
         let word = |range: std::ops::Range<usize>| {
             let mut eight = [0; 8];
             eight.copy_from_slice(&bytes[range]);
             u64::from_le_bytes(eight)
         };
-        Sample {
+        let flags = bytes[17];
+        if flags & !(FLAG_EXACT | FLAG_FIRST | FLAG_LAST) != 0 {
+            return Err(SampleError::Flags(flags));
+        }
+        let sample = Sample {
             me: word(0..8),
             opp: word(8..16),
             score: i8::from_le_bytes([bytes[16]]),
-            exact: bytes[17] & FLAG_EXACT != 0,
-            first: bytes[17] & FLAG_FIRST != 0,
-            last: bytes[17] & FLAG_LAST != 0,
+            exact: flags & FLAG_EXACT != 0,
+            first: flags & FLAG_FIRST != 0,
+            last: flags & FLAG_LAST != 0,
+        };
+        sample.check()?;
+        Ok(sample)
+    }
+
+    /// Checks that the sample is one a self-play game can hold: the disc sets are disjoint,
+    /// the score is within 64 discs and the player to move has a legal move.
+    ///
+    /// # Errors
+    /// The first thing wrong.
+    pub fn check(&self) -> Result<(), SampleError> {
+        if self.me & self.opp != 0 {
+            return Err(SampleError::Overlap);
         }
+        if !(-64..=64).contains(&self.score) {
+            return Err(SampleError::Score(self.score));
+        }
+        if crate::rules::eight::legal_moves(self.me, self.opp) == 0 {
+            return Err(SampleError::NoMove);
+        }
+        Ok(())
     }
 
     /// The sample's position as a game, its mover playing Black.
     ///
-    /// # Panics
-    /// If the sample's two disc sets overlap (never for a sample of [`SelfPlay::game`]).
-    #[must_use]
-    pub fn game(&self) -> Game {
+    /// # Errors
+    /// What is wrong with the sample ([`Sample::check`]).
+    pub fn game(&self) -> Result<Game, SampleError> {
+        self.check()?;
         let board = crate::Board::from_discs(
             Dimensions::STANDARD,
             crate::bitboard::U256::from_u64(self.me),
             crate::bitboard::U256::from_u64(self.opp),
         )
-        .expect("a sample's disc sets do not overlap");
-        Game::new(
+        .map_err(|_| SampleError::Overlap)?;
+        Ok(Game::new(
             Setup {
                 board,
                 first: Color::Black,
                 win: crate::WinRule::MostDiscs,
             },
             RuleSet::Full,
-        )
+        ))
     }
 
     /// The sample with its score replaced by the value of a `depth`-ply search with `engine`,
     /// in discs, when it is not exact and has at least `from_empties` empty squares; otherwise
     /// the sample unchanged.
     ///
-    /// # Panics
-    /// If the sample's position is over (never for a sample of [`SelfPlay::game`], whose
-    /// positions all have a player to move) or its disc sets overlap.
-    #[must_use]
-    pub fn rescored(&self, engine: &mut Engine, depth: u32, from_empties: u32) -> Sample {
+    /// # Errors
+    /// What is wrong with the sample ([`Sample::check`]).
+    pub fn rescored(
+        &self,
+        engine: &mut Engine,
+        depth: u32,
+        from_empties: u32,
+    ) -> Result<Sample, SampleError> {
         if self.exact || self.empties() < from_empties {
-            return *self;
+            return Ok(*self);
         }
         let report = engine
-            .search(&self.game(), &Limits::depth(depth))
-            .expect("a sample's position has a player to move");
-        Sample {
-            score: i8::try_from(report.score.clamp(-64, 64)).expect("clamped to 64 discs"),
+            .search(&self.game()?, &Limits::depth(depth))
+            .map_err(|_| SampleError::NoMove)?;
+        let score = report.score.clamp(-64, 64);
+        Ok(Sample {
+            score: i8::try_from(score).unwrap_or(if score < 0 { -64 } else { 64 }),
             ..*self
-        }
+        })
     }
 }
 
-/// The samples of a data file's bytes, and the number of bytes that hold whole games: a file
-/// cut short while a game was written keeps its complete games only.
-#[must_use]
-pub fn read_samples(bytes: &[u8]) -> (Vec<Sample>, usize) {
-    let samples: Vec<Sample> = bytes
-        .chunks_exact(RECORD_BYTES)
-        .map(|chunk| Sample::from_bytes(chunk.try_into().expect("chunks have the record size")))
-        .collect();
-    let whole = samples.iter().rposition(|s| s.last).map_or(0, |i| i + 1);
-    let mut samples = samples;
+/// The whole games of a data file read from `input` in batches of a few thousand records,
+/// each record checked as it is read. The file may start with [`DATA_MAGIC`] or (written
+/// before the header existed) with the first record; an empty input is an empty file. A game
+/// cut short at the end (by an interrupted run) is left out, see [`Data::whole_bytes`].
+///
+/// # Errors
+/// [`DataError::NotData`] for a file that starts with neither the header nor a valid record
+/// (or, without the header, holds no whole game); [`DataError::Sample`] with the byte offset of
+/// the first record that is not a sample; [`DataError::Read`] when `input` fails.
+pub fn read_data<R: Read>(mut input: R) -> Result<Data, DataError> {
+    let mut head = Vec::with_capacity(DATA_MAGIC.len());
+    (&mut input)
+        .take(DATA_MAGIC.len() as u64)
+        .read_to_end(&mut head)?;
+    let not_data = |start: &[u8]| DataError::NotData {
+        found: start[..start.len().min(8)].escape_ascii().to_string(),
+    };
+    if head.is_empty() {
+        return Ok(Data {
+            headed: true,
+            ..Data::default()
+        });
+    }
+    let headed = head == DATA_MAGIC;
+    let start: u64 = if headed { DATA_MAGIC.len() as u64 } else { 0 };
+    let mut buffer = if headed { Vec::new() } else { head.clone() };
+    let mut samples = Vec::new();
+    let mut whole = 0;
+    let mut offset = start;
+    loop {
+        let wanted = READ_BATCH * RECORD_BYTES - buffer.len();
+        let before = buffer.len();
+        (&mut input).take(wanted as u64).read_to_end(&mut buffer)?;
+        let ended = buffer.len() - before < wanted;
+        let (records, _) = buffer.as_chunks::<RECORD_BYTES>();
+        let count = records.len();
+        for record in records {
+            match Sample::from_bytes(record) {
+                Ok(sample) => {
+                    samples.push(sample);
+                    if sample.last {
+                        whole = samples.len();
+                    }
+                }
+                Err(_) if !headed && offset == 0 => return Err(not_data(&head)),
+                Err(problem) => return Err(DataError::Sample { offset, problem }),
+            }
+            offset += RECORD_BYTES as u64;
+        }
+        buffer.drain(..count * RECORD_BYTES);
+        if ended {
+            break;
+        }
+    }
+    if !headed && whole == 0 {
+        return Err(not_data(&head));
+    }
     samples.truncate(whole);
-    (samples, whole * RECORD_BYTES)
+    Ok(Data {
+        samples,
+        whole_bytes: start + (whole * RECORD_BYTES) as u64,
+        headed,
+    })
 }
 
-/// Counts the games among samples read by [`read_samples`].
+/// The bytes of a data file that holds `samples`: the header, then their records.
+#[must_use]
+pub fn data_bytes(samples: &[Sample]) -> Vec<u8> {
+    let mut bytes = DATA_MAGIC.to_vec();
+    bytes.extend(samples.iter().flat_map(Sample::to_bytes));
+    bytes
+}
+
+/// Counts the games among samples (the samples flagged as the last of their game).
 #[must_use]
 pub fn count_games(samples: &[Sample]) -> u64 {
     samples.iter().filter(|s| s.last).count() as u64
@@ -284,16 +443,22 @@ mod tests {
         assert!(game.len() >= 50);
         assert!(game[0].first && game[game.len() - 1].last);
         assert!(game.iter().rev().take(5).all(|s| s.exact));
-        let mut bytes: Vec<u8> = game.iter().flat_map(Sample::to_bytes).collect();
-        let (read, whole) = read_samples(&bytes);
-        assert_eq!(read, game);
-        assert_eq!(whole, bytes.len());
+        let mut bytes = data_bytes(&game);
+        let read = read_data(bytes.as_slice()).unwrap();
+        assert_eq!(read.samples, game);
+        assert!(read.headed);
+        assert_eq!(read.whole_bytes, bytes.len() as u64);
         bytes.extend_from_slice(&game[0].to_bytes());
         bytes.push(7);
-        let (read, whole) = read_samples(&bytes);
-        assert_eq!(read, game);
-        assert_eq!(count_games(&read), 1);
-        assert_eq!(whole, game.len() * RECORD_BYTES);
+        let read = read_data(bytes.as_slice()).unwrap();
+        assert_eq!(read.samples, game);
+        assert_eq!(read.games(), 1);
+        assert_eq!(read.whole_bytes, (8 + game.len() * RECORD_BYTES) as u64);
+        // A file of the records alone (written before the header) reads the same.
+        let read = read_data(&bytes[8..]).unwrap();
+        assert_eq!(read.samples, game);
+        assert!(!read.headed);
+        assert_eq!(read.whole_bytes, (game.len() * RECORD_BYTES) as u64);
     }
 
     #[test]
@@ -318,7 +483,9 @@ mod tests {
         };
         let mut engine = SelfPlay::engine();
         for sample in config.game(&mut engine, 1).iter().filter(|s| s.exact) {
-            let report = engine.search(&sample.game(), &Limits::exact()).unwrap();
+            let report = engine
+                .search(&sample.game().unwrap(), &Limits::exact())
+                .unwrap();
             assert_eq!(report.score, i32::from(sample.score));
         }
     }
@@ -333,11 +500,13 @@ mod tests {
         let mut engine = SelfPlay::engine();
         let game = config.game(&mut engine, 2);
         for sample in &game {
-            let rescored = sample.rescored(&mut engine, 3, 40);
+            let rescored = sample.rescored(&mut engine, 3, 40).unwrap();
             if sample.exact || sample.empties() < 40 {
                 assert_eq!(rescored, *sample);
             } else {
-                let report = engine.search(&sample.game(), &Limits::depth(3)).unwrap();
+                let report = engine
+                    .search(&sample.game().unwrap(), &Limits::depth(3))
+                    .unwrap();
                 let expected = Sample {
                     score: report.score as i8,
                     ..*sample
@@ -346,5 +515,71 @@ mod tests {
             }
         }
         assert!(game.iter().any(|s| s.empties() >= 40));
+    }
+
+    #[test]
+    fn a_file_that_is_not_data_is_refused_and_bad_records_are_located() {
+        let not_data = |bytes: &[u8]| read_data(bytes).unwrap_err().to_string();
+        assert_eq!(
+            not_data(&vec![0; 100_000]),
+            "not self-play data (starts with \"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\")"
+        );
+        assert_eq!(
+            not_data(b"# Othello\nA README of some length, longer than a record.\n"),
+            "not self-play data (starts with \"# Othell\")"
+        );
+        assert_eq!(not_data(b"OTH"), "not self-play data (starts with \"OTH\")");
+        assert_eq!(
+            not_data(crate::engine::patterns::TRAINED),
+            "not self-play data (starts with \"OTHPAT01\")"
+        );
+        let good = Sample {
+            me: 0x0000_0008_1000_0000,
+            opp: 0x0000_0010_0800_0000,
+            score: 3,
+            exact: false,
+            first: true,
+            last: true,
+        };
+        assert_eq!(good.check(), Ok(()));
+        let cases = [
+            (
+                Sample {
+                    opp: good.me,
+                    ..good
+                },
+                "the two players' discs overlap",
+            ),
+            (
+                Sample { score: 65, ..good },
+                "the score 65 is beyond 64 discs",
+            ),
+            (
+                Sample {
+                    me: 0,
+                    opp: 0,
+                    ..good
+                },
+                "the player to move has no legal move",
+            ),
+        ];
+        for (bad, message) in cases {
+            assert_eq!(bad.check().unwrap_err().to_string(), message);
+            assert!(bad.game().is_err());
+            let bytes = data_bytes(&[good, good, bad]);
+            assert_eq!(not_data(&bytes), format!("byte 44: {message}"));
+            let mut engine = SelfPlay::engine();
+            assert!(bad.rescored(&mut engine, 1, 0).is_err());
+        }
+        let mut bytes = data_bytes(&[good]);
+        bytes[8 + 17] = 0x80;
+        assert_eq!(not_data(&bytes), "byte 8: unknown flags 0x80");
+        assert_eq!(
+            read_data(&b""[..]).unwrap(),
+            Data {
+                headed: true,
+                ..Data::default()
+            }
+        );
     }
 }

@@ -20,7 +20,8 @@ fn selfplay_appends_and_a_second_run_continues_the_same_games() {
     };
     play(&continued, "2");
     let first = std::fs::read(&continued).unwrap();
-    assert_eq!(first.len() % 18, 0);
+    assert!(first.starts_with(b"OTHDAT01"));
+    assert_eq!((first.len() - 8) % 18, 0);
     assert!(first.len() >= 2 * 50 * 18);
     play(&continued, "3");
     play(&at_once, "3");
@@ -72,7 +73,7 @@ fn fit_writes_a_weights_file_the_engine_can_read() {
 }
 
 /// `count` short self-play games in a new data file of `dir`.
-fn games(dir: &std::path::Path, count: u32) -> std::path::PathBuf {
+pub fn games(dir: &std::path::Path, count: u32) -> std::path::PathBuf {
     let data = dir.join("data.bin");
     othello()
         .args(["train", "selfplay"])
@@ -108,7 +109,8 @@ fn rescore_replaces_the_inexact_scores_and_continues_an_interrupted_run() {
         std::fs::read(&whole).unwrap(),
     );
     assert_eq!(before.len(), after.len());
-    let records = || before.chunks(18).zip(after.chunks(18));
+    assert_eq!(before[..8], after[..8], "the header");
+    let records = || before[8..].chunks(18).zip(after[8..].chunks(18));
     // Positions with fewer than 30 empties keep their records; some others change score.
     for (old, new) in records() {
         let discs = (u64::from_le_bytes(old[..8].try_into().unwrap())
@@ -122,11 +124,11 @@ fn rescore_replaces_the_inexact_scores_and_continues_an_interrupted_run() {
     }
     assert!(records().any(|(old, new)| old != new));
     // A run cut short after its first game (and in the middle of the second) is continued.
-    let first_game = after
+    let first_game = after[8..]
         .chunks(18)
         .position(|record| record[17] & 4 != 0)
         .unwrap();
-    std::fs::write(&resumed, &after[..(first_game + 1) * 18 + 7]).unwrap();
+    std::fs::write(&resumed, &after[..8 + (first_game + 1) * 18 + 7]).unwrap();
     rescore(&resumed);
     assert_eq!(std::fs::read(&resumed).unwrap(), after);
 }
@@ -156,7 +158,7 @@ fn match_names_a_file_that_is_not_a_weights_file() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
-            "data.bin: not a pattern weights file",
+            "data.bin: not an othello weights file (starts with \"OTHDAT01\")",
         ));
 }
 

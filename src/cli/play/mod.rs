@@ -5,7 +5,7 @@
 
 mod lines;
 mod results;
-mod saved;
+pub(super) mod saved;
 mod screen;
 mod settings;
 mod table;
@@ -178,6 +178,14 @@ pub enum PlayError {
     /// The `--load` file could not be read or holds no game.
     #[error(transparent)]
     Load(#[from] RecordsFileError),
+    /// The `--save` file is one no game can be written to.
+    #[error("cannot save to {path}: {reason}", path = .path.display())]
+    Save {
+        /// The file.
+        path: PathBuf,
+        /// Why not.
+        reason: &'static str,
+    },
     /// The results file could not be opened for appending.
     #[error("cannot open results file {path}: {error}", path = .path.display())]
     OpenResults {
@@ -194,6 +202,9 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         Some(path) => Some(read_record(path, args.rules.into())?),
         None => None,
     };
+    if let Some(path) = &args.save {
+        check_save_path(path)?;
+    }
     let settled = settles_the_game(&args);
     let setup = match &args.from {
         Some(path) => read_setup(path, None).map_err(PlayError::From)?,
@@ -275,6 +286,27 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     };
     let flushed = output.flush().map_err(Failure::Write);
     result.and(flushed)
+}
+
+/// Refuses a `--save` file no game can be written to, before the game starts: a directory, a
+/// device, or a file in a directory that does not exist.
+fn check_save_path(path: &Path) -> Result<(), PlayError> {
+    let refuse = |reason| PlayError::Save {
+        path: path.to_owned(),
+        reason,
+    };
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => Err(refuse("it is a directory")),
+        Ok(metadata) if !metadata.is_file() => Err(refuse("not a regular file")),
+        Ok(_) => Ok(()),
+        Err(_) => match path
+            .parent()
+            .filter(|parent| !parent.as_os_str().is_empty())
+        {
+            Some(parent) if !parent.is_dir() => Err(refuse("no such directory")),
+            _ => Ok(()),
+        },
+    }
 }
 
 /// The players the options name; a loaded game keeps its players' names unless others are

@@ -551,10 +551,12 @@ impl Table {
             write_out(out, "Game over.\n")?;
             write_out(out, &format!("Moves: {}\n", self.move_list()))?;
             self.log_result(out)?;
+            let unattended = !self.players.black.is_human() && !self.players.white.is_human();
             if let Some(path) = self.save.clone() {
-                self.save_to(&path, out)?;
+                // With nobody there to read a warning, a failed save fails the run.
+                self.save_to(&path, out, unattended)?;
             }
-            if !self.players.black.is_human() && !self.players.white.is_human() {
+            if unattended {
                 return Ok(Next::Quit);
             }
         }
@@ -597,10 +599,11 @@ impl Table {
     /// The `save` command: to FILE, or the `--save` file, or the default file.
     fn save_now(&mut self, file: Option<&str>, out: &mut impl Write) -> Result<(), Failure> {
         let path = saved::target(file, self.save.as_deref());
-        self.save_to(&path, out)
+        self.save_to(&path, out, false)
     }
 
-    fn save_to(&mut self, path: &Path, out: &mut impl Write) -> Result<(), Failure> {
+    /// Saves the game to `path`: a failure is a warning, or the run's failure when `fatal`.
+    fn save_to(&mut self, path: &Path, out: &mut impl Write, fatal: bool) -> Result<(), Failure> {
         match saved::save(path, &saved::record(&self.session, &self.players)) {
             Ok(format) => write_out(
                 out,
@@ -609,6 +612,7 @@ impl Table {
                     saved::saved(path, format, self.session.moves_played())
                 ),
             ),
+            Err(error) if fatal => Err(Failure::Save(error)),
             Err(error) => self.warn(out, error),
         }
     }

@@ -81,7 +81,7 @@ pub struct SolveArgs {
 
     /// Transposition table size in MiB, at most half of the machine's memory [default: from 1
     /// to 256, by the empties of the largest position].
-    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "MB", value_parser = super::parse_hash)]
     hash: Option<u32>,
 
     /// Score finished games the FFO way: empty squares go to the winner (the listed FFO
@@ -155,14 +155,6 @@ pub enum SolveError {
         /// The input's name.
         path: String,
     },
-    /// `--hash` asks for more memory than the machine can spare.
-    #[error("--hash {requested}: more than half of this machine's memory; use at most {limit}")]
-    HashTooLarge {
-        /// MiB asked for.
-        requested: u32,
-        /// Half the machine's memory, in MiB.
-        limit: u64,
-    },
     /// The transposition table's memory could not be had.
     #[error("{0}; use a smaller --hash")]
     Memory(EngineError),
@@ -190,7 +182,6 @@ impl SolveError {
             | SolveError::Input { .. }
             | SolveError::Record { .. }
             | SolveError::Empty { .. }
-            | SolveError::HashTooLarge { .. }
             | SolveError::Memory(_) => 2,
             SolveError::Write(_) | SolveError::Mismatch { .. } => 1,
             SolveError::Interrupted => 130,
@@ -292,7 +283,7 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
         .max()
         .unwrap_or(0);
     let hash_mb = match args.hash {
-        Some(requested) => checked_hash(requested)?,
+        Some(requested) => requested as usize,
         None => default_hash_mb(largest),
     };
     let mut engine = Engine::try_new(EngineConfig {
@@ -373,32 +364,3 @@ fn default_hash_mb(empties: u32) -> usize {
     1 << empties.saturating_sub(10).min(8)
 }
 
-/// `--hash` if the machine has twice that much memory.
-fn checked_hash(requested: u32) -> Result<usize, SolveError> {
-    match physical_memory_mb() {
-        Some(memory) if u64::from(requested) > memory / 2 => Err(SolveError::HashTooLarge {
-            requested,
-            limit: memory / 2,
-        }),
-        _ => Ok(requested as usize),
-    }
-}
-
-/// The machine's memory in MiB, where the system says.
-fn physical_memory_mb() -> Option<u64> {
-    #[cfg(unix)]
-    {
-        // SAFETY: sysconf has no memory-safety preconditions.
-        let (pages, page_size) = unsafe {
-            (
-                libc::sysconf(libc::_SC_PHYS_PAGES),
-                libc::sysconf(libc::_SC_PAGESIZE),
-            )
-        };
-        let pages = u64::try_from(pages).ok()?;
-        let page_size = u64::try_from(page_size).ok()?;
-        Some(pages.saturating_mul(page_size) >> 20)
-    }
-    #[cfg(not(unix))]
-    None
-}
