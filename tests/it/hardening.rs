@@ -464,27 +464,21 @@ fn a_latin_1_name_is_read_as_text_not_as_wthor() {
     bytes.extend_from_slice(b"---------------------------O*------*O--------------------------- *]");
     bytes.extend_from_slice(b"B[f5]W[d6];)\n");
     fs::write(&ggf, &bytes).unwrap();
-    othello()
-        .args(["convert", "--to", "ggf"])
-        .arg(&ggf)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("PB[M\u{fc}ller]"));
-    // Read back from what it wrote (UTF-8), the name is the same.
-    let written = othello()
-        .args(["convert", "--to", "ggf"])
-        .arg(&ggf)
-        .output()
-        .unwrap()
-        .stdout;
+    // Written as UTF-8, the name reads back the same.
+    let to_ggf = |path: &std::path::Path| {
+        let output = othello()
+            .args(["convert", "--to", "ggf"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let written = to_ggf(&ggf);
+    assert!(written.contains("PB[M\u{fc}ller]"), "{written}");
     let again = dir.join("utf8.ggf");
     fs::write(&again, &written).unwrap();
-    othello()
-        .args(["convert", "--to", "ggf"])
-        .arg(&again)
-        .assert()
-        .success()
-        .stdout(written);
+    assert_eq!(to_ggf(&again), written);
     // A move list with a Latin-1 byte is a move list, its error located.
     let list = dir.join("list.txt");
     fs::write(&list, b"f5 d6\nf5 \xe9\n").unwrap();
