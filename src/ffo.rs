@@ -471,16 +471,14 @@ pub fn read_problems(input: &[u8], rules: RuleSet) -> Result<Vec<Problem>, Probl
             }
         };
         let mut game = Game::new(setup, rules);
-        while let Some(square) = lines
-            .get(i)
-            .and_then(|line| protocol::parse_move_line(line))
-        {
-            if !game.is_over() {
-                // An illegal move is skipped, as the protocol answers it INVALID.
-                let _ = game.play(square);
-            }
-            i += 1;
-        }
+        // Move lines as the protocol reads them, up to the start of the next position.
+        let (_, read) = crate::record::protocol::play_move_lines(&mut game, &lines[i..], |line| {
+            let text = String::from_utf8_lossy(line);
+            let trimmed = text.trim();
+            let rows = !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_digit());
+            rows || parse_line(trimmed).is_some()
+        });
+        i += read;
         problems.push(Problem {
             id: None,
             line: start + 1,
@@ -700,13 +698,13 @@ mod tests {
 
     #[test]
     fn a_setup_with_move_lines_is_the_position_after_them() {
-        let input = "4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n1 1\n1 2\n\n4\n4\nW\n>\n. . . .\n. W B .\n. B W .\n. . . .\n";
+        let input = "4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n1 1\nfoo\n1 2\n\n4\n4\nW\n>\n. . . .\n. W B .\n. B W .\n. . . .\n";
         let problems = read_problems(input.as_bytes(), RuleSet::Full).unwrap();
         assert_eq!(problems.len(), 2);
-        // 1 1 is illegal and skipped; 1 2 (b1) is black's move.
+        // 1 1 is illegal and foo no move: both are skipped; 1 2 (b1) is black's move.
         assert_eq!(problems[0].game.board().empties(), 11);
         assert_eq!(problems[0].game.turn(), Some(Color::White));
-        assert_eq!(problems[1].line, 12);
+        assert_eq!(problems[1].line, 13);
         assert_eq!(problems[1].game.board().empties(), 12);
     }
 

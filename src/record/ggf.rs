@@ -165,7 +165,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     summary: "The Generic Game Format (GGS, `NBoard`)",
     positions: false,
     extensions: &["ggf"],
-    detect: |input| std::str::from_utf8(input).is_ok_and(|text| text.contains("(;")),
+    detect: |input| input.windows(2).any(|pair| pair == b"(;"),
     read: |input, _| super::read_text(input, read),
     write: |records| Ok(write(records)?.into_bytes()),
 };

@@ -14,7 +14,8 @@
 //! | WTHOR `.wtb` | [`wthor`] | yes | yes | 8x8, standard start |
 //!
 //! Readers take `&str` or `&[u8]` and writers return text or bytes: nothing here touches a
-//! file. [`read`] detects the format from the content.
+//! file. [`read`] detects the format from the content. Text formats are UTF-8, or Latin-1 where
+//! the bytes are not UTF-8 ([`decode`]).
 //!
 //! ```
 //! use othello::record::{self, Format, ReadOptions};
@@ -33,8 +34,10 @@ pub mod obf;
 pub mod protocol;
 pub mod wthor;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::{LazyLock, OnceLock};
 
 use thiserror::Error;
 
@@ -142,14 +145,46 @@ pub enum ReplayErrorKind {
 
 /// A game: where it started, under which rules, every move in order, and what else the record
 /// says about it. The moves are always legal and every pass is listed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// A file holds millions of short games, so a record is kept small: the moves in a boxed slice,
+/// the metadata boxed only when there is some, and the final position replayed when it is first
+/// asked for rather than kept from the reading.
+#[derive(Clone, Debug)]
 pub struct GameRecord {
-    setup: Setup,
+    /// The start, unless it is the standard 8x8 one.
+    setup: Option<Box<Setup>>,
     rules: RuleSet,
-    moves: Vec<RecordMove>,
-    metadata: Metadata,
-    end: Game,
+    moves: Box<[RecordMove]>,
+    metadata: Option<Box<Metadata>>,
+    end: OnceLock<Box<Game>>,
 }
+
+/// The start of most records: 8x8, the standard opening, black first, most discs wins.
+static STANDARD_SETUP: LazyLock<Setup> = LazyLock::new(|| Setup::standard(Dimensions::STANDARD));
+
+/// The metadata of a record that has none.
+static NO_METADATA: Metadata = Metadata {
+    black: None,
+    white: None,
+    date: None,
+    event: None,
+    result: None,
+    wthor: None,
+    listed: None,
+    properties: Vec::new(),
+};
+
+impl PartialEq for GameRecord {
+    /// The same start, rules, moves and metadata (the final position follows from them).
+    fn eq(&self, other: &GameRecord) -> bool {
+        self.setup() == other.setup()
+            && self.rules == other.rules
+            && self.moves == other.moves
+            && self.metadata() == other.metadata()
+    }
+}
+
+impl Eq for GameRecord {}
 
 impl GameRecord {
     /// Replays `moves` from `setup` under `rules`. Passes may be left out: a pass is put in
@@ -200,12 +235,14 @@ impl GameRecord {
                 }
             }
         }
+        // The final position is replayed when it is asked for: a file of many games keeps
+        // only their moves.
         Ok(GameRecord {
-            setup,
+            setup: (setup != *STANDARD_SETUP).then(|| Box::new(setup)),
             rules,
-            moves: played,
-            metadata,
-            end: game,
+            moves: played.into_boxed_slice(),
+            metadata: (metadata != NO_METADATA).then(|| Box::new(metadata)),
+            end: OnceLock::new(),
         })
     }
 
@@ -239,7 +276,7 @@ impl GameRecord {
     /// The starting position.
     #[must_use]
     pub fn setup(&self) -> &Setup {
-        &self.setup
+        self.setup.as_deref().unwrap_or(&STANDARD_SETUP)
     }
 
     /// The rule set.
@@ -251,7 +288,7 @@ impl GameRecord {
     /// The board's size.
     #[must_use]
     pub fn dims(&self) -> Dimensions {
-        self.setup.board.dims()
+        self.setup().board.dims()
     }
 
     /// Every move in order, passes included.
@@ -273,30 +310,36 @@ impl GameRecord {
     /// Names, date, event and result.
     #[must_use]
     pub fn metadata(&self) -> &Metadata {
-        &self.metadata
+        self.metadata.as_deref().unwrap_or(&NO_METADATA)
     }
 
     /// Names, date, event and result, to change.
     pub fn metadata_mut(&mut self) -> &mut Metadata {
-        &mut self.metadata
+        self.metadata.get_or_insert_with(Box::default)
     }
 
     /// The game at its start.
     #[must_use]
     pub fn start_game(&self) -> Game {
-        Game::new(self.setup, self.rules)
+        Game::new(*self.setup(), self.rules)
     }
 
     /// The game after the last move.
     #[must_use]
     pub fn final_game(&self) -> &Game {
-        &self.end
+        self.end.get_or_init(|| {
+            let mut game = self.start_game();
+            for square in self.squares() {
+                game.play(square).expect("a record's moves are legal");
+            }
+            Box::new(game)
+        })
     }
 
     /// Whether the setup is the standard opening of its board, black first, most discs wins.
     #[must_use]
     pub fn starts_standard(&self) -> bool {
-        self.setup == Setup::standard(self.dims())
+        *self.setup() == Setup::standard(self.dims())
     }
 
     /// The position before each disc placed, with the square played there, in order.
@@ -390,9 +433,6 @@ pub enum RecordErrorKind {
     /// A WTHOR file that is cut short or says something impossible.
     #[error(transparent)]
     Wthor(wthor::WthorErrorKind),
-    /// Text that is not UTF-8 and not a WTHOR file.
-    #[error("the input is not UTF-8 text (nor a WTHOR file)")]
-    NotText,
     /// Input without any game.
     #[error(
         "no game found (expected {})",
@@ -473,8 +513,8 @@ pub struct FormatSpec {
     pub write: fn(records: &[GameRecord]) -> Result<Vec<u8>, WriteError>,
 }
 
-/// Every format, in the order [`Format::detect`] tries them: a WTHOR header (or bytes that are
-/// not text), `(;` for GGF, a 64-cell board for OBF, a lone number (the rows) for the
+/// Every format, in the order [`Format::detect`] tries them: a WTHOR header that fits the
+/// length, `(;` for GGF, a 64-cell board for OBF, a lone number (the rows) for the
 /// protocol, and a move list for anything else.
 const FORMATS: [FormatSpec; 5] = [
     wthor::SPEC,
@@ -526,8 +566,7 @@ impl Format {
     }
 
     /// Guesses the format of `input` from its content: the first format of the table whose
-    /// `detect` accepts it (a WTHOR header whose game count fits the length, or bytes that are
-    /// not text; `(;` for GGF; a 64-cell board for OBF; a lone number, the rows, for the
+    /// `detect` accepts it (a WTHOR header whose game count fits the length; `(;` for GGF; a 64-cell board for OBF; a lone number, the rows, for the
     /// protocol), otherwise a move list.
     #[must_use]
     pub fn detect(input: &[u8]) -> Format {
@@ -541,9 +580,17 @@ impl Format {
 /// The first line of `input` that is text and not blank or a comment (`#`, `%`), trimmed, for
 /// the formats' `detect`.
 pub(crate) fn first_line(input: &[u8]) -> Option<&str> {
-    std::str::from_utf8(input)
-        .ok()?
-        .lines()
+    // Of text that is not UTF-8, the whole lines before the first byte that is not: a first line
+    // with such a byte is not one of the ASCII formats that look at it.
+    let text = std::str::from_utf8(input).unwrap_or_else(|error| {
+        let valid = &input[..error.valid_up_to()];
+        let lines = valid
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |at| at + 1);
+        std::str::from_utf8(&valid[..lines]).expect("a prefix of valid UTF-8 up to a newline")
+    });
+    text.lines()
         .map(str::trim)
         .find(|line| !line.is_empty() && !line.starts_with('#') && !line.starts_with('%'))
 }
@@ -625,34 +672,29 @@ pub fn read_as(
     (format.spec().read)(input, options)
 }
 
-/// Reads the games of a text format with `read`: where `input` stops being UTF-8, or
+/// Reads the games of a text format with `read`, the input decoded by [`decode`], or
 /// [`RecordErrorKind::NoGame`] when it holds none.
 pub(crate) fn read_text(
     input: &[u8],
     read: impl FnOnce(&str) -> Result<Vec<GameRecord>, RecordError>,
 ) -> Result<Vec<GameRecord>, RecordError> {
-    let records = read(text_of(input)?)?;
+    let records = read(&decode(input))?;
     if records.is_empty() {
         return Err(RecordError::at_text(1, 1, RecordErrorKind::NoGame));
     }
     Ok(records)
 }
 
-/// `input` as text, or where it stops being UTF-8.
-fn text_of(input: &[u8]) -> Result<&str, RecordError> {
-    std::str::from_utf8(input).map_err(|error| {
-        let valid = &input[..error.valid_up_to()];
-        let line = valid.split(|&b| b == b'\n').count();
-        let line_start = valid
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |at| at + 1);
-        let column = String::from_utf8_lossy(&valid[line_start..])
-            .chars()
-            .count()
-            + 1;
-        RecordError::at_text(line, column, RecordErrorKind::NotText)
-    })
+/// A text record's bytes as text: UTF-8 when they are, else Latin-1 (ISO 8859-1, each byte the
+/// character of that number), the encoding of old GGS archives and of names such as `M\xfcller`.
+/// Every byte sequence decodes, and a Latin-1 name written back out (as UTF-8) reads back the
+/// same.
+#[must_use]
+pub fn decode(input: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(input) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(input.iter().map(|&byte| char::from(byte)).collect()),
+    }
 }
 
 /// Reads every game of `input` one by one: a game that cannot be read is an error of its own
@@ -660,7 +702,7 @@ fn text_of(input: &[u8]) -> Result<&str, RecordError> {
 /// problem, as [`read`] does). The outer error is for an input that is no record at all.
 ///
 /// # Errors
-/// [`RecordError`] for an input with no game, or one that is not text (nor WTHOR).
+/// [`RecordError`] for an input with no game.
 pub fn read_each(
     input: &[u8],
     options: &ReadOptions,
@@ -672,7 +714,7 @@ pub fn read_each(
             .map(Ok)
             .collect());
     }
-    let games = ggf::read_each(text_of(input)?);
+    let games = ggf::read_each(&decode(input));
     if games.is_empty() {
         return Err(RecordError::at_text(1, 1, RecordErrorKind::NoGame));
     }
@@ -799,13 +841,35 @@ mod tests {
     }
 
     #[test]
+    fn a_record_is_small() {
+        // A file of one-move games holds millions of records: each costs little more than its
+        // moves.
+        assert!(std::mem::size_of::<GameRecord>() <= 64);
+        let record = GameRecord::new(
+            standard(),
+            RuleSet::Full,
+            [RecordMove::Play(sq("f5"))],
+            Metadata::default(),
+        )
+        .unwrap();
+        assert_eq!(record.setup(), &standard());
+        assert_eq!(record.metadata(), &Metadata::default());
+        assert_eq!(record.final_game().board().empties(), 59);
+    }
+
+    #[test]
     fn detects_formats() {
         assert_eq!(Format::detect(b"f5d6c3"), Format::MoveList);
         assert_eq!(Format::detect(b"  (;GM[Othello];)"), Format::Ggf);
         assert_eq!(Format::detect(b"4\n4\nB\n>\n"), Format::Protocol);
         let obf = format!("{} X;\n", "-".repeat(64));
         assert_eq!(Format::detect(obf.as_bytes()), Format::Obf);
-        assert_eq!(Format::detect(&[0xff, 0xfe]), Format::Wthor);
+        // Bytes that are not UTF-8 are Latin-1 text unless a WTHOR header fits the length.
+        assert_eq!(Format::detect(&[0xff, 0xfe]), Format::MoveList);
+        assert_eq!(Format::detect(b"(;GM[Othello]PB[M\xfcller];)"), Format::Ggf);
+        assert_eq!(Format::detect(b"4\n4\nB\n>\n\xfc"), Format::Protocol);
+        assert_eq!(decode(b"M\xfcller"), "M\u{fc}ller");
+        assert_eq!(decode("M\u{fc}ller".as_bytes()), "M\u{fc}ller");
         assert_eq!("GGF".parse(), Ok(Format::Ggf));
         assert!("sgf".parse::<Format>().is_err());
     }

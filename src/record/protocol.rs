@@ -17,8 +17,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::game::Game;
 use crate::protocol::SetupParser;
 use crate::protocol::{lines, parse_move_line};
+use crate::square::Square;
 
 use super::{
     Format, FormatSpec, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
@@ -64,18 +66,9 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<GameRecord, RecordError
         }
     }
     let setup = setup.ok_or_else(|| setup_error(parser.end_of_input()))?;
-    let mut game = crate::game::Game::new(setup, options.rules);
-    let mut squares = Vec::new();
-    for line in all {
-        if game.is_over() {
-            break;
-        }
-        if let Some(square) = parse_move_line(line)
-            && game.play(square).is_ok()
-        {
-            squares.push(square);
-        }
-    }
+    let mut game = Game::new(setup, options.rules);
+    let rest: Vec<&[u8]> = all.collect();
+    let (squares, _) = play_move_lines(&mut game, &rest, |_| false);
     Ok(GameRecord::new(
         setup,
         options.rules,
@@ -83,6 +76,33 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<GameRecord, RecordError
         Metadata::default(),
     )
     .expect("the moves were played above"))
+}
+
+/// Plays the move lines that follow a setup as the protocol reads them: a line that is a legal
+/// `ROW COL` move is played, any other line is skipped (the protocol answers it `INVALID`), and
+/// so is every line after the end of the game. Reading stops before the first line `ends`
+/// accepts (where another position starts, in an input of several) or at the end of `lines`.
+/// Returns the squares played and how many lines were read. Every reader of protocol inputs
+/// (the protocol record here, `othello solve`'s problems) goes through it.
+pub(crate) fn play_move_lines(
+    game: &mut Game,
+    lines: &[&[u8]],
+    ends: impl Fn(&[u8]) -> bool,
+) -> (Vec<Square>, usize) {
+    let mut squares = Vec::new();
+    let mut read = 0;
+    for line in lines.iter().take_while(|line| !ends(line)) {
+        read += 1;
+        if game.is_over() {
+            continue;
+        }
+        if let Some(square) = parse_move_line(line)
+            && game.play(square).is_ok()
+        {
+            squares.push(square);
+        }
+    }
+    (squares, read)
 }
 
 fn setup_error(error: crate::protocol::SetupError) -> RecordError {

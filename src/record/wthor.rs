@@ -145,12 +145,15 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     summary: "A WTHOR .wtb database file (binary; 8x8 standard games)",
     positions: false,
     extensions: &["wtb"],
-    detect: |input| looks_like(input) || std::str::from_utf8(input).is_err(),
+    detect: looks_like,
     read: |input, _| read(input),
     write: |records| write(records, &Header::default()),
 };
 
-/// Whether `input` starts with a WTHOR header whose game count matches its length.
+/// Whether `input` starts with a WTHOR header that fits its length: no count of other records
+/// (bytes 8-9 are zero, which no text has), an 8x8 board, and a game count whose 68-byte games
+/// fill the rest exactly, or reach past the end of a file cut short. The structure decides, not
+/// whether the bytes are UTF-8: a text record in Latin-1 is still text.
 #[must_use]
 pub fn looks_like(input: &[u8]) -> bool {
     if input.len() < HEADER_LEN {
@@ -158,9 +161,10 @@ pub fn looks_like(input: &[u8]) -> bool {
     }
     let games = u32::from_le_bytes([input[4], input[5], input[6], input[7]]) as usize;
     let others = u16::from_le_bytes([input[8], input[9]]);
+    let length = games.saturating_mul(GAME_LEN).saturating_add(HEADER_LEN);
     others == 0
         && matches!(input[12], 0 | 8)
-        && games.checked_mul(GAME_LEN).map(|len| len + HEADER_LEN) == Some(input.len())
+        && (length == input.len() || (games > 0 && length > input.len()))
 }
 
 /// Reads the header of a WTHOR file.

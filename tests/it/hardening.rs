@@ -947,3 +947,89 @@ fn a_game_between_computers_checks_its_save_file_first_and_fails_when_the_save_d
     );
     assert!(!saved.exists());
 }
+
+#[test]
+fn many_short_games_are_read_in_a_small_multiple_of_their_size() {
+    // 450 KB of one-move games: each record once cost ~700 bytes (a whole game kept per record),
+    // over 100 MB here; under a 100 MB address space (the binary itself takes ~40 MB) the
+    // conversion must still finish.
+    let dir = scratch("hardening", "many_short_games");
+    let input = dir.join("f5.txt");
+    let output = dir.join("out.txt");
+    fs::write(&input, "f5\n".repeat(150_000)).unwrap();
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 100000; exec "$0" convert "$1" --to movelist -o "$2""#)
+        .arg(assert_cmd::cargo::cargo_bin("othello"))
+        .arg(&input)
+        .arg(&output)
+        .status()
+        .unwrap();
+    assert!(status.success(), "{status}");
+    assert_eq!(fs::read(&output).unwrap(), fs::read(&input).unwrap());
+}
+
+#[test]
+fn an_invalid_move_line_is_skipped_by_every_reader_of_protocol_inputs() {
+    // `foo` is answered INVALID by the protocol: solve skips it as convert and analyze do,
+    // rather than reading it as the start of another setup.
+    let dir = scratch("hardening", "invalid_move_line");
+    let plain = dir.join("plain.in");
+    let noisy = dir.join("noisy.in");
+    fs::write(&plain, format!("{START_4X4}1 2\n")).unwrap();
+    fs::write(&noisy, format!("{START_4X4}foo\n1 2\n9 9\n")).unwrap();
+    for command in [&["solve"][..], &["convert", "--to", "movelist"]] {
+        // The output without its timings (fields such as `0.001`).
+        let run = |path: &std::path::Path| {
+            let output = othello().args(command).arg(path).output().unwrap();
+            assert!(output.status.success(), "{command:?}: {output:?}");
+            String::from_utf8(output.stdout)
+                .unwrap()
+                .lines()
+                .map(|line| {
+                    line.split_whitespace()
+                        .filter(|field| !(field.contains('.') && field.parse::<f64>().is_ok()))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(run(&noisy), run(&plain), "{command:?}");
+    }
+}
+
+#[test]
+fn a_latin_1_name_is_read_as_text_not_as_wthor() {
+    // Old GGS archives are Latin-1: `M\xfcller` is not UTF-8, and once made the file "WTHOR".
+    let dir = scratch("hardening", "latin_1");
+    let ggf = dir.join("latin1.ggf");
+    let mut bytes = b"(;GM[Othello]PC[GGS/os]PB[M".to_vec();
+    bytes.extend_from_slice(b"\xfcller]PW[Bob]TY[8]BO[8 ");
+    bytes.extend_from_slice(b"---------------------------O*------*O--------------------------- *]");
+    bytes.extend_from_slice(b"B[f5]W[d6];)\n");
+    fs::write(&ggf, &bytes).unwrap();
+    // Written as UTF-8, the name reads back the same.
+    let to_ggf = |path: &std::path::Path| {
+        let output = othello()
+            .args(["convert", "--to", "ggf"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let written = to_ggf(&ggf);
+    assert!(written.contains("PB[M\u{fc}ller]"), "{written}");
+    let again = dir.join("utf8.ggf");
+    fs::write(&again, &written).unwrap();
+    assert_eq!(to_ggf(&again), written);
+    // A move list with a Latin-1 byte is a move list, its error located.
+    let list = dir.join("list.txt");
+    fs::write(&list, b"f5 d6\nf5 \xe9\n").unwrap();
+    othello()
+        .args(["convert"])
+        .arg(&list)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("line 2, column 4"));
+}

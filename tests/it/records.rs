@@ -327,7 +327,8 @@ fn a_damaged_wthor_file_names_the_byte() {
         error(&gap),
         "byte 35: game 1: a move after the 0 that ends its moves"
     );
-    // Cut short, the file is still taken for WTHOR (it is not text) and the offset named.
+    // Cut short, the file is still taken for WTHOR (its header counts more games than it holds)
+    // and the offset named.
     let detected = record::read(&bytes[..60], &ReadOptions::default()).unwrap_err();
     assert!(
         matches!(detected.kind, RecordErrorKind::Wthor(_)),

@@ -363,4 +363,3 @@ fn read_input(path: Option<&PathBuf>) -> Result<(String, Vec<u8>), SolveError> {
 fn default_hash_mb(empties: u32) -> usize {
     1 << empties.saturating_sub(10).min(8)
 }
-
