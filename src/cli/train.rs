@@ -6,6 +6,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
@@ -324,7 +325,7 @@ fn evaluation(name: &str) -> Result<Evaluation, TrainError> {
                 path: path.to_owned(),
                 source,
             })?;
-            Ok(Evaluation::Weights(Box::leak(Box::new(weights))))
+            Ok(Evaluation::Weights(Arc::new(weights)))
         }
     }
 }
@@ -347,7 +348,7 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
                 .map_init(
                     || {
                         let mut engine = SelfPlay::engine();
-                        engine.set_evaluation(evaluation);
+                        engine.set_evaluation(evaluation.clone());
                         engine
                     },
                     |engine, game| {
@@ -473,7 +474,7 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
         (0..args.openings)
             .into_par_iter()
             .map_init(
-                || Players::new(first, second),
+                || Players::new(first.clone(), second.clone()),
                 |players, index| {
                     let pair = arena.pair(index, players);
                     bar.inc(2);
@@ -487,7 +488,7 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
     for pair in pairs {
         tally.add(pair);
     }
-    let name = |name: &str, player: Contender| {
+    let name = |name: &str, player: &Contender| {
         if player.selective {
             name.to_owned()
         } else {
@@ -500,8 +501,8 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
     };
     println!(
         "{} against {}: {} games at {budget}",
-        name(&args.first, first),
-        name(&args.second, second),
+        name(&args.first, &first),
+        name(&args.second, &second),
         tally.games(),
     );
     println!(
