@@ -109,6 +109,33 @@ fn bad_input_is_explained_and_asked_again() {
 }
 
 #[test]
+fn redo_plays_again_what_undo_took_back_until_another_move() {
+    let transcript = session(
+        &["--white", "computer:1", "--seed", "7"],
+        "redo\nd3\nundo\nredo\nundo\nf5\nredo\nquit\n",
+    );
+    let after = |marker: &str| transcript.split_once(marker).unwrap().1;
+    assert!(after("redo\n").starts_with("Nothing to redo."), "{transcript}");
+    let redone = after("Took back 2 moves.");
+    assert!(redone.contains("Played again: d3 "), "{transcript}");
+    // The move typed after the second undo clears what could be played again.
+    let after_f5 = after("> f5\n");
+    assert!(after_f5.contains("Nothing to redo."), "{transcript}");
+}
+
+#[test]
+fn control_characters_typed_are_echoed_escaped() {
+    // A title-setting escape sequence must not reach the terminal as typed.
+    let transcript = session(&HUMANS, "f5\u{1b}]0;pwned\u{7}\nquit\n");
+    assert!(!transcript.contains('\u{1b}'), "{transcript}");
+    assert!(!transcript.contains('\u{7}'), "{transcript}");
+    assert!(
+        transcript.contains("> f5\\u{1b}]0;pwned\\u{7}\n"),
+        "{transcript}"
+    );
+}
+
+#[test]
 fn undo_takes_back_the_computers_reply_too() {
     let transcript = session(
         &["--white", "computer:1", "--seed", "7"],

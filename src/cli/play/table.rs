@@ -272,10 +272,7 @@ impl Table {
     /// What Tab completes at the prompt: the legal moves and the command words.
     fn completions(&self) -> Vec<String> {
         let moves = self.game().legal_moves();
-        let words = Command::WORDS
-            .into_iter()
-            .filter(|&word| word != "redo")
-            .chain(["yes", "no"]);
+        let words = Command::WORDS.into_iter().chain(["yes", "no"]);
         moves
             .iter()
             .map(Square::to_string)
@@ -327,8 +324,7 @@ impl Table {
                 self.shown = false;
                 self.show(out)?;
             }
-            // Not a command of this front end.
-            Command::Redo => self.warn(out, CommandError::unknown(&line))?,
+            Command::Redo => self.redo(out)?,
             Command::Help => self.help(out)?,
             Command::Quit => return Ok(Next::Quit),
         }
@@ -446,6 +442,15 @@ impl Table {
                 "Nothing to undo: no move typed here has been played yet.",
             ),
         }
+    }
+
+    fn redo(&mut self, out: &mut impl Write) -> Result<(), Failure> {
+        let Some(replayed) = self.session.redo() else {
+            return self.warn(out, "Nothing to redo.");
+        };
+        self.shown = false;
+        let again: Vec<Square> = replayed.iter().map(|played| played.square).collect();
+        write_out(out, &format!("Played again: {}.\n", squares(&again)))
     }
 
     /// Starts again, with the settings `changes` gives (words such as `6x6 white=human`),
@@ -570,10 +575,11 @@ impl Table {
             Ok(Command::Save(file)) => self.save_now(file.as_deref(), out)?,
             Ok(Command::New(changes)) => return self.new_game(&changes, input, out),
             Ok(Command::Undo) => self.undo(out)?,
+            Ok(Command::Redo) => self.redo(out)?,
             Ok(Command::Help) => self.help(out)?,
             Ok(Command::Quit) => return Ok(Next::Quit),
             // Not commands of this front end.
-            Ok(Command::Board | Command::Redo) => self.warn(out, CommandError::unknown(&line))?,
+            Ok(Command::Board) => self.warn(out, CommandError::unknown(&line))?,
             Ok(_) => self.warn(out, "The game is over: type new, undo, save or quit.")?,
             Err(error) => self.warn(out, error)?,
         }
@@ -647,15 +653,28 @@ const NEW_HELP: &str = "  new [OPTIONS] start a new game; OPTIONS change it, as 
                 win=fewest first=white black=human white=computer:4 (or white=4)
 ";
 
-/// A line read, as repeated after its prompt: without its line ending, and shortened.
+/// A line read, as repeated after its prompt: without its line ending, shortened, and with
+/// control characters escaped as error lines quote them (`\u{1b}`), so that what was typed
+/// cannot drive the terminal.
 fn echoed(line: &str) -> String {
     const SHOWN: usize = 60;
     let line = line.trim_end_matches(['\r', '\n']);
+    let escaped = |text: &str| -> String {
+        let mut shown = String::with_capacity(text.len());
+        for ch in text.chars() {
+            if ch.is_control() {
+                shown.extend(ch.escape_debug());
+            } else {
+                shown.push(ch);
+            }
+        }
+        shown
+    };
     if line.chars().count() <= SHOWN {
-        return line.to_owned();
+        return escaped(line);
     }
     let head: String = line.chars().take(SHOWN).collect();
-    format!("{head}...")
+    format!("{}...", escaped(&head))
 }
 
 fn write_out(out: &mut impl Write, text: &str) -> Result<(), Failure> {

@@ -146,8 +146,6 @@ pub struct App {
     /// The discs the last move flipped.
     pub(super) flipped: Vec<Square>,
     pub(super) hint: Option<Hint>,
-    /// Moves taken back, the latest group last, for redo.
-    redo: Vec<Vec<Square>>,
     /// The search in flight, if any.
     pub(super) thinking: Option<(u64, Job)>,
     request: Option<Request>,
@@ -196,7 +194,6 @@ impl App {
             message: None,
             flipped: Vec::new(),
             hint: None,
-            redo: Vec::new(),
             thinking: None,
             request: None,
             next_id: 0,
@@ -251,7 +248,6 @@ impl App {
         self.session = session;
         self.flipped.clear();
         self.hint = None;
-        self.redo.clear();
         self.mode = Mode::Play;
         self.place_cursor();
         if self.game().is_over() {
@@ -443,7 +439,6 @@ impl App {
         }
         self.flipped.clear();
         self.hint = None;
-        self.redo.clear();
         self.ended = false;
         self.note("New game.", Tone::Info);
         self.place_cursor();
@@ -656,9 +651,7 @@ impl App {
         if self.refuse_unless_person_to_move().is_none() {
             return;
         }
-        if self.play(square) {
-            self.redo.clear();
-        }
+        self.play(square);
     }
 
     /// Plays `square` for the player to move; explains and changes nothing when it is not
@@ -814,12 +807,10 @@ impl App {
     }
 
     fn undo(&mut self) {
-        let moves: Vec<Square> = self.session.moves().map(|played| played.square).collect();
         let players = &self.players;
         match self.session.undo(|color| players[color].is_human()) {
             Some(count) => {
                 self.stop_search();
-                self.redo.push(moves[moves.len() - count..].to_vec());
                 self.flipped.clear();
                 self.hint = None;
                 self.ended = false;
@@ -834,20 +825,20 @@ impl App {
     }
 
     fn redo(&mut self) {
-        let Some(group) = self.redo.pop() else {
+        if !self.session.can_redo() {
             self.note("Nothing to redo.", Tone::Warning);
             return;
-        };
-        self.stop_search();
-        let mut replayed = Vec::new();
-        for square in group {
-            if !self.game().is_legal(square) || !self.play(square) {
-                break;
-            }
-            replayed.push(square);
         }
-        let text = format!("Played again: {}.", squares(&replayed));
-        self.add_note(&text);
+        self.stop_search();
+        let replayed = self.session.redo().expect("there is something to redo");
+        self.flipped.clear();
+        self.hint = None;
+        for &played in &replayed {
+            self.announce(played);
+        }
+        self.after_change();
+        let squares_again: Vec<Square> = replayed.iter().map(|played| played.square).collect();
+        self.add_note(&format!("Played again: {}.", squares(&squares_again)));
     }
 
     /// New game and quit: at once, or after `y` while a game is in progress.
