@@ -518,6 +518,31 @@ fn a_saved_game_reloads_to_the_same_position_and_continues() {
 }
 
 #[test]
+fn save_asks_before_overwriting_what_is_not_this_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    fs::write(&notes, "buy milk\n").unwrap();
+    let save = format!("save {}\n", notes.display());
+    // Refused (the default), then confirmed; the game's own save is then replaced without a word.
+    let input = format!("f5\n{save}\n{save}y\nd6\n{save}quit\n");
+    let transcript = session(&HUMANS, input);
+    let question = format!("Overwrite {} (not a game record)? [y/N] ", notes.display());
+    assert_eq!(transcript.matches(&question).count(), 2, "{transcript}");
+    assert!(transcript.contains("Not saved."), "{transcript}");
+    assert_eq!(
+        transcript.matches("Game saved to").count(),
+        2,
+        "{transcript}"
+    );
+    assert_eq!(fs::read_to_string(&notes).unwrap(), "f5d6\n");
+    // A file of two games is asked about too.
+    fs::write(&notes, "f5d6\nd3c5\n").unwrap();
+    let transcript = session(&HUMANS, format!("f5\n{save}no\n"));
+    assert!(transcript.contains("(holds 2 games)? [y/N] "), "{transcript}");
+    assert_eq!(fs::read_to_string(&notes).unwrap(), "f5d6\nd3c5\n");
+}
+
+#[test]
 fn load_refuses_a_file_that_is_not_a_game() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bad.txt");

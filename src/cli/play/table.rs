@@ -319,7 +319,7 @@ impl Table {
             Command::Hint => return self.hint(out),
             Command::Undo => self.undo(out)?,
             Command::New(changes) => return self.new_game(&changes, input, out),
-            Command::Save(file) => self.save_now(file.as_deref(), out)?,
+            Command::Save(file) => self.save_now(file.as_deref(), input, out)?,
             Command::Board => {
                 self.shown = false;
                 self.show(out)?;
@@ -572,7 +572,7 @@ impl Table {
             return Ok(Next::Quit);
         };
         match Command::parse(&line, self.game().board().dims()) {
-            Ok(Command::Save(file)) => self.save_now(file.as_deref(), out)?,
+            Ok(Command::Save(file)) => self.save_now(file.as_deref(), input, out)?,
             Ok(Command::New(changes)) => return self.new_game(&changes, input, out),
             Ok(Command::Undo) => self.undo(out)?,
             Ok(Command::Redo) => self.redo(out)?,
@@ -601,8 +601,24 @@ impl Table {
     }
 
     /// The `save` command: to FILE, or the `--save` file, or the default file.
-    fn save_now(&mut self, file: Option<&str>, out: &mut impl Write) -> Result<(), Failure> {
+    /// The `save` command: asks first when the file holds something that is not this one game.
+    fn save_now(
+        &mut self,
+        file: Option<&str>,
+        input: &mut impl Lines,
+        out: &mut impl Write,
+    ) -> Result<(), Failure> {
         let path = saved::target(file, self.save.as_deref());
+        if let Some(risk) = saved::overwrite_risk(&path) {
+            let shown = echoed(&path.display().to_string());
+            let question = format!("Overwrite {shown} ({risk})? [y/N] ");
+            let answer = self.read_line(&question, input, out)?;
+            if !answer.is_some_and(|answer| {
+                matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+            }) {
+                return write_out(out, "Not saved.\n");
+            }
+        }
         self.save_to(&path, out)
     }
 
