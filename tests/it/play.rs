@@ -115,7 +115,10 @@ fn redo_plays_again_what_undo_took_back_until_another_move() {
         "redo\nd3\nundo\nredo\nundo\nf5\nredo\nquit\n",
     );
     let after = |marker: &str| transcript.split_once(marker).unwrap().1;
-    assert!(after("redo\n").starts_with("Nothing to redo."), "{transcript}");
+    assert!(
+        after("redo\n").starts_with("Nothing to redo."),
+        "{transcript}"
+    );
     let redone = after("Took back 2 moves.");
     assert!(redone.contains("Played again: d3 "), "{transcript}");
     // The move typed after the second undo clears what could be played again.
@@ -538,7 +541,10 @@ fn save_asks_before_overwriting_what_is_not_this_game() {
     // A file of two games is asked about too.
     fs::write(&notes, "f5d6\nd3c5\n").unwrap();
     let transcript = session(&HUMANS, format!("f5\n{save}no\n"));
-    assert!(transcript.contains("(holds 2 games)? [y/N] "), "{transcript}");
+    assert!(
+        transcript.contains("(holds 2 games)? [y/N] "),
+        "{transcript}"
+    );
     assert_eq!(fs::read_to_string(&notes).unwrap(), "f5d6\nd3c5\n");
 }
 

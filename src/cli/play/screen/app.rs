@@ -66,21 +66,32 @@ pub enum Mode {
     Setup(Form),
 }
 
-/// An action that abandons a game in progress, and so is confirmed first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An action that would lose something (a game in progress, a file), and so is confirmed first.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Pending {
     /// Start a new game.
     NewGame,
     /// Leave the program.
     Quit,
+    /// Save the game over a file that is not this one game.
+    Overwrite {
+        /// The file.
+        path: PathBuf,
+        /// What it holds, as [`saved::overwrite_risk`] says: `not a game record`.
+        risk: String,
+    },
 }
 
 impl Pending {
     /// The question asked.
-    pub fn question(self) -> &'static str {
+    pub fn question(&self) -> String {
         match self {
-            Pending::NewGame => "A game is in progress. Abandon it and start a new one?",
-            Pending::Quit => "A game is in progress. Quit anyway?",
+            Pending::NewGame => "A game is in progress. Abandon it and start a new one?".to_owned(),
+            Pending::Quit => "A game is in progress. Quit anyway?".to_owned(),
+            Pending::Overwrite { path, risk } => {
+                let shown = format!("{:?}", path.display().to_string());
+                format!("Overwrite {} ({risk})?", shown.trim_matches('"'))
+            }
         }
     }
 }
@@ -263,11 +274,20 @@ impl App {
     }
 
     /// Asks the event loop to save the game: to `file`, else the `--save` file, else the
-    /// default file.
+    /// default file; first asks whether to overwrite a file that is not this one game.
     fn save(&mut self, file: Option<&str>) {
+        let path = saved::target(file, self.save_file.as_deref());
+        if let Some(risk) = saved::overwrite_risk(&path) {
+            self.mode = Mode::Confirm(Pending::Overwrite { path, risk });
+            return;
+        }
+        self.save_to(path);
+    }
+
+    fn save_to(&mut self, path: PathBuf) {
         self.message = None;
         self.announced = None;
-        self.save_wanted = Some(saved::target(file, self.save_file.as_deref()));
+        self.save_wanted = Some(path);
     }
 
     /// The players, when they have changed since the last call.
@@ -393,6 +413,8 @@ impl App {
                 self.mode = Mode::Play;
                 if matches!(key.code, KeyCode::Char('y' | 'Y')) {
                     self.perform(pending);
+                } else if matches!(pending, Pending::Overwrite { .. }) {
+                    self.note("Not saved.", Tone::Info);
                 } else {
                     self.typed_choice = None;
                     self.note("Carrying on with this game.", Tone::Info);
@@ -577,7 +599,7 @@ impl App {
     /// The key of the key bar entry at column `x` (entries are `key label` separated by two
     /// spaces, after the question when there is one).
     fn key_bar_key(&self, x: u16) -> Option<char> {
-        let mut start = match self.mode {
+        let mut start = match &self.mode {
             Mode::Confirm(pending) => pending.question().chars().count() + 1,
             _ => 0,
         };
@@ -854,6 +876,7 @@ impl App {
         match pending {
             Pending::NewGame => self.open_form(),
             Pending::Quit => self.leave(),
+            Pending::Overwrite { path, .. } => self.save_to(path),
         }
     }
 
