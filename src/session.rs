@@ -341,7 +341,7 @@ mod tests {
         // A move played after an undo clears what could be played again.
         session.undo(|player| player == Color::Black);
         assert!(session.can_redo());
-        session.play(sq("f4")).unwrap();
+        session.play(sq("e6")).unwrap();
         assert!(!session.can_redo());
         assert!(session.redo().is_none());
         session.undo(|_| true);
