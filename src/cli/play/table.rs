@@ -480,7 +480,7 @@ impl Table {
             else {
                 return Ok(Next::Quit);
             };
-            if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+            if !is_yes(&answer) {
                 write_out(out, "Carrying on with this game.\n")?;
                 return Ok(Next::Continue);
             }
@@ -613,9 +613,7 @@ impl Table {
             let shown = echoed(&path.display().to_string());
             let question = format!("Overwrite {shown} ({risk})? [y/N] ");
             let answer = self.read_line(&question, input, out)?;
-            if !answer.is_some_and(|answer| {
-                matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
-            }) {
+            if !answer.is_some_and(|answer| is_yes(&answer)) {
                 return write_out(out, "Not saved.\n");
             }
         }
@@ -668,6 +666,11 @@ fn interrupted(out: &mut impl Write) -> Result<Next, Failure> {
 const NEW_HELP: &str = "  new [OPTIONS] start a new game; OPTIONS change it, as in new 6x6 simple
                 win=fewest first=white black=human white=computer:4 (or white=4)
 ";
+
+/// Whether the answer to a `[y/N]` question is yes (`y` or `yes`, any case).
+fn is_yes(answer: &str) -> bool {
+    matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+}
 
 /// A line read, as repeated after its prompt: without its line ending, shortened, and with
 /// control characters escaped as error lines quote them (`\u{1b}`), so that what was typed
