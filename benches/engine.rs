@@ -105,7 +105,7 @@ fn evaluation(c: &mut Criterion) {
             b.iter(|| {
                 positions
                     .iter()
-                    .map(|&(me, opp)| evaluate_standard(evaluation, black_box(me), opp))
+                    .map(|&(me, opp)| evaluate_standard(&evaluation, black_box(me), opp))
                     .fold(0i64, |sum, score| sum + i64::from(score))
             });
         });

@@ -31,8 +31,8 @@ pub use players::{Controller, ControllerError, Name, NameError, Player, computer
 /// What a player can type at the prompt: the one grammar of every front end (the line dialogue,
 /// the full screen, and front ends over the library such as a web page).
 ///
-/// A front end that has no use for a command (`board` where the board is always shown, `redo`
-/// without a redo history) answers it as an unknown word, with [`CommandError::unknown`].
+/// A front end that has no use for a command (`board` where the board is always shown) answers
+/// it as an unknown word, with [`CommandError::unknown`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// Play a move on this square.
@@ -62,7 +62,7 @@ pub enum Command {
 
 impl Command {
     /// The command words with their one-line descriptions, in the order help lists them.
-    pub const HELP: [(&'static str, &'static str); 8] = [
+    pub const HELP: [(&'static str, &'static str); 9] = [
         (
             "d3, 3d, 3 4",
             "play a move: column letter and row, or row and column numbers",
@@ -73,6 +73,7 @@ impl Command {
             "ask the computer for its best move and its evaluation",
         ),
         ("undo", "take back moves up to your previous move"),
+        ("redo", "play again the moves taken back"),
         ("pass", "pass (only when you have no legal move)"),
         ("new", "start a new game"),
         ("help", "show this list"),
@@ -165,12 +166,15 @@ struct Step {
 }
 
 /// A game with its history: the first position, every move played since, and the positions
-/// before them, so that moves can be taken back and the game started again.
+/// before them, so that moves can be taken back, played again and the game started again.
 #[derive(Clone, Debug)]
 pub struct Session {
     start: Game,
     game: Game,
     history: Vec<Step>,
+    /// The moves taken back, each [`Session::undo`]'s group in order, the latest group last;
+    /// emptied by any other move.
+    redo: Vec<Vec<Square>>,
 }
 
 impl Session {
@@ -181,6 +185,7 @@ impl Session {
             start: game.clone(),
             game,
             history: Vec::new(),
+            redo: Vec::new(),
         }
     }
 
@@ -207,11 +212,18 @@ impl Session {
         .expect("the moves of a session were legal")
     }
 
-    /// Plays `square` for the player to move.
+    /// Plays `square` for the player to move. The moves taken back by [`Session::undo`] can no
+    /// longer be played again with [`Session::redo`].
     ///
     /// # Errors
     /// [`MoveError`] if the move cannot be played; nothing changes then.
     pub fn play(&mut self, square: Square) -> Result<Played, MoveError> {
+        let played = self.push(square)?;
+        self.redo.clear();
+        Ok(played)
+    }
+
+    fn push(&mut self, square: Square) -> Result<Played, MoveError> {
         let before = self.game.clone();
         let played = self.game.play(square)?;
         self.history.push(Step { before, played });
@@ -254,14 +266,41 @@ impl Session {
             .rposition(|step| takes_back(step.played.player))?;
         let undone = self.history.len() - index;
         self.game = self.history[index].before.clone();
-        self.history.truncate(index);
+        let taken: Vec<Square> = self
+            .history
+            .drain(index..)
+            .map(|step| step.played.square)
+            .collect();
+        self.redo.push(taken);
         Some(undone)
+    }
+
+    /// Whether [`Session::redo`] has moves to play again.
+    #[must_use]
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Plays again the moves the last [`Session::undo`] took back (undo after undo, redo after
+    /// redo walk the history both ways). Returns the moves played again, or `None` (and changes
+    /// nothing) when there is nothing to redo: no undo yet, or a move played since.
+    pub fn redo(&mut self) -> Option<Vec<Played>> {
+        let group = self.redo.pop()?;
+        let played = group
+            .into_iter()
+            .map(|square| {
+                self.push(square)
+                    .expect("moves taken back are legal again in the same position")
+            })
+            .collect();
+        Some(played)
     }
 
     /// Starts again from the first position.
     pub fn restart(&mut self) {
         self.game = self.start.clone();
         self.history.clear();
+        self.redo.clear();
     }
 }
 
@@ -280,6 +319,34 @@ mod tests {
 
     fn sq(text: &str) -> Square {
         parse_square(text, Dimensions::STANDARD).unwrap()
+    }
+
+    #[test]
+    fn redo_plays_again_what_undo_took_back_until_another_move() {
+        let mut session = standard();
+        assert!(session.redo().is_none());
+        for square in ["d3", "c5", "f6"] {
+            session.play(sq(square)).unwrap();
+        }
+        let after = session.game().clone();
+        assert_eq!(session.undo(|player| player == Color::Black), Some(1));
+        assert_eq!(session.undo(|player| player == Color::Black), Some(2));
+        assert_eq!(session.moves_played(), 0);
+        // The latest undo first: d3 and c5, then f6.
+        let again: Vec<Square> = session.redo().unwrap().iter().map(|p| p.square).collect();
+        assert_eq!(again, [sq("d3"), sq("c5")]);
+        assert_eq!(session.redo().unwrap()[0].square, sq("f6"));
+        assert_eq!(session.game(), &after);
+        assert!(!session.can_redo());
+        // A move played after an undo clears what could be played again.
+        session.undo(|player| player == Color::Black);
+        assert!(session.can_redo());
+        session.play(sq("e6")).unwrap();
+        assert!(!session.can_redo());
+        assert!(session.redo().is_none());
+        session.undo(|_| true);
+        session.restart();
+        assert!(session.redo().is_none());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Stdout, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
@@ -374,7 +375,7 @@ fn evaluation(name: &str) -> Result<Evaluation, TrainError> {
                 path: path.to_owned(),
                 source,
             })?;
-            Ok(Evaluation::Weights(Box::leak(Box::new(weights))))
+            Ok(Evaluation::Weights(Arc::new(weights)))
         }
     }
 }
@@ -421,7 +422,7 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
                 .map_init(
                     || {
                         let mut engine = SelfPlay::engine();
-                        engine.set_evaluation(evaluation);
+                        engine.set_evaluation(evaluation.clone());
                         engine
                     },
                     |engine, game| {
@@ -566,7 +567,7 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
         (0..args.openings)
             .into_par_iter()
             .map_init(
-                || Players::new(first, second),
+                || Players::new(first.clone(), second.clone()),
                 |players, index| {
                     let pair = arena.pair(index, players);
                     bar.inc(2);
@@ -580,7 +581,7 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
     for pair in pairs {
         tally.add(pair);
     }
-    let name = |name: &str, player: Contender| {
+    let name = |name: &str, player: &Contender| {
         if player.selective {
             name.to_owned()
         } else {
@@ -595,8 +596,8 @@ fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
         &mut out,
         format_args!(
             "{} against {}: {} games at {budget}",
-            name(&args.first, first),
-            name(&args.second, second),
+            name(&args.first, &first),
+            name(&args.second, &second),
             tally.games(),
         ),
     )?;

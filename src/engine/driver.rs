@@ -27,7 +27,7 @@ pub(crate) struct Request<'a> {
     pub rules: RuleSet,
     pub win: WinRule,
     pub scoring: Scoring,
-    pub evaluation: Evaluation,
+    pub evaluation: &'a Evaluation,
     /// Whether the midgame search may use probabilistic cut-offs.
     pub selective: bool,
     pub limits: Limits,
@@ -142,7 +142,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
 
 /// What the threads of one search share: everything a helper needs to make its own searcher.
 struct Team<'a, B, C> {
-    shape: &'a Shape<B>,
+    shape: &'a Shape<'a, B>,
     table: &'a Table,
     cpu: C,
     salt: u64,

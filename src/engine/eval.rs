@@ -73,13 +73,13 @@ pub(crate) fn evaluate<B: Bits, R: Rules, C: Cpu>(
 }
 
 /// Standard Othello with the classic evaluation, for [`evaluate_standard`].
-static CLASSIC: LazyLock<Shape<u64>> = LazyLock::new(|| {
+static CLASSIC: LazyLock<Shape<'static, u64>> = LazyLock::new(|| {
     Shape::new(
         Dimensions::STANDARD,
         RuleSet::Full,
         WinRule::MostDiscs,
         Scoring::DiscsOnly,
-        Evaluation::Classic,
+        &Evaluation::Classic,
         false,
     )
 });
@@ -98,15 +98,15 @@ static CLASSIC: LazyLock<Shape<u64>> = LazyLock::new(|| {
 /// let after_d3 = (1 << 36, 1 << 19 | 1 << 27 | 1 << 28 | 1 << 35);
 /// for evaluation in [Evaluation::Trained, Evaluation::Classic] {
 ///     assert_eq!(
-///         evaluate_standard(evaluation, after_f5.0, after_f5.1),
-///         evaluate_standard(evaluation, after_d3.0, after_d3.1),
+///         evaluate_standard(&evaluation, after_f5.0, after_f5.1),
+///         evaluate_standard(&evaluation, after_d3.0, after_d3.1),
 ///     );
 /// }
 /// ```
 #[must_use]
-pub fn evaluate_standard(evaluation: Evaluation, me: u64, opp: u64) -> i32 {
+pub fn evaluate_standard(evaluation: &Evaluation, me: u64, opp: u64) -> i32 {
     #[inline(always)]
-    fn body<C: Cpu>(evaluation: Evaluation, pos: Position<u64>, cpu: C) -> i32 {
+    fn body<C: Cpu>(evaluation: &Evaluation, pos: Position<u64>, cpu: C) -> i32 {
         match evaluation.patterns(Dimensions::STANDARD, RuleSet::Full, WinRule::MostDiscs) {
             Some(weights) => {
                 let my_moves = eight::legal_moves(pos.me, pos.opp).count_ones();
@@ -120,7 +120,7 @@ pub fn evaluate_standard(evaluation: Evaluation, me: u64, opp: u64) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = X86_64V3::detect() {
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-        unsafe fn x86_64_v3(evaluation: Evaluation, pos: Position<u64>, cpu: X86_64V3) -> i32 {
+        unsafe fn x86_64_v3(evaluation: &Evaluation, pos: Position<u64>, cpu: X86_64V3) -> i32 {
             body(evaluation, pos, cpu)
         }
         // SAFETY: `detect` made the marker, so the processor has every feature the function is
@@ -140,12 +140,12 @@ mod tests {
     fn the_standard_evaluation_is_the_searchs() {
         for (me, opp) in positions() {
             assert_eq!(
-                evaluate_standard(Evaluation::Trained, me, opp),
+                evaluate_standard(&Evaluation::Trained, me, opp),
                 WEIGHTS.evaluate_slowly(me, opp)
             );
             let pos = Position { me, opp };
             assert_eq!(
-                evaluate_standard(Evaluation::Classic, me, opp),
+                evaluate_standard(&Evaluation::Classic, me, opp),
                 evaluate::<u64, Full, Portable>(&CLASSIC, pos, Portable)
             );
         }

@@ -391,7 +391,7 @@ mod tests {
             RuleSet::Full,
             WinRule::MostDiscs,
             Scoring::DiscsOnly,
-            Evaluation::Classic,
+            &Evaluation::Classic,
             false,
         );
         for (square, &around) in shape.neighbours.iter().enumerate() {

@@ -225,8 +225,8 @@ impl Engine {
 
     /// Which evaluation the midgame search uses (the trained one, unless set otherwise).
     #[must_use]
-    pub fn evaluation(&self) -> Evaluation {
-        self.evaluation
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
     }
 
     /// Sets which evaluation the midgame search uses; exact results do not depend on it.
@@ -284,7 +284,7 @@ impl Engine {
             rules: game.rules(),
             win: game.win_rule(),
             scoring: self.scoring,
-            evaluation: self.evaluation,
+            evaluation: &self.evaluation,
             selective: self.selective,
             limits: *limits,
             config: self.config,

@@ -56,7 +56,7 @@ struct Best {
 
 /// One search thread's state, for bit width `B`, rule set `R` and processor `C`.
 pub(crate) struct Searcher<'a, B, R, C> {
-    shape: &'a Shape<B>,
+    shape: &'a Shape<'a, B>,
     /// Which compiled copy of the recursive searches runs.
     cpu: C,
     table: &'a Table,
@@ -81,7 +81,7 @@ pub(crate) struct Searcher<'a, B, R, C> {
 
 impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     pub(crate) fn new(
-        shape: &'a Shape<B>,
+        shape: &'a Shape<'a, B>,
         table: &'a Table,
         budget: Budget<'a>,
         salt: u64,
@@ -113,7 +113,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
 
     /// The masks and scoring of the board.
     #[inline(always)]
-    pub(crate) fn shape(&self) -> &'a Shape<B> {
+    pub(crate) fn shape(&self) -> &'a Shape<'a, B> {
         self.shape
     }
 

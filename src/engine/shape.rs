@@ -1,6 +1,8 @@
 //! Everything the search needs to know about one board size, rule set and win rule: masks for
 //! stability and the evaluation, and how a finished game is scored.
 
+use std::sync::Arc;
+
 use super::patterns::{WEIGHTS, Weights};
 use super::probcut::{self, ProbCut};
 use crate::bitboard::{Bits, Geometry};
@@ -68,8 +70,9 @@ impl FinalScoring {
     }
 }
 
-/// Which evaluation the midgame search uses.
-#[derive(Clone, Copy, Default)]
+/// Which evaluation the midgame search uses. Cheap to clone: weights read from a file are shared
+/// through an [`Arc`], and a search borrows them for its whole length.
+#[derive(Clone, Default)]
 pub enum Evaluation {
     /// The trained pattern evaluation on 8x8 under FULL rules with "most discs wins"
     /// ([`super::patterns`]); the classic one everywhere else.
@@ -80,17 +83,17 @@ pub enum Evaluation {
     /// Pattern weights other than the compiled-in ones (for example a weights file of
     /// `othello train fit` read with [`Weights::from_bytes`]), where [`Evaluation::Trained`]
     /// would use those; the classic evaluation everywhere else.
-    Weights(&'static Weights),
+    Weights(Arc<Weights>),
 }
 
 impl Evaluation {
     /// The pattern weights used on a board of `dims` under `rule_set` and `win`, if any.
     pub(crate) fn patterns(
-        self,
+        &self,
         dims: Dimensions,
         rule_set: RuleSet,
         win: WinRule,
-    ) -> Option<&'static Weights> {
+    ) -> Option<&Weights> {
         let weights = match self {
             Evaluation::Trained => &*WEIGHTS,
             Evaluation::Classic => return None,
@@ -105,7 +108,7 @@ impl Evaluation {
     /// The cut-off model fitted for these weights: the compiled-in weights have theirs
     /// ([`probcut::TRAINED`]); weights from elsewhere have none (a model fitted for other
     /// weights would cut wrongly), so a search with them makes no probabilistic cut-offs.
-    fn probcut(self) -> Option<ProbCut> {
+    fn probcut(&self) -> Option<ProbCut> {
         match self {
             Evaluation::Trained => Some(probcut::TRAINED),
             Evaluation::Classic | Evaluation::Weights(_) => None,
@@ -120,7 +123,7 @@ impl PartialEq for Evaluation {
         match (self, other) {
             (Evaluation::Trained, Evaluation::Trained)
             | (Evaluation::Classic, Evaluation::Classic) => true,
-            (Evaluation::Weights(a), Evaluation::Weights(b)) => std::ptr::eq(*a, *b),
+            (Evaluation::Weights(a), Evaluation::Weights(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }
@@ -148,9 +151,10 @@ pub(crate) struct CornerZone<B> {
     pub c_squares: B,
 }
 
-/// The masks of one board size, the win rule and the scoring.
+/// The masks of one board size, the win rule and the scoring, for one search: the pattern
+/// weights are borrowed (for `'w`) from the search's [`Evaluation`].
 #[derive(Clone, Debug)]
-pub(crate) struct Shape<B> {
+pub(crate) struct Shape<'w, B> {
     pub geo: Geometry<B>,
     pub cells: i32,
     /// +1 when most discs wins, -1 when fewest discs wins.
@@ -166,7 +170,7 @@ pub(crate) struct Shape<B> {
     pub neighbours: Vec<B>,
     pub rule_set: RuleSet,
     /// The pattern weights, when the trained evaluation applies.
-    pub patterns: Option<&'static Weights>,
+    pub patterns: Option<&'w Weights>,
     /// The cut-off model of the midgame search, when it is selective (only with pattern
     /// weights).
     pub probcut: Option<ProbCut>,
@@ -180,16 +184,16 @@ fn steps_to_cross(distance: u32) -> u32 {
     steps.max(1)
 }
 
-impl<B: Bits> Shape<B> {
+impl<'w, B: Bits> Shape<'w, B> {
     /// The shape of `dims`, which must fit width `B`.
     pub(crate) fn new(
         dims: Dimensions,
         rule_set: RuleSet,
         win: WinRule,
         scoring: Scoring,
-        evaluation: Evaluation,
+        evaluation: &'w Evaluation,
         selective: bool,
-    ) -> Shape<B> {
+    ) -> Shape<'w, B> {
         let geo = Geometry::<B>::new(dims).expect("the width was chosen to fit the board");
         let (rows, cols) = (dims.rows() as i32, dims.cols() as i32);
         let bit = |r: i32, c: i32| B::single((r * cols + c) as u32);
@@ -328,5 +332,46 @@ impl<B: Bits> Shape<B> {
             }
         }
         odd
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::patterns::TRAINED;
+    use crate::engine::{Engine, EngineConfig, Limits};
+    use crate::game::Game;
+    use crate::setup::Setup;
+
+    fn read_weights() -> Evaluation {
+        Evaluation::Weights(Arc::new(Weights::from_bytes(TRAINED).unwrap()))
+    }
+
+    #[test]
+    fn weights_read_at_run_time_are_owned_shared_and_compared_by_identity() {
+        let read = read_weights();
+        let shared = read.clone();
+        assert_eq!(read, shared);
+        assert_ne!(read, read_weights());
+        // The same weights as the compiled-in ones evaluate the same; an engine keeps its own
+        // share, so nothing has to live for the whole program.
+        let game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let search = |evaluation: Evaluation| {
+            let mut engine = Engine::new(EngineConfig::default());
+            engine.set_evaluation(evaluation);
+            engine.set_selective(false);
+            engine.search(&game, &limits).unwrap()
+        };
+        let (owned, compiled) = (search(read), search(Evaluation::Trained));
+        assert_eq!((owned.score, owned.nodes), (compiled.score, compiled.nodes));
+        // The engine gave its share back when it was dropped.
+        let Evaluation::Weights(weights) = &shared else {
+            unreachable!("read as weights")
+        };
+        assert_eq!(Arc::strong_count(weights), 1);
     }
 }

@@ -46,7 +46,7 @@ impl Default for Arena {
 }
 
 /// How one side of a match searches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Contender {
     /// Its evaluation.
     pub evaluation: Evaluation,

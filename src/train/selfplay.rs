@@ -307,7 +307,7 @@ pub fn count_games(samples: &[Sample]) -> u64 {
 }
 
 /// How the games of a run are played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SelfPlay {
     /// Varies every game of the run.
     pub seed: u64,
@@ -358,7 +358,7 @@ impl SelfPlay {
     /// Never for a standard board: the engine always has a move while the game is not over.
     #[must_use]
     pub fn game(&self, engine: &mut Engine, index: u64) -> Vec<Sample> {
-        engine.set_evaluation(self.evaluation);
+        engine.set_evaluation(self.evaluation.clone());
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         rng.set_stream(index);
         let mut game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);

@@ -109,6 +109,36 @@ fn bad_input_is_explained_and_asked_again() {
 }
 
 #[test]
+fn redo_plays_again_what_undo_took_back_until_another_move() {
+    let transcript = session(
+        &["--white", "computer:1", "--seed", "7"],
+        "redo\nd3\nundo\nredo\nundo\nf5\nredo\nquit\n",
+    );
+    let after = |marker: &str| transcript.split_once(marker).unwrap().1;
+    assert!(
+        after("redo\n").starts_with("Nothing to redo."),
+        "{transcript}"
+    );
+    let redone = after("Took back 2 moves.");
+    assert!(redone.contains("Played again: d3 "), "{transcript}");
+    // The move typed after the second undo clears what could be played again.
+    let after_f5 = after("> f5\n");
+    assert!(after_f5.contains("Nothing to redo."), "{transcript}");
+}
+
+#[test]
+fn control_characters_typed_are_echoed_escaped() {
+    // A title-setting escape sequence must not reach the terminal as typed.
+    let transcript = session(&HUMANS, "f5\u{1b}]0;pwned\u{7}\nquit\n");
+    assert!(!transcript.contains('\u{1b}'), "{transcript}");
+    assert!(!transcript.contains('\u{7}'), "{transcript}");
+    assert!(
+        transcript.contains("> f5\\u{1b}]0;pwned\\u{7}\n"),
+        "{transcript}"
+    );
+}
+
+#[test]
 fn undo_takes_back_the_computers_reply_too() {
     let transcript = session(
         &["--white", "computer:1", "--seed", "7"],
@@ -488,6 +518,34 @@ fn a_saved_game_reloads_to_the_same_position_and_continues() {
         fs::read_to_string(&end).unwrap(),
         format!("6x6 simple {squares}\n")
     );
+}
+
+#[test]
+fn save_asks_before_overwriting_what_is_not_this_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    fs::write(&notes, "buy milk\n").unwrap();
+    let save = format!("save {}\n", notes.display());
+    // Refused (the default), then confirmed; the game's own save is then replaced without a word.
+    let input = format!("f5\n{save}\n{save}y\nd6\n{save}quit\n");
+    let transcript = session(&HUMANS, input);
+    let question = format!("Overwrite {} (not a game record)? [y/N] ", notes.display());
+    assert_eq!(transcript.matches(&question).count(), 2, "{transcript}");
+    assert!(transcript.contains("Not saved."), "{transcript}");
+    assert_eq!(
+        transcript.matches("Game saved to").count(),
+        2,
+        "{transcript}"
+    );
+    assert_eq!(fs::read_to_string(&notes).unwrap(), "f5d6\n");
+    // A file of two games is asked about too.
+    fs::write(&notes, "f5d6\nd3c5\n").unwrap();
+    let transcript = session(&HUMANS, format!("f5\n{save}no\n"));
+    assert!(
+        transcript.contains("(holds 2 games)? [y/N] "),
+        "{transcript}"
+    );
+    assert_eq!(fs::read_to_string(&notes).unwrap(), "f5d6\nd3c5\n");
 }
 
 #[test]

@@ -107,6 +107,33 @@ pub fn continuing(record: &GameRecord, name: &str) -> String {
     )
 }
 
+/// Files larger than this are not read to see whether they hold one game: no save of one game
+/// is this long.
+const LARGEST_SAVE: u64 = 1 << 20;
+
+/// Why writing over `path` needs the player's confirmation: it exists and is not a game record
+/// this program reads (`not a game record`), or holds more than one game (`holds 3 games`);
+/// `None` when nothing would be lost (no such file, an empty one, or one game, such as this
+/// game's earlier save).
+pub fn overwrite_risk(path: &Path) -> Option<String> {
+    let metadata = std::fs::metadata(path).ok()?;
+    if !metadata.is_file() || metadata.len() == 0 {
+        // Nothing to lose, or nothing a save could replace (writing a directory fails).
+        return None;
+    }
+    if metadata.len() > LARGEST_SAVE {
+        return Some("not a game record".to_owned());
+    }
+    let Ok(bytes) = std::fs::read(path) else {
+        return Some("cannot be read".to_owned());
+    };
+    match record::read(&bytes, &record::ReadOptions::default()) {
+        Ok(games) if games.len() <= 1 => None,
+        Ok(games) => Some(format!("holds {}", counted(games.len(), "game"))),
+        Err(_) => Some("not a game record".to_owned()),
+    }
+}
+
 /// `Game saved to FILE (GGF, 3 moves).`
 pub fn saved(path: &Path, format: Format, moves: usize) -> String {
     format!(
@@ -139,6 +166,27 @@ mod tests {
         assert_eq!(
             target(Some("y.ggf"), Some(Path::new("x.txt"))),
             PathBuf::from("y.ggf")
+        );
+    }
+
+    #[test]
+    fn only_files_that_are_not_one_game_need_a_confirmation() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        assert_eq!(overwrite_risk(&dir.path().join("new.ggf")), None);
+        assert_eq!(overwrite_risk(&file("empty.txt", "")), None);
+        assert_eq!(overwrite_risk(&file("game.txt", "f5d6c3\n")), None);
+        assert_eq!(
+            overwrite_risk(&file("notes.txt", "buy milk\n")).as_deref(),
+            Some("not a game record")
+        );
+        assert_eq!(
+            overwrite_risk(&file("two.txt", "f5d6\nd3c5\n")).as_deref(),
+            Some("holds 2 games")
         );
     }
 

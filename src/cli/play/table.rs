@@ -272,10 +272,7 @@ impl Table {
     /// What Tab completes at the prompt: the legal moves and the command words.
     fn completions(&self) -> Vec<String> {
         let moves = self.game().legal_moves();
-        let words = Command::WORDS
-            .into_iter()
-            .filter(|&word| word != "redo")
-            .chain(["yes", "no"]);
+        let words = Command::WORDS.into_iter().chain(["yes", "no"]);
         moves
             .iter()
             .map(Square::to_string)
@@ -322,13 +319,12 @@ impl Table {
             Command::Hint => return self.hint(out),
             Command::Undo => self.undo(out)?,
             Command::New(changes) => return self.new_game(&changes, input, out),
-            Command::Save(file) => self.save_now(file.as_deref(), out)?,
+            Command::Save(file) => self.save_now(file.as_deref(), input, out)?,
             Command::Board => {
                 self.shown = false;
                 self.show(out)?;
             }
-            // Not a command of this front end.
-            Command::Redo => self.warn(out, CommandError::unknown(&line))?,
+            Command::Redo => self.redo(out)?,
             Command::Help => self.help(out)?,
             Command::Quit => return Ok(Next::Quit),
         }
@@ -448,6 +444,15 @@ impl Table {
         }
     }
 
+    fn redo(&mut self, out: &mut impl Write) -> Result<(), Failure> {
+        let Some(replayed) = self.session.redo() else {
+            return self.warn(out, "Nothing to redo.");
+        };
+        self.shown = false;
+        let again: Vec<Square> = replayed.iter().map(|played| played.square).collect();
+        write_out(out, &format!("Played again: {}.\n", squares(&again)))
+    }
+
     /// Starts again, with the settings `changes` gives (words such as `6x6 white=human`),
     /// after asking if that would abandon a game in progress.
     fn new_game(
@@ -475,7 +480,7 @@ impl Table {
             else {
                 return Ok(Next::Quit);
             };
-            if !matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+            if !is_yes(&answer) {
                 write_out(out, "Carrying on with this game.\n")?;
                 return Ok(Next::Continue);
             }
@@ -569,13 +574,14 @@ impl Table {
             return Ok(Next::Quit);
         };
         match Command::parse(&line, self.game().board().dims()) {
-            Ok(Command::Save(file)) => self.save_now(file.as_deref(), out)?,
+            Ok(Command::Save(file)) => self.save_now(file.as_deref(), input, out)?,
             Ok(Command::New(changes)) => return self.new_game(&changes, input, out),
             Ok(Command::Undo) => self.undo(out)?,
+            Ok(Command::Redo) => self.redo(out)?,
             Ok(Command::Help) => self.help(out)?,
             Ok(Command::Quit) => return Ok(Next::Quit),
             // Not commands of this front end.
-            Ok(Command::Board | Command::Redo) => self.warn(out, CommandError::unknown(&line))?,
+            Ok(Command::Board) => self.warn(out, CommandError::unknown(&line))?,
             Ok(_) => self.warn(out, "The game is over: type new, undo, save or quit.")?,
             Err(error) => self.warn(out, error)?,
         }
@@ -597,8 +603,22 @@ impl Table {
     }
 
     /// The `save` command: to FILE, or the `--save` file, or the default file.
-    fn save_now(&mut self, file: Option<&str>, out: &mut impl Write) -> Result<(), Failure> {
+    /// The `save` command: asks first when the file holds something that is not this one game.
+    fn save_now(
+        &mut self,
+        file: Option<&str>,
+        input: &mut impl Lines,
+        out: &mut impl Write,
+    ) -> Result<(), Failure> {
         let path = saved::target(file, self.save.as_deref());
+        if let Some(risk) = saved::overwrite_risk(&path) {
+            let shown = echoed(&path.display().to_string());
+            let question = format!("Overwrite {shown} ({risk})? [y/N] ");
+            let answer = self.read_line(&question, input, out)?;
+            if !answer.is_some_and(|answer| is_yes(&answer)) {
+                return write_out(out, "Not saved.\n");
+            }
+        }
         self.save_to(&path, out, false)
     }
 
@@ -651,15 +671,33 @@ const NEW_HELP: &str = "  new [OPTIONS] start a new game; OPTIONS change it, as 
                 win=fewest first=white black=human white=computer:4 (or white=4)
 ";
 
-/// A line read, as repeated after its prompt: without its line ending, and shortened.
+/// Whether the answer to a `[y/N]` question is yes (`y` or `yes`, any case).
+fn is_yes(answer: &str) -> bool {
+    matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+}
+
+/// A line read, as repeated after its prompt: without its line ending, shortened, and with
+/// control characters escaped as error lines quote them (`\u{1b}`), so that what was typed
+/// cannot drive the terminal.
 fn echoed(line: &str) -> String {
     const SHOWN: usize = 60;
     let line = line.trim_end_matches(['\r', '\n']);
+    let escaped = |text: &str| -> String {
+        let mut shown = String::with_capacity(text.len());
+        for ch in text.chars() {
+            if ch.is_control() {
+                shown.extend(ch.escape_debug());
+            } else {
+                shown.push(ch);
+            }
+        }
+        shown
+    };
     if line.chars().count() <= SHOWN {
-        return line.to_owned();
+        return escaped(line);
     }
     let head: String = line.chars().take(SHOWN).collect();
-    format!("{head}...")
+    format!("{}...", escaped(&head))
 }
 
 fn write_out(out: &mut impl Write, text: &str) -> Result<(), Failure> {

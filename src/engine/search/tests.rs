@@ -103,7 +103,7 @@ fn copies_agree<B: SearchBits, R: Rules>(rows: usize, cols: usize, empties: u32,
         R::RULE_SET,
         WinRule::MostDiscs,
         Scoring::EmptiesToWinner,
-        crate::engine::Evaluation::Trained,
+        &crate::engine::Evaluation::Trained,
         true,
     );
     for position in positions::<B, R>(&shape, empties, 6) {
@@ -127,8 +127,8 @@ fn the_8x8_leaves_search_as_the_generic_code() {
     for win in [WinRule::MostDiscs, WinRule::FewestDiscs] {
         for scoring in [Scoring::DiscsOnly, Scoring::EmptiesToWinner] {
             let classic = crate::engine::Evaluation::Classic;
-            let narrow = Shape::<u64>::new(dims, RuleSet::Full, win, scoring, classic, false);
-            let wide = Shape::<u128>::new(dims, RuleSet::Full, win, scoring, classic, false);
+            let narrow = Shape::<u64>::new(dims, RuleSet::Full, win, scoring, &classic, false);
+            let wide = Shape::<u128>::new(dims, RuleSet::Full, win, scoring, &classic, false);
             for empties in 0..=9 {
                 for pos in positions::<u64, Full>(&narrow, empties, 8) {
                     for window in [Window::FULL, Window { alpha: -2, beta: 4 }] {

@@ -66,21 +66,32 @@ pub enum Mode {
     Setup(Form),
 }
 
-/// An action that abandons a game in progress, and so is confirmed first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An action that would lose something (a game in progress, a file), and so is confirmed first.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Pending {
     /// Start a new game.
     NewGame,
     /// Leave the program.
     Quit,
+    /// Save the game over a file that is not this one game.
+    Overwrite {
+        /// The file.
+        path: PathBuf,
+        /// What it holds, as [`saved::overwrite_risk`] says: `not a game record`.
+        risk: String,
+    },
 }
 
 impl Pending {
     /// The question asked.
-    pub fn question(self) -> &'static str {
+    pub fn question(&self) -> String {
         match self {
-            Pending::NewGame => "A game is in progress. Abandon it and start a new one?",
-            Pending::Quit => "A game is in progress. Quit anyway?",
+            Pending::NewGame => "A game is in progress. Abandon it and start a new one?".to_owned(),
+            Pending::Quit => "A game is in progress. Quit anyway?".to_owned(),
+            Pending::Overwrite { path, risk } => {
+                let shown = format!("{:?}", path.display().to_string());
+                format!("Overwrite {} ({risk})?", shown.trim_matches('"'))
+            }
         }
     }
 }
@@ -146,8 +157,6 @@ pub struct App {
     /// The discs the last move flipped.
     pub(super) flipped: Vec<Square>,
     pub(super) hint: Option<Hint>,
-    /// Moves taken back, the latest group last, for redo.
-    redo: Vec<Vec<Square>>,
     /// The search in flight, if any.
     pub(super) thinking: Option<(u64, Job)>,
     request: Option<Request>,
@@ -196,7 +205,6 @@ impl App {
             message: None,
             flipped: Vec::new(),
             hint: None,
-            redo: Vec::new(),
             thinking: None,
             request: None,
             next_id: 0,
@@ -251,7 +259,6 @@ impl App {
         self.session = session;
         self.flipped.clear();
         self.hint = None;
-        self.redo.clear();
         self.mode = Mode::Play;
         self.place_cursor();
         if self.game().is_over() {
@@ -267,11 +274,20 @@ impl App {
     }
 
     /// Asks the event loop to save the game: to `file`, else the `--save` file, else the
-    /// default file.
+    /// default file; first asks whether to overwrite a file that is not this one game.
     fn save(&mut self, file: Option<&str>) {
+        let path = saved::target(file, self.save_file.as_deref());
+        if let Some(risk) = saved::overwrite_risk(&path) {
+            self.mode = Mode::Confirm(Pending::Overwrite { path, risk });
+            return;
+        }
+        self.save_to(path);
+    }
+
+    fn save_to(&mut self, path: PathBuf) {
         self.message = None;
         self.announced = None;
-        self.save_wanted = Some(saved::target(file, self.save_file.as_deref()));
+        self.save_wanted = Some(path);
     }
 
     /// The players, when they have changed since the last call.
@@ -397,6 +413,8 @@ impl App {
                 self.mode = Mode::Play;
                 if matches!(key.code, KeyCode::Char('y' | 'Y')) {
                     self.perform(pending);
+                } else if matches!(pending, Pending::Overwrite { .. }) {
+                    self.note("Not saved.", Tone::Info);
                 } else {
                     self.typed_choice = None;
                     self.note("Carrying on with this game.", Tone::Info);
@@ -443,7 +461,6 @@ impl App {
         }
         self.flipped.clear();
         self.hint = None;
-        self.redo.clear();
         self.ended = false;
         self.note("New game.", Tone::Info);
         self.place_cursor();
@@ -582,7 +599,7 @@ impl App {
     /// The key of the key bar entry at column `x` (entries are `key label` separated by two
     /// spaces, after the question when there is one).
     fn key_bar_key(&self, x: u16) -> Option<char> {
-        let mut start = match self.mode {
+        let mut start = match &self.mode {
             Mode::Confirm(pending) => pending.question().chars().count() + 1,
             _ => 0,
         };
@@ -656,9 +673,7 @@ impl App {
         if self.refuse_unless_person_to_move().is_none() {
             return;
         }
-        if self.play(square) {
-            self.redo.clear();
-        }
+        self.play(square);
     }
 
     /// Plays `square` for the player to move; explains and changes nothing when it is not
@@ -814,12 +829,10 @@ impl App {
     }
 
     fn undo(&mut self) {
-        let moves: Vec<Square> = self.session.moves().map(|played| played.square).collect();
         let players = &self.players;
         match self.session.undo(|color| players[color].is_human()) {
             Some(count) => {
                 self.stop_search();
-                self.redo.push(moves[moves.len() - count..].to_vec());
                 self.flipped.clear();
                 self.hint = None;
                 self.ended = false;
@@ -834,20 +847,20 @@ impl App {
     }
 
     fn redo(&mut self) {
-        let Some(group) = self.redo.pop() else {
+        if !self.session.can_redo() {
             self.note("Nothing to redo.", Tone::Warning);
             return;
-        };
-        self.stop_search();
-        let mut replayed = Vec::new();
-        for square in group {
-            if !self.game().is_legal(square) || !self.play(square) {
-                break;
-            }
-            replayed.push(square);
         }
-        let text = format!("Played again: {}.", squares(&replayed));
-        self.add_note(&text);
+        self.stop_search();
+        let replayed = self.session.redo().expect("there is something to redo");
+        self.flipped.clear();
+        self.hint = None;
+        for &played in &replayed {
+            self.announce(played);
+        }
+        self.after_change();
+        let squares_again: Vec<Square> = replayed.iter().map(|played| played.square).collect();
+        self.add_note(&format!("Played again: {}.", squares(&squares_again)));
     }
 
     /// New game and quit: at once, or after `y` while a game is in progress.
@@ -863,6 +876,7 @@ impl App {
         match pending {
             Pending::NewGame => self.open_form(),
             Pending::Quit => self.leave(),
+            Pending::Overwrite { path, .. } => self.save_to(path),
         }
     }
 

@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use othello::record::{ReadOptions, movelist};
 
 use super::super::saved;
-use super::app::{Answer, App, Job, Mode, Tone};
+use super::app::{Answer, App, Job, Mode, Pending, Tone};
 use super::draw::draw;
 use super::layout::{Fit, ScreenAreas};
 use othello::session::{Controller, Player};
@@ -786,4 +786,35 @@ fn every_screen_draws_at_every_small_size_without_panicking() {
             }
         }
     }
+}
+
+#[test]
+fn save_asks_before_overwriting_a_file_that_is_not_this_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "buy milk\n").unwrap();
+    let mut app = two_people(Dimensions::STANDARD, (80, 24));
+    click_square(&mut app, sq("f5"));
+    let save = format!(":save {}", notes.display());
+    keys(&mut app, &save);
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(app.mode, Mode::Confirm(Pending::Overwrite { .. })));
+    assert!(
+        screen(&app).contains("(not a game record)?"),
+        "{}",
+        screen(&app)
+    );
+    key(&mut app, KeyCode::Char('n'));
+    assert_eq!(message(&app), "Not saved.");
+    assert!(app.take_save().is_none());
+    keys(&mut app, &save);
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('y'));
+    assert_eq!(app.take_save(), Some(notes.clone()));
+    // A file holding just one game (this game's earlier save) is written without a question.
+    std::fs::write(&notes, "f5\n").unwrap();
+    keys(&mut app, &save);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Play);
+    assert_eq!(app.take_save(), Some(notes));
 }
