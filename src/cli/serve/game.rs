@@ -270,10 +270,10 @@ impl Hosted {
             for word in rest.split_whitespace() {
                 match word.split_once('=') {
                     Some(("black", seat)) => {
-                        seats.black = seat.parse().unwrap_or(Controller::Human)
+                        seats.black = seat.parse().unwrap_or(Controller::Human);
                     }
                     Some(("white", seat)) => {
-                        seats.white = seat.parse().unwrap_or(Controller::Human)
+                        seats.white = seat.parse().unwrap_or(Controller::Human);
                     }
                     _ => {}
                 }
