@@ -2,6 +2,7 @@
 //! the computer at some level), with the computer players seeded so that one seed replays one
 //! game in every front end.
 
+use std::fmt;
 use std::str::FromStr;
 
 use thiserror::Error;
@@ -35,6 +36,27 @@ impl FromStr for Controller {
                 .map(Controller::Computer)
                 .map_err(|_| ControllerError::Level(level.to_owned())),
             _ => Err(ControllerError::Syntax(text.to_owned())),
+        }
+    }
+}
+
+impl Controller {
+    /// The computer's level, or `None` for a person.
+    #[must_use]
+    pub fn level(self) -> Option<Level> {
+        match self {
+            Controller::Human => None,
+            Controller::Computer(level) => Some(level),
+        }
+    }
+}
+
+impl fmt::Display for Controller {
+    /// The form [`Controller::from_str`] reads back: `human` or `computer:LEVEL`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Controller::Human => f.write_str("human"),
+            Controller::Computer(level) => write!(f, "computer:{level}"),
         }
     }
 }

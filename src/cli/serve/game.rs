@@ -1,5 +1,5 @@
-//! One game the server hosts: the library's session, the two seats (a person or the computer at
-//! a level, and a name), and how the game is shown to the page and written to disk.
+//! One game the server hosts: the library's session, the two players (`session::Player`: a
+//! name and a person or the computer at a level), and how the game is shown and saved.
 //!
 //! The rules are the library's: this module only asks the session to play, undo and describe
 //! itself, and turns its answers into the JSON the page draws.
@@ -8,71 +8,12 @@ use serde::{Deserialize, Serialize};
 
 use othello::computer::Level;
 use othello::record::{GameRecord, Metadata};
-use othello::session::Session;
+use othello::session::{Controller, Name, Player, Session};
 use othello::{ByColor, Color, Dimensions, Game, Played, RuleSet, Setup, Square, WinRule};
 
 /// The event (`PC`) field of the records the server writes starts with this, followed by the
 /// seats, so that a reloaded game knows who the computer is.
 const EVENT: &str = "othello serve";
-
-/// The longest player name, in characters (as `othello play`).
-pub const MAX_NAME_CHARS: usize = 32;
-
-/// Who sits on one side: a person, or the computer at a level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// A person taps the moves.
-    Human,
-    /// The engine chooses them.
-    Computer(Level),
-}
-
-impl Seat {
-    /// `human`, `computer` (the default level) or `computer:LEVEL`, in any case.
-    pub fn parse(text: &str) -> Option<Seat> {
-        let lower = text.trim().to_ascii_lowercase();
-        match lower.split_once(':') {
-            None if lower == "human" => Some(Seat::Human),
-            None if lower == "computer" => Some(Seat::Computer(Level::DEFAULT)),
-            Some(("computer", level)) => level.parse().ok().map(Seat::Computer),
-            _ => None,
-        }
-    }
-
-    /// The form [`Seat::parse`] reads.
-    fn word(self) -> String {
-        match self {
-            Seat::Human => "human".to_owned(),
-            Seat::Computer(level) => format!("computer:{level}"),
-        }
-    }
-
-    /// The computer's level, if the computer sits here.
-    pub fn level(self) -> Option<Level> {
-        match self {
-            Seat::Human => None,
-            Seat::Computer(level) => Some(level),
-        }
-    }
-}
-
-/// A player: the seat and the name shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Player {
-    /// Person or computer.
-    pub seat: Seat,
-    /// The name on the page and in the record.
-    pub name: String,
-}
-
-/// The default name: "Computer" for the computer against a person, else the colour.
-fn default_name(color: Color, seat: Seat, other: Seat) -> String {
-    if let (Seat::Computer(_), Seat::Human) = (seat, other) {
-        return "Computer".to_owned();
-    }
-    let name = color.name();
-    name[..1].to_ascii_uppercase() + &name[1..]
-}
 
 /// The settings of a new game, as the page sends them: the same choices as `othello play`
 /// (board side, rules, win rule, who starts, who plays each colour, names). Every field may be
@@ -121,14 +62,11 @@ impl NewGame {
                 .parse()
                 .map_err(|_| format!("first: expected black or white, found {text:?}"))?,
         };
-        let seat = |field: &str, text: Option<&str>| match text {
-            None => Ok(Seat::Human),
-            Some(text) => Seat::parse(text).ok_or_else(|| {
-                format!(
-                    "{field}: expected human, computer or computer:LEVEL (1 to {}), found {text:?}",
-                    Level::MAX
-                )
-            }),
+        let seat = |field: &str, text: Option<&str>| {
+            text.map_or(Ok(Controller::Human), |text| {
+                text.parse::<Controller>()
+                    .map_err(|error| format!("{field}: {error}"))
+            })
         };
         let seats = ByColor {
             black: seat("black", self.black.as_deref())?,
@@ -138,11 +76,13 @@ impl NewGame {
             black: checked_name("black_name", self.black_name.as_deref())?,
             white: checked_name("white_name", self.white_name.as_deref())?,
         };
-        let players = ByColor::new_with(|color| Player {
-            seat: seats[color],
-            name: names[color]
-                .clone()
-                .unwrap_or_else(|| default_name(color, seats[color], seats[color.opponent()])),
+        let players = ByColor::new_with(|color| {
+            Player::new(
+                color,
+                seats[color],
+                names[color].clone(),
+                seats[color.opponent()],
+            )
         });
         let setup = Setup {
             first,
@@ -153,23 +93,15 @@ impl NewGame {
     }
 }
 
-/// A name that fits on one line, or what is wrong with it; `None` for none given.
-fn checked_name(field: &str, name: Option<&str>) -> Result<Option<String>, String> {
-    let Some(name) = name.map(str::trim) else {
-        return Ok(None);
-    };
-    if name.is_empty() {
-        return Ok(None);
+/// A name that fits on one line, or what is wrong with it; `None` for none given (or blank).
+fn checked_name(field: &str, name: Option<&str>) -> Result<Option<Name>, String> {
+    match name.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(name) => name
+            .parse()
+            .map(Some)
+            .map_err(|error| format!("{field}: {error}")),
     }
-    if name.chars().any(char::is_control) {
-        return Err(format!("{field}: a name cannot contain control characters"));
-    }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(format!(
-            "{field}: a name can be at most {MAX_NAME_CHARS} characters long"
-        ));
-    }
-    Ok(Some(name.to_owned()))
 }
 
 /// A hosted game: the session, the players, and the discs the last move flipped.
@@ -241,13 +173,16 @@ impl Hosted {
     /// The computer's level when it is to move, or why it is not.
     pub fn computer_to_move(&self) -> Result<Level, Refusal> {
         let turn = self.game().turn().ok_or(Refusal::Over)?;
-        self.players[turn].seat.level().ok_or(Refusal::PersonsTurn)
+        self.players[turn]
+            .controller
+            .level()
+            .ok_or(Refusal::PersonsTurn)
     }
 
     /// Plays `square` for the person to move.
     pub fn play_person(&mut self, square: Square) -> Result<Played, Refusal> {
         let turn = self.game().turn().ok_or(Refusal::Over)?;
-        if self.players[turn].seat != Seat::Human {
+        if !self.players[turn].is_human() {
             return Err(Refusal::ComputersTurn);
         }
         self.play(square)
@@ -288,7 +223,7 @@ impl Hosted {
         let players = &self.players;
         let undone = self
             .session
-            .undo(|color| players[color].seat == Seat::Human)
+            .undo(|color| players[color].is_human())
             .ok_or(Refusal::NothingToUndo)?;
         self.flipped = flipped_by_last_move(&self.session);
         self.version += 1;
@@ -310,8 +245,7 @@ impl Hosted {
             result,
             event: Some(format!(
                 "{EVENT} black={} white={}",
-                self.players.black.seat.word(),
-                self.players.white.seat.word()
+                self.players.black.controller, self.players.white.controller
             )),
             ..Metadata::default()
         })
@@ -325,8 +259,8 @@ impl Hosted {
         }
         let metadata = record.metadata();
         let mut seats = ByColor {
-            black: Seat::Human,
-            white: Seat::Human,
+            black: Controller::Human,
+            white: Controller::Human,
         };
         if let Some(rest) = metadata
             .event
@@ -335,8 +269,12 @@ impl Hosted {
         {
             for word in rest.split_whitespace() {
                 match word.split_once('=') {
-                    Some(("black", seat)) => seats.black = Seat::parse(seat).unwrap_or(Seat::Human),
-                    Some(("white", seat)) => seats.white = Seat::parse(seat).unwrap_or(Seat::Human),
+                    Some(("black", seat)) => {
+                        seats.black = seat.parse().unwrap_or(Controller::Human);
+                    }
+                    Some(("white", seat)) => {
+                        seats.white = seat.parse().unwrap_or(Controller::Human);
+                    }
                     _ => {}
                 }
             }
@@ -345,11 +283,12 @@ impl Hosted {
             black: metadata.black.clone(),
             white: metadata.white.clone(),
         };
-        let players = ByColor::new_with(|color| Player {
-            seat: seats[color],
-            name: names[color]
-                .clone()
-                .unwrap_or_else(|| default_name(color, seats[color], seats[color.opponent()])),
+        let players = ByColor::new_with(|color| {
+            let mut player = Player::new(color, seats[color], None, seats[color.opponent()]);
+            if let Some(name) = names[color].clone() {
+                player.name = name;
+            }
+            player
         });
         Hosted::new(session, players)
     }
@@ -376,7 +315,7 @@ impl Hosted {
         let players = &self.players;
         let seat_view = |color: Color| PlayerView {
             name: players[color].name.clone(),
-            computer: players[color].seat.level().map(Level::number),
+            computer: players[color].controller.level().map(Level::number),
             discs: score[color],
         };
         View {
@@ -400,7 +339,7 @@ impl Hosted {
             can_undo: self
                 .session
                 .moves()
-                .any(|played| players[played.player].seat == Seat::Human),
+                .any(|played| players[played.player].is_human()),
             thinking,
         }
     }

@@ -166,7 +166,10 @@ async fn bad_settings_and_bodies_are_refused_with_a_message() {
         (json!({"win": "all"}), "win: expected most or fewest"),
         (json!({"first": "red"}), "first: expected black or white"),
         (json!({"black": "robot"}), "black: expected human, computer"),
-        (json!({"white": "computer:7"}), "white: expected human"),
+        (
+            json!({"white": "computer:7"}),
+            "white: expected a computer level",
+        ),
         (
             json!({"black_name": "x".repeat(33)}),
             "at most 32 characters",
