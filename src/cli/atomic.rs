@@ -58,7 +58,7 @@ pub fn check_overwrite(
         .map_err(|error| refuse(format!("cannot be read ({error})")))?;
     if bytes.len() > limit {
         return Err(refuse(format!(
-            "larger than the files this command writes ({limit} bytes)"
+            "larger than the files this command writes: over {limit} bytes"
         )));
     }
     judge(&bytes).map_err(refuse)

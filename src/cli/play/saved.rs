@@ -11,6 +11,7 @@ use othello::session::Session;
 
 use super::results;
 use super::view::counted;
+use crate::cli::atomic::check_overwrite;
 use othello::session::Player;
 
 /// The file `save` writes when neither it nor `--save` names one.
@@ -109,29 +110,21 @@ pub fn continuing(record: &GameRecord, name: &str) -> String {
 
 /// Files larger than this are not read to see whether they hold one game: no save of one game
 /// is this long.
-const LARGEST_SAVE: u64 = 1 << 20;
+const LARGEST_SAVE: usize = 1 << 20;
 
 /// Why writing over `path` needs the player's confirmation: it exists and is not a game record
 /// this program reads (`not a game record`), or holds more than one game (`holds 3 games`);
 /// `None` when nothing would be lost (no such file, an empty one, or one game, such as this
 /// game's earlier save).
 pub fn overwrite_risk(path: &Path) -> Option<String> {
-    let metadata = std::fs::metadata(path).ok()?;
-    if !metadata.is_file() || metadata.len() == 0 {
-        // Nothing to lose, or nothing a save could replace (writing a directory fails).
-        return None;
-    }
-    if metadata.len() > LARGEST_SAVE {
-        return Some("not a game record".to_owned());
-    }
-    let Ok(bytes) = std::fs::read(path) else {
-        return Some("cannot be read".to_owned());
+    let judge = |bytes: &[u8]| match record::read(bytes, &record::ReadOptions::default()) {
+        Ok(games) if games.len() <= 1 => Ok(()),
+        Ok(games) => Err(format!("holds {}", counted(games.len(), "game"))),
+        Err(_) => Err("not a game record".to_owned()),
     };
-    match record::read(&bytes, &record::ReadOptions::default()) {
-        Ok(games) if games.len() <= 1 => None,
-        Ok(games) => Some(format!("holds {}", counted(games.len(), "game"))),
-        Err(_) => Some("not a game record".to_owned()),
-    }
+    check_overwrite(path, false, LARGEST_SAVE, judge)
+        .err()
+        .map(|not_ours| not_ours.found)
 }
 
 /// `Game saved to FILE (GGF, 3 moves).`
