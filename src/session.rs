@@ -189,6 +189,17 @@ impl Session {
         }
     }
 
+    /// A session continuing the game of `record`: its moves are played from its start, so
+    /// that undo can take them back.
+    #[must_use]
+    pub fn continuing(record: &GameRecord) -> Session {
+        let mut session = Session::new(record.start_game());
+        for square in record.squares() {
+            session.play(square).expect("a record's moves are legal");
+        }
+        session
+    }
+
     /// The current position.
     #[must_use]
     pub fn game(&self) -> &Game {

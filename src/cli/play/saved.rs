@@ -90,16 +90,6 @@ pub fn record(session: &Session, players: &ByColor<Player>) -> GameRecord {
     })
 }
 
-/// A session continuing the game of `record`: its moves are played from its start, so that
-/// undo can take them back.
-pub fn continued(record: &GameRecord) -> Session {
-    let mut session = Session::new(record.start_game());
-    for square in record.squares() {
-        session.play(square).expect("a record's moves are legal");
-    }
-    session
-}
-
 /// `Continuing the game of NAME after 3 moves.`
 pub fn continuing(record: &GameRecord, name: &str) -> String {
     format!(

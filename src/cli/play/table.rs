@@ -102,7 +102,7 @@ impl Table {
     /// Continues the game of `record` (read from `name`): its moves are played from its start,
     /// so that undo can take them back.
     pub fn continue_from(&mut self, record: &GameRecord, name: &str) {
-        self.session = saved::continued(record);
+        self.session = Session::continuing(record);
         self.loaded = Some(format!("{}\n", saved::continuing(record, name)));
     }
 

@@ -253,10 +253,7 @@ impl Hosted {
 
     /// The game of a record the server wrote (or any record: its seats are then two people).
     pub fn from_record(record: &GameRecord) -> Hosted {
-        let mut session = Session::new(record.start_game());
-        for square in record.squares() {
-            session.play(square).expect("a record's moves are legal");
-        }
+        let session = Session::continuing(record);
         let metadata = record.metadata();
         let mut seats = ByColor {
             black: Controller::Human,

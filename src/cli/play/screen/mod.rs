@@ -107,7 +107,7 @@ pub fn run(
     app.set_save_file(save);
     if let Some((record, name)) = loaded {
         app.continue_from(
-            saved::continued(&record),
+            session::Session::continuing(&record),
             &saved::continuing(&record, &name),
         );
     }

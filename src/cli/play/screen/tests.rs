@@ -26,7 +26,7 @@ use super::super::saved;
 use super::app::{Answer, App, Job, Mode, Pending, Tone};
 use super::draw::draw;
 use super::layout::{Fit, ScreenAreas};
-use othello::session::{Controller, Player};
+use othello::session::{Controller, Player, Session};
 
 const HUMAN: Controller = Controller::Human;
 const COMPUTER: Controller = Controller::Computer(Level::MIN);
@@ -653,7 +653,7 @@ fn a_saved_game_continues_where_it_stopped() {
     let mut app = against_computer();
     let record = &movelist::read("f5d6c3", &ReadOptions::default()).unwrap()[0];
     app.continue_from(
-        saved::continued(record),
+        Session::continuing(record),
         &saved::continuing(record, "game.txt"),
     );
     assert_eq!(
@@ -677,7 +677,7 @@ fn a_finished_saved_game_is_not_logged_again() {
     let record =
         &movelist::read("4x4 b1a1c4d4a2c1d1d3d2b4a4a3", &ReadOptions::default()).unwrap()[0];
     app.set_save_file(Some(PathBuf::from("end.ggf")));
-    app.continue_from(saved::continued(record), "Continuing.");
+    app.continue_from(Session::continuing(record), "Continuing.");
     assert!(app.game().is_over());
     assert!(!app.take_finished());
     assert_eq!(app.take_save(), None);
