@@ -15,7 +15,7 @@ use othello::{Color, Engine, EngineConfig, EngineError, WinRule};
 
 use super::RulesArg;
 use super::progress;
-use super::records::{RecordsFileError, read_records};
+use super::records::{RecordsFile, RecordsFileError};
 
 /// Arguments of `othello analyze`.
 #[derive(Debug, Args)]
@@ -95,23 +95,24 @@ impl AnalyzeError {
 
 /// Runs `othello analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<(), AnalyzeError> {
-    let (_, records) = read_records(&args.file, args.rules.into(), args.game.map(|n| n as usize))?;
+    let file = RecordsFile::open(&args.file, args.rules.into())?;
+    let mut records = file.games(args.game.map(|n| n as usize))?;
     let mut engine = Engine::try_new(EngineConfig {
         hash_mb: args.hash as usize,
         threads: args.threads as usize,
         seed: 0,
     })
     .map_err(AnalyzeError::Engine)?;
-    let first = args.game.map_or(1, |n| n as usize);
     let mut out = io::stdout().lock();
     let mut games = Vec::new();
-    for (index, record) in records.iter().enumerate() {
+    while let Some(record) = records.next() {
+        let record = &record;
+        let number = records.number();
         let defaults = AnalysisOptions::for_board(record.dims());
         let options = AnalysisOptions {
             exact_from: args.exact_from.unwrap_or(defaults.exact_from),
             depth: args.depth.unwrap_or(defaults.depth),
         };
-        let number = first + index;
         let bar = progress_bar(number, record);
         let analysis = analyze(record, &options, &mut engine, &mut |done, _| {
             bar.set_position(done as u64);
@@ -127,6 +128,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), AnalyzeError> {
                 .map_err(AnalyzeError::Write)?;
         }
     }
+    records.finish()?;
     if args.json {
         let text = serde_json::to_string_pretty(&json!({ "games": games }))
             .expect("JSON values always serialise");

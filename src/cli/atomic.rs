@@ -92,43 +92,100 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// Any failure to create, write, sync or rename the temporary file; the target is then unchanged
 /// and the temporary file removed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let target = resolve_links(path);
-    let directory = match target.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    if target.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            "is a directory",
-        ));
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+/// A file being written atomically, for output too large to hold in memory: written through a
+/// buffer to a temporary file beside the target, which [`AtomicFile::commit`] syncs and renames
+/// over it (as [`write_atomic`] does). Dropped without a commit, the temporary file is removed and
+/// the target is as it was.
+pub struct AtomicFile {
+    target: PathBuf,
+    directory: PathBuf,
+    temporary: PathBuf,
+    file: Option<io::BufWriter<File>>,
+    committed: bool,
+}
+
+impl AtomicFile {
+    /// Starts writing `path` (through symbolic links; see [`write_atomic`]).
+    ///
+    /// # Errors
+    /// A target that is a directory or not a regular file, or a temporary file that cannot be
+    /// created.
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        let target = resolve_links(path);
+        let directory = match target.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if target.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "is a directory",
+            ));
+        }
+        if fs::metadata(&target).is_ok_and(|metadata| !metadata.is_file()) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a regular file",
+            ));
+        }
+        let name = target
+            .file_name()
+            .map_or_else(|| "file".into(), |name| name.to_string_lossy().into_owned());
+        let (temporary, file) = create_temporary(&directory, &name)?;
+        Ok(AtomicFile {
+            target,
+            directory,
+            temporary,
+            file: Some(io::BufWriter::new(file)),
+            committed: false,
+        })
     }
-    if fs::metadata(&target).is_ok_and(|metadata| !metadata.is_file()) {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    let name = target
-        .file_name()
-        .map_or_else(|| "file".into(), |name| name.to_string_lossy().into_owned());
-    let (temporary, mut file) = create_temporary(&directory, &name)?;
-    let written = (|| {
-        file.write_all(bytes)?;
-        file.flush()?;
-        if let Ok(metadata) = fs::metadata(&target) {
+
+    /// Flushes and syncs what was written, gives it the old file's permissions, and renames it
+    /// over the target.
+    ///
+    /// # Errors
+    /// Any failure to write, sync or rename; the target is then unchanged and the temporary
+    /// file removed.
+    pub fn commit(mut self) -> io::Result<()> {
+        let buffered = self.file.take().expect("a file is committed once");
+        let file = buffered
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)?;
+        if let Ok(metadata) = fs::metadata(&self.target) {
             file.set_permissions(metadata.permissions())?;
         }
         file.sync_all()?;
         drop(file);
-        fs::rename(&temporary, &target)?;
-        sync_directory(&directory);
+        fs::rename(&self.temporary, &self.target)?;
+        self.committed = true;
+        sync_directory(&self.directory);
         Ok(())
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&temporary);
     }
-    written
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.file.as_mut().expect("not committed").write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.as_mut().expect("not committed").flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    /// Removes the temporary file unless it was renamed over the target.
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_file(&self.temporary);
+        }
+    }
 }
 
 /// Follows symbolic links from `path` (a bounded number of hops) to the file they name.

@@ -1,7 +1,7 @@
 //! `othello convert`: reads game records in any format and writes them in another.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -11,9 +11,9 @@ use othello::record::{self, Format, GameRecord, ReadOptions, WriteError, WthorIn
 use othello::{Color, Engine, EngineConfig, Limits, Scoring};
 
 use super::RulesArg;
-use super::atomic::{NotOurs, check_overwrite};
+use super::atomic::{AtomicFile, NotOurs, check_overwrite};
 use super::input::MAX_INPUT_BYTES;
-use super::records::{RecordsFileError, read_names, read_records};
+use super::records::{RecordsFile, RecordsFileError, read_names};
 
 /// Arguments of `othello convert`.
 #[derive(Debug, Args)]
@@ -141,14 +141,11 @@ impl ConvertError {
     }
 }
 
-/// Runs `othello convert`.
+/// Runs `othello convert`: the games are read, converted and written one at a time, so that
+/// memory stays a small multiple of the input's size whatever the number of games.
 pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
-    let (name, mut records) = read_records(
-        &args.input,
-        args.rules.into(),
-        args.game.map(|n| n as usize),
-    )?;
-    let names = wthor::Names {
+    let mut file = RecordsFile::open(&args.input, args.rules.into())?;
+    file.add_names(wthor::Names {
         players: args
             .players
             .as_deref()
@@ -161,86 +158,177 @@ pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
             .map(read_names)
             .transpose()?
             .unwrap_or_default(),
-    };
-    wthor::name_games(&mut records, &names);
+    });
+    let game = args.game.map(|n| n as usize);
     let format = args.to;
-    if format == Format::Protocol && records.len() > 1 {
-        return Err(ConvertError::SeveralGames {
-            name,
-            count: records.len(),
-        });
+    // The protocol input holds one game, and WTHOR's header counts them: a first pass counts
+    // them (and finds the header WTHOR games were read with) before anything is written.
+    let mut wthor = None;
+    if matches!(format, Format::Protocol | Format::Wthor) {
+        let (count, header) = count_games(&file, game)?;
+        if format == Format::Protocol && count > 1 {
+            return Err(ConvertError::SeveralGames {
+                name: file.name().to_owned(),
+                count,
+            });
+        }
+        if format == Format::Wthor {
+            let mut header = header;
+            if let Some(depth) = args.wthor_solve {
+                header.depth = depth;
+            }
+            wthor = Some(Wthor {
+                header,
+                count,
+                solver: args.wthor_solve.map(|depth| (solver(), u32::from(depth))),
+            });
+        }
     }
-    let header = (format == Format::Wthor).then(|| wthor_header(&mut records, args.wthor_solve));
-    let bytes = match header {
-        Some(header) => wthor::write(&records, &header),
-        None => record::write(&records, format),
-    }
-    .map_err(|source| ConvertError::Unwritable {
-        name: name.clone(),
-        source,
-    })?;
-    if let Some(path) = &args.output {
-        check_overwrite(path, args.force, MAX_INPUT_BYTES, |old| match record::read(
-            old,
-            &ReadOptions {
-                rules: args.rules.into(),
-            },
-        ) {
-            Ok(old) if old.len() > records.len() => Err(format!(
-                "holds {} games, more than the {} written",
-                old.len(),
-                records.len()
-            )),
-            Ok(_) => Ok(()),
-            Err(error) => Err(format!("not a game record ({error})")),
-        })?;
-        crate::cli::atomic::write_atomic(path, &bytes).map_err(|source| ConvertError::WriteFile {
-            path: path.clone(),
-            source,
-        })
-    } else {
+    let Some(path) = &args.output else {
         if format == Format::Wthor && io::stdout().is_terminal() {
             return Err(ConvertError::BinaryToTerminal);
         }
-        let mut out = io::stdout().lock();
-        out.write_all(&bytes)
-            .and_then(|()| out.flush())
-            .map_err(ConvertError::Stdout)
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        write_games(&file, game, format, wthor, &mut out, ConvertError::Stdout)?;
+        return out.flush().map_err(ConvertError::Stdout);
+    };
+    let old_games = old_games(path, args)?;
+    let file_error = |source| ConvertError::WriteFile {
+        path: path.clone(),
+        source,
+    };
+    let mut out = AtomicFile::create(path).map_err(file_error)?;
+    let written = write_games(&file, game, format, wthor, &mut out, file_error)?;
+    if let Some(old) = old_games.filter(|&old| old > written) {
+        return Err(ConvertError::NotOurs(NotOurs {
+            path: path.clone(),
+            found: format!("holds {old} games, more than the {written} written"),
+        }));
     }
+    out.commit().map_err(file_error)
 }
 
-/// The header of the WTHOR file written: the one the games were read with (from WTHOR, or a
-/// GGF comment written from it), else a new one ([`today`]). With `solve`, each game's
-/// theoretical score is solved from that many empties, which becomes the header's depth.
-fn wthor_header(records: &mut [GameRecord], solve: Option<u8>) -> wthor::Header {
-    let mut header = records
-        .iter()
-        .find_map(|record| record.metadata().wthor.map(|info| info.header))
-        .unwrap_or_else(|| today(records.first()));
-    let Some(depth) = solve else {
-        return header;
-    };
-    header.depth = depth;
+/// What writing WTHOR needs before the games: the header, the number of games, and the engine
+/// that solves each game's theoretical score from the header's depth, when asked.
+struct Wthor {
+    header: wthor::Header,
+    count: usize,
+    solver: Option<(Engine, u32)>,
+}
+
+/// The games `file.games(game)` gives, counted, and the header of the WTHOR file they were read
+/// from, else a new one ([`today`]).
+fn count_games(
+    file: &RecordsFile,
+    game: Option<usize>,
+) -> Result<(usize, wthor::Header), ConvertError> {
+    let mut games = file.games(game)?;
+    let mut count = 0;
+    let mut read_with = None;
+    let mut first_date = None;
+    for record in games.by_ref() {
+        if count == 0 {
+            first_date.clone_from(&record.metadata().date);
+        }
+        count += 1;
+        read_with = read_with.or(record.metadata().wthor.map(|info| info.header));
+    }
+    games.finish()?;
+    Ok((
+        count,
+        read_with.unwrap_or_else(|| today(first_date.as_deref())),
+    ))
+}
+
+/// How many games the file OUT holds, when it is a game record this command may replace by as
+/// many games or more (none to compare with `--force`, or when there is no such file).
+fn old_games(path: &Path, args: &ConvertArgs) -> Result<Option<usize>, NotOurs> {
+    let mut count = None;
+    check_overwrite(path, args.force, MAX_INPUT_BYTES, |old| {
+        let options = ReadOptions {
+            rules: args.rules.into(),
+        };
+        let mut games = 0;
+        for game in record::games(old, &options) {
+            game.map_err(|error| format!("not a game record ({error})"))?;
+            games += 1;
+        }
+        count = Some(games);
+        Ok(())
+    })?;
+    Ok(count)
+}
+
+/// Writes the games `file.games(game)` gives to `out` in `format` (WTHOR with `wthor`), one at a
+/// time; `io_error` says what a failure to write is. Returns the number of games written.
+fn write_games(
+    file: &RecordsFile,
+    game: Option<usize>,
+    format: Format,
+    mut wthor: Option<Wthor>,
+    out: &mut impl Write,
+    io_error: impl Fn(io::Error) -> ConvertError,
+) -> Result<usize, ConvertError> {
+    let mut games = file.games(game)?;
+    if let Some(wthor) = &wthor {
+        out.write_all(&wthor::header_bytes(&wthor.header, wthor.count))
+            .map_err(&io_error)?;
+    }
+    let mut bytes = Vec::new();
+    let mut written = 0;
+    for mut record in games.by_ref() {
+        if let Some(Wthor {
+            header,
+            solver: Some((engine, depth)),
+            ..
+        }) = &mut wthor
+        {
+            solve_theoretical(engine, &mut record, *header, *depth);
+        }
+        bytes.clear();
+        (format.spec().write_game)(written, &record, &mut bytes).map_err(|source| {
+            ConvertError::Unwritable {
+                name: file.name().to_owned(),
+                source,
+            }
+        })?;
+        out.write_all(&bytes).map_err(&io_error)?;
+        written += 1;
+    }
+    games.finish()?;
+    Ok(written)
+}
+
+/// The engine that solves games for their theoretical score: empty squares to the winner.
+fn solver() -> Engine {
     let mut engine = Engine::new(EngineConfig {
         hash_mb: 64,
         ..EngineConfig::default()
     });
     engine.set_scoring(Scoring::EmptiesToWinner);
-    for record in records {
-        let real = record
-            .metadata()
-            .wthor
-            .map_or_else(|| wthor::real_black_discs(record), |info| info.black_discs);
-        let theoretical = theoretical(&mut engine, record, u32::from(depth)).unwrap_or(real);
-        let info = record.metadata().wthor.unwrap_or_default();
-        record.metadata_mut().wthor = Some(WthorInfo {
-            black_discs: real,
-            theoretical_black_discs: theoretical,
-            header,
-            ..info
-        });
-    }
-    header
+    engine
+}
+
+/// Gives `record` its theoretical score, solved from `depth` empties (its real score when the
+/// game never had so few), and `header`.
+fn solve_theoretical(
+    engine: &mut Engine,
+    record: &mut GameRecord,
+    header: wthor::Header,
+    depth: u32,
+) {
+    let real = record
+        .metadata()
+        .wthor
+        .map_or_else(|| wthor::real_black_discs(record), |info| info.black_discs);
+    let theoretical = theoretical(engine, record, depth).unwrap_or(real);
+    let info = record.metadata().wthor.unwrap_or_default();
+    record.metadata_mut().wthor = Some(WthorInfo {
+        black_discs: real,
+        theoretical_black_discs: theoretical,
+        header,
+        ..info
+    });
 }
 
 /// Black's discs with perfect play from the position of `record` with `depth` empties (empty
@@ -267,10 +355,9 @@ fn theoretical(engine: &mut Engine, record: &GameRecord, depth: u32) -> Option<u
 
 /// A new WTHOR header dated today, depth 0; the games' year is the year the first game's date
 /// starts with, else this year.
-fn today(first: Option<&GameRecord>) -> wthor::Header {
+fn today(first_date: Option<&str>) -> wthor::Header {
     let date = jiff::Zoned::now().date();
-    let stated = first
-        .and_then(|record| record.metadata().date.as_deref())
+    let stated = first_date
         .and_then(|date| date.get(..4))
         .and_then(|year| year.parse::<u16>().ok())
         .filter(|year| (1900..=2100).contains(year));

@@ -56,83 +56,217 @@ impl RecordsFileError {
     }
 }
 
-/// Every game of the file at `path` (standard input for `-`), in the format its content shows;
-/// `rules` for formats that do not name the rule set. With `game`, only that game (1-based,
-/// counting every game of the file). A game that cannot be read is skipped with a warning on
-/// standard error naming it (the file is refused only if no game can be read, or `game` names
-/// that one). The games of a WTHOR file get the names of their players and tournament from
-/// `WTHOR.JOU` and `WTHOR.TRN` when those are beside it.
-pub fn read_records(
-    path: &Path,
-    rules: RuleSet,
-    game: Option<usize>,
-) -> Result<(String, Vec<GameRecord>), RecordsFileError> {
-    let (name, bytes) = read_bytes(path, "standard input")?;
-    let games = match record::read_each(&bytes, &ReadOptions { rules }) {
-        Ok(games) => games,
-        Err(source) => return Err(RecordsFileError::Record { name, source }),
-    };
-    let count = games.len();
-    let mut records = match game {
-        Some(number) if (1..=count).contains(&number) => {
-            match games.into_iter().nth(number - 1).expect("in range") {
-                Ok(record) => vec![record],
-                Err(source) => return Err(RecordsFileError::Record { name, source }),
-            }
-        }
-        Some(number) => {
-            return Err(RecordsFileError::NoSuchGame {
-                name,
-                number,
-                count,
-            });
-        }
-        None => readable(&name, games)?,
-    };
-    if Format::detect(&bytes) == Format::Wthor && path != Path::new("-") {
-        let beside = |file: &str| path.parent().map(|dir| dir.join(file));
-        let names = wthor::Names {
-            players: read_names_beside(beside("WTHOR.JOU").as_deref())?,
-            tournaments: read_names_beside(beside("WTHOR.TRN").as_deref())?,
-        };
-        wthor::name_games(&mut records, &names);
-    }
-    Ok((name, records))
+/// Warnings printed for games skipped; beyond them, one line counts the rest.
+const MAX_WARNINGS: usize = 20;
+
+/// A file of game records named on the command line (standard input for `-`): its bytes, read
+/// whole within the input limit, whose games are then read one at a time ([`RecordsFile::games`]),
+/// so that a file of millions of short games needs little more memory than its size.
+pub struct RecordsFile {
+    name: String,
+    bytes: Vec<u8>,
+    options: ReadOptions,
+    names: Vec<wthor::Names>,
 }
 
-/// The games that could be read, with a warning for each that could not; the first error when
-/// none could (without warnings: that error says it).
-fn readable(
-    name: &str,
-    games: Vec<Result<GameRecord, RecordError>>,
-) -> Result<Vec<GameRecord>, RecordsFileError> {
-    let count = games.len();
-    let (records, errors): (Vec<_>, Vec<_>) = games
-        .into_iter()
-        .enumerate()
-        .partition(|(_, game)| game.is_ok());
-    let records: Vec<GameRecord> = records
-        .into_iter()
-        .filter_map(|(_, game)| game.ok())
-        .collect();
-    let mut errors = errors
-        .into_iter()
-        .filter_map(|(index, game)| game.err().map(|error| (index, error)));
-    if records.is_empty()
-        && let Some((_, source)) = errors.next()
-    {
-        return Err(RecordsFileError::Record {
-            name: name.to_owned(),
+impl RecordsFile {
+    /// Reads the file at `path`; `rules` for formats that do not name the rule set. The games of
+    /// a WTHOR file get the names of their players and tournament from `WTHOR.JOU` and
+    /// `WTHOR.TRN` when those are beside it.
+    ///
+    /// # Errors
+    /// [`RecordsFileError`] if the file, or the name files beside it, cannot be read.
+    pub fn open(path: &Path, rules: RuleSet) -> Result<RecordsFile, RecordsFileError> {
+        let (name, bytes) = read_bytes(path, "standard input")?;
+        let mut file = RecordsFile {
+            name,
+            bytes,
+            options: ReadOptions { rules },
+            names: Vec::new(),
+        };
+        if file.format() == Format::Wthor && path != Path::new("-") {
+            let beside = |name: &str| path.parent().map(|dir| dir.join(name));
+            file.names.push(wthor::Names {
+                players: read_names_beside(beside("WTHOR.JOU").as_deref())?,
+                tournaments: read_names_beside(beside("WTHOR.TRN").as_deref())?,
+            });
+        }
+        Ok(file)
+    }
+
+    /// The file's name, or `standard input`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The format of its content.
+    pub fn format(&self) -> Format {
+        Format::detect(&self.bytes)
+    }
+
+    /// Names the players and tournaments of WTHOR games by `names` too (after the files beside
+    /// it, so that these win where both name a number).
+    pub fn add_names(&mut self, names: wthor::Names) {
+        self.names.push(names);
+    }
+
+    /// Its games, read one at a time; with `game`, only that game (1-based, counting every game
+    /// of the file). A game that cannot be read is skipped (in GGF, whose games are delimited;
+    /// [`Readable::finish`] warns of each); in the other formats it makes the whole file
+    /// unreadable, which is found before the first game is given.
+    ///
+    /// # Errors
+    /// [`RecordsFileError::Record`] for a file that is not a record, or whose format stops at a
+    /// game that cannot be read.
+    pub fn games(&self, game: Option<usize>) -> Result<Readable<'_>, RecordsFileError> {
+        let games = record::games(&self.bytes, &self.options);
+        if !games.reads_past_errors()
+            && let Some(Err(source)) =
+                record::games(&self.bytes, &self.options).find(Result::is_err)
+        {
+            return Err(self.error(source));
+        }
+        Ok(Readable {
+            file: self,
+            games,
+            seen: 0,
+            given: 0,
+            game,
+            skipped: Vec::new(),
+            more_skipped: 0,
+            failed: None,
+        })
+    }
+
+    /// Its first game that can be read (with a warning for each game of the file that cannot).
+    ///
+    /// # Errors
+    /// As [`Readable::finish`], for a file with no game that can be read.
+    pub fn first(&self) -> Result<GameRecord, RecordsFileError> {
+        let mut games = self.games(None)?;
+        match games.next() {
+            Some(record) => {
+                games.finish()?;
+                Ok(record)
+            }
+            None => Err(games
+                .finish()
+                .err()
+                .unwrap_or(RecordsFileError::NoSuchGame {
+                    name: self.name.clone(),
+                    number: 1,
+                    count: 0,
+                })),
+        }
+    }
+
+    fn error(&self, source: RecordError) -> RecordsFileError {
+        RecordsFileError::Record {
+            name: self.name.clone(),
             source,
-        });
+        }
     }
-    for (index, source) in errors {
-        eprintln!(
-            "othello: {name}: game {} of {count} skipped: {source}",
-            index + 1
-        );
+}
+
+/// The games of a [`RecordsFile`] that can be read, one at a time (named from the WTHOR name
+/// files); [`Readable::finish`] says what could not be read once they are all given.
+pub struct Readable<'a> {
+    file: &'a RecordsFile,
+    games: record::Games<'a>,
+    /// Games of the file read so far, readable or not.
+    seen: usize,
+    /// Games given.
+    given: usize,
+    game: Option<usize>,
+    /// The first [`MAX_WARNINGS`] games skipped: their numbers and errors.
+    skipped: Vec<(usize, RecordError)>,
+    more_skipped: usize,
+    /// The error of the game asked for by number.
+    failed: Option<RecordError>,
+}
+
+impl Iterator for Readable<'_> {
+    type Item = GameRecord;
+
+    fn next(&mut self) -> Option<GameRecord> {
+        loop {
+            if self.game.is_some_and(|number| self.seen >= number) {
+                return None;
+            }
+            let game = self.games.next()?;
+            self.seen += 1;
+            let wanted = self.game.is_none_or(|number| number == self.seen);
+            match game {
+                Ok(mut record) if wanted => {
+                    for names in &self.file.names {
+                        wthor::name_game(&mut record, names);
+                    }
+                    self.given += 1;
+                    return Some(record);
+                }
+                Err(source) if self.game.is_some() && wanted => {
+                    self.failed = Some(source);
+                    return None;
+                }
+                Err(source) if self.game.is_none() => {
+                    if self.skipped.len() < MAX_WARNINGS {
+                        self.skipped.push((self.seen, source));
+                    } else {
+                        self.more_skipped += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
     }
-    Ok(records)
+}
+
+impl Readable<'_> {
+    /// The number of the game last given (1-based, counting every game of the file).
+    pub fn number(&self) -> usize {
+        self.seen
+    }
+
+    /// After the last game: the game asked for by number when there is none or it cannot be
+    /// read, the first error when no game could be read (without warnings: that error says it),
+    /// else a warning on standard error for each game skipped.
+    ///
+    /// # Errors
+    /// [`RecordsFileError::NoSuchGame`] or [`RecordsFileError::Record`].
+    pub fn finish(mut self) -> Result<(), RecordsFileError> {
+        for _ in self.by_ref() {}
+        if let Some(source) = self.failed.take() {
+            return Err(self.file.error(source));
+        }
+        if let Some(number) = self.game.filter(|_| self.given == 0) {
+            return Err(RecordsFileError::NoSuchGame {
+                name: self.file.name.clone(),
+                number,
+                count: self.seen,
+            });
+        }
+        if self.given == 0 && !self.skipped.is_empty() {
+            let (_, source) = self.skipped.swap_remove(0);
+            return Err(self.file.error(source));
+        }
+        self.warn();
+        Ok(())
+    }
+
+    /// Warns on standard error of each game skipped so far.
+    fn warn(&mut self) {
+        let name = &self.file.name;
+        let count = self.seen;
+        for (number, source) in self.skipped.drain(..) {
+            eprintln!("othello: {name}: game {number} of {count} skipped: {source}");
+        }
+        if self.more_skipped > 0 {
+            eprintln!(
+                "othello: {name}: {} more games skipped",
+                std::mem::take(&mut self.more_skipped)
+            );
+        }
+    }
 }
 
 /// The names of a WTHOR player or tournament file at `path`, if there is one (none when it

@@ -12,7 +12,7 @@
 //! `KM`, `TI`, `RB`, `RW`, comments `C[..]`, ...) is kept in [`Metadata::properties`] and
 //! written back; a comment `C[WTHOR ...]` written
 //! by [`super::wthor::comment`] gives back the WTHOR numbers of the game. Anything between games
-//! is skipped; a file holds any number of games, and [`read_each`] reads each on its own.
+//! is skipped; a file holds any number of games, and [`super::games`] reads each on its own.
 //! `RU[SIMPLE]` marks a game under the SIMPLE rules (a property of this crate; GGS has only
 //! the FULL rules). GGF boards are square.
 
@@ -24,8 +24,8 @@ use crate::setup::{Setup, WinRule};
 use crate::square::{Dimensions, Square};
 
 use super::{
-    Format, FormatSpec, GameRecord, Metadata, RecordError, RecordErrorKind, RecordMove, WriteError,
-    cannot_hold, shown, wthor,
+    Format, FormatSpec, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
+    RecordMove, WriteError, cannot_hold, shown, wthor,
 };
 
 /// A GGS board type, the value of `TY`: an optional `s` (a synchro game: each player plays both
@@ -97,17 +97,30 @@ impl BoardType {
 #[derive(Clone)]
 struct Cursor<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
+    /// Bytes of the text before the next character.
+    offset: usize,
     line: usize,
     column: usize,
 }
 
-impl Cursor<'_> {
+impl<'a> Cursor<'a> {
+    /// A cursor at byte `offset` of `text`, which is at `line` and `column`.
+    fn at(text: &'a str, offset: usize, line: usize, column: usize) -> Cursor<'a> {
+        Cursor {
+            chars: text[offset..].chars().peekable(),
+            offset,
+            line,
+            column,
+        }
+    }
+
     fn peek(&mut self) -> Option<char> {
         self.chars.peek().copied()
     }
 
     fn bump(&mut self) -> Option<char> {
         let c = self.chars.next()?;
+        self.offset += c.len_utf8();
         if c == '\n' {
             self.line += 1;
             self.column = 1;
@@ -166,8 +179,19 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     positions: false,
     extensions: &["ggf"],
     detect: |input| input.windows(2).any(|pair| pair == b"(;"),
-    read: |input, _| super::read_text(input, read),
-    write: |records| Ok(write(records)?.into_bytes()),
+    games: |input, _| {
+        let text = super::decode(input);
+        let (mut offset, mut line, mut column) = (0, 1, 1);
+        Box::new(std::iter::from_fn(move || {
+            let mut cursor = Cursor::at(&text, offset, line, column);
+            let game = next_game(&mut cursor);
+            (offset, line, column) = (cursor.offset, cursor.line, cursor.column);
+            game
+        }))
+    },
+    reads_past_errors: true,
+    write: |records| super::write_each(records, write_game),
+    write_game,
 };
 
 /// Reads every game of a GGF file.
@@ -176,19 +200,13 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 /// [`RecordError`] with the line and column of the first property that is wrong, of a move
 /// that cannot be played, or of the place where a game is cut short.
 pub fn read(text: &str) -> Result<Vec<GameRecord>, RecordError> {
-    read_each(text).into_iter().collect()
+    super::read_as(Format::Ggf, text.as_bytes(), &ReadOptions::default())
 }
 
-/// Reads each game of a GGF file on its own: a game that cannot be read is its error (the
-/// line and column of what is wrong), and reading goes on after its end.
-#[must_use]
-pub fn read_each(text: &str) -> Vec<Result<GameRecord, RecordError>> {
-    let mut cursor = Cursor {
-        chars: text.chars().peekable(),
-        line: 1,
-        column: 1,
-    };
-    let mut games = Vec::new();
+/// The next game after the cursor, read on its own: a game that cannot be read is its error
+/// (the line and column of what is wrong), and the cursor is then after its end, where reading
+/// goes on. `None` at the end of the text.
+fn next_game(cursor: &mut Cursor<'_>) -> Option<Result<GameRecord, RecordError>> {
     while let Some(c) = cursor.bump() {
         if c != '(' {
             continue;
@@ -197,17 +215,17 @@ pub fn read_each(text: &str) -> Vec<Result<GameRecord, RecordError>> {
         cursor.skip_space();
         let game = if cursor.peek() == Some(';') {
             cursor.bump();
-            read_game(&mut cursor)
+            read_game(cursor)
         } else {
             Err(cursor.expected("; after ( at the start of a game"))
         };
         if game.is_err() {
-            cursor = start;
-            skip_game(&mut cursor);
+            *cursor = start;
+            skip_game(cursor);
         }
-        games.push(game);
+        return Some(game);
     }
-    games
+    None
 }
 
 /// Moves past the `)` that ends the game whose `(` was just read (or to the end of the text),
@@ -412,20 +430,23 @@ fn read_board(value: &Value, side_of_type: Option<usize>) -> Result<Setup, Recor
 /// # Errors
 /// [`WriteError`] for a game on a board that is not square.
 pub fn write(records: &[GameRecord]) -> Result<String, WriteError> {
-    let mut text = String::new();
-    for (index, record) in records.iter().enumerate() {
-        let dims = record.dims();
-        if dims.rows() != dims.cols() {
-            return Err(cannot_hold(
-                index,
-                Format::Ggf,
-                format!("a {dims} board: its boards are square"),
-            ));
-        }
-        text.push_str(&game(record));
-        text.push('\n');
+    let bytes = super::write_each(records, write_game)?;
+    Ok(String::from_utf8(bytes).expect("text is written as UTF-8"))
+}
+
+/// Appends game `index` and a line ending to `out`.
+fn write_game(index: usize, record: &GameRecord, out: &mut Vec<u8>) -> Result<(), WriteError> {
+    let dims = record.dims();
+    if dims.rows() != dims.cols() {
+        return Err(cannot_hold(
+            index,
+            Format::Ggf,
+            format!("a {dims} board: its boards are square"),
+        ));
     }
-    Ok(text)
+    out.extend_from_slice(game(record).as_bytes());
+    out.push(b'\n');
+    Ok(())
 }
 
 /// One game on one line, without a line ending (the board must be square).
@@ -577,7 +598,8 @@ mod tests {
             "(;GM[Othello]PB[a]PW[b]TY[8k]KB[e6//0.90]KW[f5/-1.00]KM[-0.500]RE[+8.500]B[f5];)";
         let bad = "(;GM[Othello]TY[8]B[z9];)";
         let anti = "(;GM[Othello]TY[8ar14]B[f5];)";
-        let games = read_each(&format!("{komi}\n{bad}\n{anti}\n"));
+        let text = format!("{komi}\n{bad}\n{anti}\n");
+        let games: Vec<_> = super::super::games(text.as_bytes(), &ReadOptions::default()).collect();
         assert_eq!(games.len(), 3);
         let first = games[0].as_ref().unwrap();
         assert_eq!(

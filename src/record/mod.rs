@@ -507,11 +507,21 @@ pub struct FormatSpec {
     /// Whether `input` looks like this format; [`Format::detect`] asks the formats in the table's
     /// order and takes the first that says yes.
     pub detect: fn(input: &[u8]) -> bool,
-    /// Reads every game of `input`.
-    pub read: fn(input: &[u8], options: &ReadOptions) -> Result<Vec<GameRecord>, RecordError>,
+    /// Reads the games of `input` one at a time.
+    pub games: for<'a> fn(input: &'a [u8], options: &ReadOptions) -> GameIter<'a>,
+    /// Whether a game that cannot be read is an error of its own while the following ones are
+    /// read (GGF, whose games are delimited), rather than the end of the input.
+    pub reads_past_errors: bool,
     /// Writes `records`: text for every format but WTHOR.
     pub write: fn(records: &[GameRecord]) -> Result<Vec<u8>, WriteError>,
+    /// Appends game `index` (0-based) of those written to `out`; what comes before the games
+    /// (WTHOR's header) is written by the format's own writer.
+    pub write_game:
+        fn(index: usize, record: &GameRecord, out: &mut Vec<u8>) -> Result<(), WriteError>,
 }
+
+/// The games of an input as a format's reader yields them, one at a time.
+pub type GameIter<'a> = Box<dyn Iterator<Item = Result<GameRecord, RecordError>> + 'a>;
 
 /// Every format, in the order [`Format::detect`] tries them: a WTHOR header that fits the
 /// length, `(;` for GGF, a 64-cell board for OBF, a lone number (the rows) for the
@@ -669,20 +679,78 @@ pub fn read_as(
     input: &[u8],
     options: &ReadOptions,
 ) -> Result<Vec<GameRecord>, RecordError> {
-    (format.spec().read)(input, options)
+    games_as(format, input, options).collect()
 }
 
-/// Reads the games of a text format with `read`, the input decoded by [`decode`], or
-/// [`RecordErrorKind::NoGame`] when it holds none.
-pub(crate) fn read_text(
-    input: &[u8],
-    read: impl FnOnce(&str) -> Result<Vec<GameRecord>, RecordError>,
-) -> Result<Vec<GameRecord>, RecordError> {
-    let records = read(&decode(input))?;
-    if records.is_empty() {
-        return Err(RecordError::at_text(1, 1, RecordErrorKind::NoGame));
+/// The games of `input`, in the format [`Format::detect`] finds, read one at a time: see
+/// [`Games`].
+#[must_use]
+pub fn games<'a>(input: &'a [u8], options: &ReadOptions) -> Games<'a> {
+    games_as(Format::detect(input), input, options)
+}
+
+/// The games of `input` in `format`, read one at a time: see [`Games`].
+#[must_use]
+pub fn games_as<'a>(format: Format, input: &'a [u8], options: &ReadOptions) -> Games<'a> {
+    let spec = format.spec();
+    Games {
+        inner: (spec.games)(input, options),
+        format,
+        reads_past_errors: spec.reads_past_errors,
+        yielded: false,
+        done: false,
     }
-    Ok(records)
+}
+
+/// The games of an input, read one at a time, so that a file of millions of games never needs
+/// more memory than its text and one game.
+///
+/// A game that cannot be read is an `Err` item. In GGF, whose games are delimited, reading goes
+/// on with the next game ([`Games::reads_past_errors`]); in the other formats that error is the
+/// last item. A text input with no game at all yields one error,
+/// [`RecordErrorKind::NoGame`] (a WTHOR file may hold none).
+pub struct Games<'a> {
+    inner: GameIter<'a>,
+    format: Format,
+    reads_past_errors: bool,
+    yielded: bool,
+    done: bool,
+}
+
+impl Games<'_> {
+    /// The format read.
+    #[must_use]
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Whether a game that cannot be read is followed by the next one (GGF), rather than
+    /// ending the input.
+    #[must_use]
+    pub fn reads_past_errors(&self) -> bool {
+        self.reads_past_errors
+    }
+}
+
+impl Iterator for Games<'_> {
+    type Item = Result<GameRecord, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let Some(game) = self.inner.next() else {
+            self.done = true;
+            let empty = !self.yielded && self.format != Format::Wthor;
+            self.yielded = true;
+            return empty.then(|| Err(RecordError::at_text(1, 1, RecordErrorKind::NoGame)));
+        };
+        self.yielded = true;
+        if game.is_err() && !self.reads_past_errors {
+            self.done = true;
+        }
+        Some(game)
+    }
 }
 
 /// A text record's bytes as text: UTF-8 when they are, else Latin-1 (ISO 8859-1, each byte the
@@ -697,28 +765,44 @@ pub fn decode(input: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// Reads every game of `input` one by one: a game that cannot be read is an error of its own
-/// while the others are read (GGF files hold many games; the other formats stop at the first
-/// problem, as [`read`] does). The outer error is for an input that is no record at all.
-///
-/// # Errors
-/// [`RecordError`] for an input with no game.
-pub fn read_each(
-    input: &[u8],
-    options: &ReadOptions,
-) -> Result<Vec<Result<GameRecord, RecordError>>, RecordError> {
-    let format = Format::detect(input);
-    if format != Format::Ggf {
-        return Ok(read_as(format, input, options)?
-            .into_iter()
-            .map(Ok)
-            .collect());
+/// The lines of a text record one at a time, decoded by [`decode`], each with its 1-based
+/// number, as [`str::lines`] splits them; `read` makes a game of a line or passes over it
+/// (`None`). For the formats of one game or position per line.
+pub(crate) fn line_games<'a>(
+    input: &'a [u8],
+    mut read: impl FnMut(&str, usize) -> Option<Result<GameRecord, RecordError>> + 'a,
+) -> GameIter<'a> {
+    let text = decode(input);
+    let mut at = 0;
+    let mut number = 0;
+    Box::new(std::iter::from_fn(move || {
+        while at < text.len() {
+            let rest = &text[at..];
+            let end = rest.find('\n').map_or(rest.len(), |newline| newline + 1);
+            at += end;
+            number += 1;
+            let line = match rest[..end].strip_suffix('\n') {
+                Some(line) => line.strip_suffix('\r').unwrap_or(line),
+                None => &rest[..end],
+            };
+            if let Some(game) = read(line, number) {
+                return Some(game);
+            }
+        }
+        None
+    }))
+}
+
+/// The games of `records` written one after another by `write_game`.
+pub(crate) fn write_each(
+    records: &[GameRecord],
+    write_game: fn(usize, &GameRecord, &mut Vec<u8>) -> Result<(), WriteError>,
+) -> Result<Vec<u8>, WriteError> {
+    let mut out = Vec::new();
+    for (index, record) in records.iter().enumerate() {
+        write_game(index, record, &mut out)?;
     }
-    let games = ggf::read_each(&decode(input));
-    if games.is_empty() {
-        return Err(RecordError::at_text(1, 1, RecordErrorKind::NoGame));
-    }
-    Ok(games)
+    Ok(out)
 }
 
 /// Writes `records` in `format`: text for every format but WTHOR.

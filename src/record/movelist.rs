@@ -35,8 +35,17 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     positions: false,
     extensions: &["txt"],
     detect: |_| true,
-    read: |input, options| super::read_text(input, |text| read(text, options)),
-    write: |records| Ok(write(records)?.into_bytes()),
+    games: |input, options| {
+        let options = *options;
+        super::line_games(input, move |line, number| {
+            let trimmed = line.trim();
+            (!trimmed.is_empty() && !trimmed.starts_with('#'))
+                .then(|| read_line(line, number, &options))
+        })
+    },
+    reads_past_errors: false,
+    write: |records| super::write_each(records, write_game),
+    write_game,
 };
 
 /// Reads one game per line that holds moves.
@@ -45,15 +54,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 /// [`RecordError`] with the line and column of the first token that is not a square, a pass
 /// or an option word, or of the first move that cannot be played.
 pub fn read(text: &str, options: &ReadOptions) -> Result<Vec<GameRecord>, RecordError> {
-    let mut records = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        records.push(read_line(line, index + 1, options)?);
-    }
-    Ok(records)
+    super::read_as(Format::MoveList, text.as_bytes(), options)
 }
 
 /// Reads the game on one line (`number` is its 1-based line number, for messages).
@@ -176,18 +177,22 @@ fn token_at(chars: &[char], start: usize) -> String {
 /// [`WriteError`] for a game that does not start from its board's standard opening with black
 /// to move (GGF and the protocol input can hold those).
 pub fn write(records: &[GameRecord]) -> Result<String, WriteError> {
-    let mut text = String::new();
-    for (index, record) in records.iter().enumerate() {
-        text.push_str(&line(record).ok_or_else(|| {
-            cannot_hold(
-                index,
-                Format::MoveList,
-                "a game that does not start from the standard opening with black to move (write ggf or protocol)",
-            )
-        })?);
-        text.push('\n');
-    }
-    Ok(text)
+    let bytes = super::write_each(records, write_game)?;
+    Ok(String::from_utf8(bytes).expect("move lists are ASCII"))
+}
+
+/// Appends the line of game `index` to `out`.
+fn write_game(index: usize, record: &GameRecord, out: &mut Vec<u8>) -> Result<(), WriteError> {
+    let line = line(record).ok_or_else(|| {
+        cannot_hold(
+            index,
+            Format::MoveList,
+            "a game that does not start from the standard opening with black to move (write ggf or protocol)",
+        )
+    })?;
+    out.extend_from_slice(line.as_bytes());
+    out.push(b'\n');
+    Ok(())
 }
 
 /// The move list of one game, without a line ending; `None` if it does not start from the

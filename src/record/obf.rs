@@ -20,6 +20,7 @@
 use crate::color::Color;
 use crate::ffo;
 use crate::game::Game;
+use crate::rules::RuleSet;
 use crate::setup::WinRule;
 use crate::square::Dimensions;
 
@@ -38,8 +39,13 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     positions: true,
     extensions: &["obf"],
     detect: |input| super::first_line(input).is_some_and(|line| ffo::parse_line(line).is_some()),
-    read: |input, options| super::read_text(input, |text| read(text, options)),
-    write: |records| Ok(write(records)?.into_bytes()),
+    games: |input, options| {
+        let rules = options.rules;
+        super::line_games(input, move |line, number| read_line(line, number, rules))
+    },
+    reads_past_errors: false,
+    write: |records| super::write_each(records, write_game),
+    write_game,
 };
 
 /// Reads one position per line; blank lines and lines starting with `#` or `%` are skipped.
@@ -47,34 +53,42 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 /// # Errors
 /// [`RecordError`] for the first line that is not a position, or whose fields are wrong.
 pub fn read(text: &str, options: &ReadOptions) -> Result<Vec<GameRecord>, RecordError> {
-    let mut records = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
-            continue;
-        }
-        let column = line.len() - line.trim_start().len() + 1;
-        let error = |column, kind| RecordError::at_text(index + 1, column, kind);
-        let position = ffo::parse_line_at(line)
-            .ok_or_else(|| {
-                error(
-                    column,
-                    RecordErrorKind::Expected {
-                        expected: "an OBF line: a 64-cell board (X, O, -) and the side to move",
-                        found: shown(trimmed),
-                    },
-                )
-            })?
-            .map_err(|located| error(located.column, RecordErrorKind::Obf(located.source)))?;
-        let game = Game::new(position.setup, options.rules);
-        let metadata = Metadata {
-            event: position.id,
-            listed: position.listed,
-            ..Metadata::default()
-        };
-        records.push(GameRecord::from_position(&game, metadata));
+    super::read_as(Format::Obf, text.as_bytes(), options)
+}
+
+/// The position on line `number`, `None` for a blank or comment line.
+fn read_line(line: &str, number: usize, rules: RuleSet) -> Option<Result<GameRecord, RecordError>> {
+    let trimmed = line.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
+        return None;
     }
-    Ok(records)
+    let column = line.len() - line.trim_start().len() + 1;
+    let error = |column, kind| RecordError::at_text(number, column, kind);
+    let position = match ffo::parse_line_at(line) {
+        None => {
+            return Some(Err(error(
+                column,
+                RecordErrorKind::Expected {
+                    expected: "an OBF line: a 64-cell board (X, O, -) and the side to move",
+                    found: shown(trimmed),
+                },
+            )));
+        }
+        Some(Err(located)) => {
+            return Some(Err(error(
+                located.column,
+                RecordErrorKind::Obf(located.source),
+            )));
+        }
+        Some(Ok(position)) => position,
+    };
+    let game = Game::new(position.setup, rules);
+    let metadata = Metadata {
+        event: position.id,
+        listed: position.listed,
+        ..Metadata::default()
+    };
+    Some(Ok(GameRecord::from_position(&game, metadata)))
 }
 
 /// Writes the position after the last move of each record, one per line; the side to move of
@@ -83,36 +97,39 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Vec<GameRecord>, Record
 /// # Errors
 /// [`WriteError`] for a board other than 8x8, or a game won by the fewest discs.
 pub fn write(records: &[GameRecord]) -> Result<String, WriteError> {
-    let mut text = String::new();
-    for (index, record) in records.iter().enumerate() {
-        if record.setup().win == WinRule::FewestDiscs {
-            return Err(cannot_hold(
+    let bytes = super::write_each(records, write_game)?;
+    Ok(String::from_utf8(bytes).expect("text is written as UTF-8"))
+}
+
+/// Appends the line of record `index` to `out`.
+fn write_game(index: usize, record: &GameRecord, out: &mut Vec<u8>) -> Result<(), WriteError> {
+    if record.setup().win == WinRule::FewestDiscs {
+        return Err(cannot_hold(
+            index,
+            Format::Obf,
+            "a game won by the fewest discs",
+        ));
+    }
+    let line =
+        ffo::to_line(record.final_game().board(), side_to_move(record)).ok_or_else(|| {
+            cannot_hold(
                 index,
                 Format::Obf,
-                "a game won by the fewest discs",
-            ));
-        }
-        let line =
-            ffo::to_line(record.final_game().board(), side_to_move(record)).ok_or_else(|| {
-                cannot_hold(
-                    index,
-                    Format::Obf,
-                    format!("a {} board: it holds 8x8 positions", record.dims()),
-                )
-            })?;
-        debug_assert!(record.dims() == Dimensions::STANDARD);
-        text.push_str(&line);
-        if let Some(listed) = record
-            .metadata()
-            .listed
-            .as_ref()
-            .filter(|_| record.moves().is_empty())
-        {
-            text.push_str(&ffo::obf_fields(listed));
-        }
-        text.push('\n');
+                format!("a {} board: it holds 8x8 positions", record.dims()),
+            )
+        })?;
+    debug_assert!(record.dims() == Dimensions::STANDARD);
+    out.extend_from_slice(line.as_bytes());
+    if let Some(listed) = record
+        .metadata()
+        .listed
+        .as_ref()
+        .filter(|_| record.moves().is_empty())
+    {
+        out.extend_from_slice(ffo::obf_fields(listed).as_bytes());
     }
-    Ok(text)
+    out.push(b'\n');
+    Ok(())
 }
 
 /// The player to move after the record's last move, or, once the game is over, the player who

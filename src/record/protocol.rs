@@ -39,7 +39,8 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     detect: |input| {
         super::first_line(input).is_some_and(|line| line.bytes().all(|b| b.is_ascii_digit()))
     },
-    read: |input, options| super::read_text(input, |text| Ok(vec![read(text, options)?])),
+    games: |input, options| Box::new(std::iter::once(read(&super::decode(input), options))),
+    reads_past_errors: false,
     write: |records| match records {
         [record] => Ok(write(record).into_bytes()),
         _ => Err(WriteError {
@@ -47,6 +48,17 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
             format: Format::Protocol,
             what: format!("{} games: it holds one", records.len()),
         }),
+    },
+    write_game: |index, record, out| {
+        if index > 0 {
+            return Err(super::cannot_hold(
+                index,
+                Format::Protocol,
+                "a second game: it holds one",
+            ));
+        }
+        out.extend_from_slice(write(record).as_bytes());
+        Ok(())
     },
 };
 

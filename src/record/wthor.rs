@@ -146,8 +146,10 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     positions: false,
     extensions: &["wtb"],
     detect: looks_like,
-    read: |input, _| read(input),
+    games: |input, _| games(input),
+    reads_past_errors: false,
     write: |records| write(records, &Header::default()),
+    write_game,
 };
 
 /// Whether `input` starts with a WTHOR header that fits its length: no count of other records
@@ -204,6 +206,25 @@ pub fn read_header(input: &[u8]) -> Result<(Header, u32), RecordError> {
 /// of 8x8 games, a file cut short inside a game (or longer than its games), a move byte that
 /// is no square, or a move that cannot be played.
 pub fn read(input: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
+    games(input).collect()
+}
+
+/// The games of a WTHOR file one at a time, after a check of the header against the length
+/// (whose error is then the only item).
+fn games(input: &[u8]) -> super::GameIter<'_> {
+    let header = match check_length(input) {
+        Ok(header) => header,
+        Err(error) => return Box::new(std::iter::once(Err(error))),
+    };
+    let listed = (input.len() - HEADER_LEN) / GAME_LEN;
+    Box::new((0..listed).map(move |index| {
+        let start = HEADER_LEN + index * GAME_LEN;
+        read_game(&input[start..start + GAME_LEN], start, index + 1, header)
+    }))
+}
+
+/// The header of `input`, if the games it lists fill the rest exactly.
+fn check_length(input: &[u8]) -> Result<Header, RecordError> {
     let (header, listed) = read_header(input)?;
     let body = input.len() - HEADER_LEN;
     let whole = body / GAME_LEN;
@@ -229,12 +250,7 @@ pub fn read(input: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
             },
         ));
     }
-    (0..listed as usize)
-        .map(|index| {
-            let start = HEADER_LEN + index * GAME_LEN;
-            read_game(&input[start..start + GAME_LEN], start, index + 1, header)
-        })
-        .collect()
+    Ok(header)
 }
 
 fn read_game(
@@ -308,47 +324,67 @@ fn result_text(black_discs: u8) -> String {
 /// with most discs winning.
 pub fn write(records: &[GameRecord], header: &Header) -> Result<Vec<u8>, WriteError> {
     let mut bytes = Vec::with_capacity(HEADER_LEN + records.len() * GAME_LEN);
-    bytes.extend_from_slice(&header.created);
-    bytes.extend_from_slice(&(records.len() as u32).to_le_bytes());
-    bytes.extend_from_slice(&0u16.to_le_bytes());
-    bytes.extend_from_slice(&header.games_year.to_le_bytes());
-    bytes.extend_from_slice(&[
+    bytes.extend_from_slice(&header_bytes(header, records.len()));
+    for (index, record) in records.iter().enumerate() {
+        write_game(index, record, &mut bytes)?;
+    }
+    Ok(bytes)
+}
+
+/// The 16 bytes of a WTHOR file's header, for `count` games.
+///
+/// # Panics
+/// If `count` does not fit the header's 32-bit count.
+#[must_use]
+pub fn header_bytes(header: &Header, count: usize) -> [u8; HEADER_LEN] {
+    let count = u32::try_from(count).expect("a WTHOR file holds at most 2^32 - 1 games");
+    let mut bytes = [0u8; HEADER_LEN];
+    bytes[..4].copy_from_slice(&header.created);
+    bytes[4..8].copy_from_slice(&count.to_le_bytes());
+    bytes[10..12].copy_from_slice(&header.games_year.to_le_bytes());
+    bytes[12..].copy_from_slice(&[
         header.board_size,
         header.solitaire,
         header.depth,
         header.reserved,
     ]);
-    for (index, record) in records.iter().enumerate() {
-        if !record.starts_standard()
-            || record.dims() != Dimensions::STANDARD
-            || record.rules() != RuleSet::Full
-        {
-            return Err(cannot_hold(
-                index,
-                Format::Wthor,
-                "a game that is not 8x8 from the standard opening under the FULL rules, most discs winning",
-            ));
-        }
-        let info = record.metadata().wthor.unwrap_or_else(|| {
-            let discs = real_black_discs(record);
-            WthorInfo {
-                black_discs: discs,
-                theoretical_black_discs: discs,
-                ..WthorInfo::default()
-            }
-        });
-        bytes.extend_from_slice(&info.tournament.to_le_bytes());
-        bytes.extend_from_slice(&info.black_player.to_le_bytes());
-        bytes.extend_from_slice(&info.white_player.to_le_bytes());
-        bytes.push(info.black_discs);
-        bytes.push(info.theoretical_black_discs);
-        let mut moves = [0u8; MOVES];
-        for (slot, square) in moves.iter_mut().zip(record.squares()) {
-            *slot = (10 * (square.row() + 1) + square.col() + 1) as u8;
-        }
-        bytes.extend_from_slice(&moves);
+    bytes
+}
+
+/// Appends the 68 bytes of game `index` to `out` (see [`write`]).
+///
+/// # Errors
+/// As [`write`].
+pub fn write_game(index: usize, record: &GameRecord, out: &mut Vec<u8>) -> Result<(), WriteError> {
+    if !record.starts_standard()
+        || record.dims() != Dimensions::STANDARD
+        || record.rules() != RuleSet::Full
+    {
+        return Err(cannot_hold(
+            index,
+            Format::Wthor,
+            "a game that is not 8x8 from the standard opening under the FULL rules, most discs winning",
+        ));
     }
-    Ok(bytes)
+    let info = record.metadata().wthor.unwrap_or_else(|| {
+        let discs = real_black_discs(record);
+        WthorInfo {
+            black_discs: discs,
+            theoretical_black_discs: discs,
+            ..WthorInfo::default()
+        }
+    });
+    out.extend_from_slice(&info.tournament.to_le_bytes());
+    out.extend_from_slice(&info.black_player.to_le_bytes());
+    out.extend_from_slice(&info.white_player.to_le_bytes());
+    out.push(info.black_discs);
+    out.push(info.theoretical_black_discs);
+    let mut moves = [0u8; MOVES];
+    for (slot, square) in moves.iter_mut().zip(record.squares()) {
+        *slot = (10 * (square.row() + 1) + square.col() + 1) as u8;
+    }
+    out.extend_from_slice(&moves);
+    Ok(())
 }
 
 /// Black's real score in discs out of 64: the record's result when it states a whole margin,
@@ -439,24 +475,30 @@ pub struct Names {
 /// numbers (black, white, event); a number with no name leaves the field as it is.
 pub fn name_games(records: &mut [GameRecord], names: &Names) {
     for record in records {
-        let Some(info) = record.metadata().wthor else {
-            continue;
-        };
-        let name = |list: &[String], number: u16| {
-            list.get(usize::from(number))
-                .filter(|name| !name.is_empty())
-                .cloned()
-        };
-        let metadata = record.metadata_mut();
-        if let Some(black) = name(&names.players, info.black_player) {
-            metadata.black = Some(black);
-        }
-        if let Some(white) = name(&names.players, info.white_player) {
-            metadata.white = Some(white);
-        }
-        if let Some(event) = name(&names.tournaments, info.tournament) {
-            metadata.event = Some(event);
-        }
+        name_game(record, names);
+    }
+}
+
+/// Puts the names of the players and the tournament in `record`, if it was read from WTHOR,
+/// as [`name_games`] does.
+pub fn name_game(record: &mut GameRecord, names: &Names) {
+    let Some(info) = record.metadata().wthor else {
+        return;
+    };
+    let name = |list: &[String], number: u16| {
+        list.get(usize::from(number))
+            .filter(|name| !name.is_empty())
+            .cloned()
+    };
+    let metadata = record.metadata_mut();
+    if let Some(black) = name(&names.players, info.black_player) {
+        metadata.black = Some(black);
+    }
+    if let Some(white) = name(&names.players, info.white_player) {
+        metadata.white = Some(white);
+    }
+    if let Some(event) = name(&names.tournaments, info.tournament) {
+        metadata.event = Some(event);
     }
 }
 

@@ -25,7 +25,7 @@ use othello::record::GameRecord;
 use othello::{ByColor, Color, Dimensions, Game, RuleSet, Setup, WinRule};
 
 use super::input::{SetupFileError, read_setup};
-use super::records::{RecordsFileError, read_records};
+use super::records::{RecordsFile, RecordsFileError};
 use super::{Failure, RulesArg};
 use lines::{Piped, Typed};
 use othello::session::{Controller, Name, Player};
@@ -360,16 +360,7 @@ fn thinking_for(typed: bool) -> Result<Thinking, Failure> {
 
 /// The first game of the file at `path`.
 fn read_record(path: &Path, rules: RuleSet) -> Result<GameRecord, PlayError> {
-    let (name, records) = read_records(path, rules, None)?;
-    let count = records.len();
-    records
-        .into_iter()
-        .next()
-        .ok_or(PlayError::Load(RecordsFileError::NoSuchGame {
-            name,
-            number: 1,
-            count,
-        }))
+    Ok(RecordsFile::open(path, rules)?.first()?)
 }
 
 /// The longest line the dialogue writes to a person at a terminal.
