@@ -1,9 +1,13 @@
 //! `othello gtp`: the Go Text Protocol on standard input and output, for Go-style front ends
 //! and tournament managers. The protocol is `othello::engine_protocol::gtp`; this loop reads
-//! lines, answers each in turn (a `genmove` searches before its answer), and flushes.
+//! lines, answers each in turn (a `genmove` searches before its answer), and flushes. At the
+//! end of the input, a search under way has [`END_GRACE`] to finish before it stops with its
+//! best move so far; then the program ends.
 
 use std::io::{self, IsTerminal, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -77,6 +81,57 @@ pub fn watch_output(gone: impl FnOnce() + Send + 'static) -> Result<(), Failure>
     Ok(())
 }
 
+/// How long a search under way may go on after the end of the input (or after its start, if it
+/// started later) before it is stopped: a script's quick searches finish, and a long one ends
+/// promptly with its best move so far.
+const END_GRACE: Duration = Duration::from_millis(500);
+
+/// The end of the input, as it bears on the searches: once it is read, a search under way (or
+/// one started later) is stopped [`END_GRACE`] after the later of the end and its start.
+pub struct EndOfInput {
+    epoch: Instant,
+    /// Milliseconds from `epoch` to the start of the latest search.
+    last_start: AtomicU64,
+}
+
+impl EndOfInput {
+    /// Nothing ended and nothing started yet.
+    pub fn new() -> Arc<EndOfInput> {
+        Arc::new(EndOfInput {
+            epoch: Instant::now(),
+            last_start: AtomicU64::new(0),
+        })
+    }
+
+    /// Notes that a command that may search starts now.
+    pub fn starting(&self) {
+        let now = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last_start.store(now, Ordering::SeqCst);
+    }
+
+    /// The end of the input was read: calls `stop` (on a thread of its own) once [`END_GRACE`]
+    /// has passed since the later of now and the latest start.
+    pub fn reached(self: &Arc<Self>, stop: impl FnOnce() + Send + 'static) {
+        let ended = self.epoch.elapsed();
+        let this = Arc::clone(self);
+        // Without a thread for it, the search simply runs to its end.
+        let _ = std::thread::Builder::new()
+            .name("end-grace".to_owned())
+            .spawn(move || {
+                loop {
+                    let started = Duration::from_millis(this.last_start.load(Ordering::SeqCst));
+                    let due = ended.max(started) + END_GRACE;
+                    let now = this.epoch.elapsed();
+                    if now >= due {
+                        stop();
+                        return;
+                    }
+                    std::thread::sleep(due - now);
+                }
+            });
+    }
+}
+
 /// Arguments of `othello gtp`.
 #[derive(Debug, Args)]
 pub struct GtpArgs {
@@ -95,16 +150,37 @@ pub fn run(args: &GtpArgs) -> Result<(), Failure> {
     let mut gtp = Gtp::new(args.engine.engine()?, args.engine.depth);
     let stop = gtp.stop_flag();
     watch_output(move || stop.store(true, Ordering::SeqCst))?;
+    // Lines are read on a thread of their own, so that the end of the input is seen while a
+    // `genmove` searches (a few lines ahead at most).
+    let (sender, lines) = mpsc::sync_channel::<io::Result<String>>(READ_AHEAD);
+    let stop = gtp.stop_flag();
+    let end = EndOfInput::new();
+    let reader_end = Arc::clone(&end);
+    std::thread::Builder::new()
+        .name("gtp-reader".to_owned())
+        .spawn(move || {
+            let mut input = LineReader::new(io::stdin().lock());
+            loop {
+                let line = match input.next_line(&mut io::sink()) {
+                    Ok(Some(line)) => Ok(String::from_utf8_lossy(line).into_owned()),
+                    Ok(None) => {
+                        reader_end.reached(move || stop.store(true, Ordering::SeqCst));
+                        return;
+                    }
+                    Err(LineError::Read(error) | LineError::Write(error)) => Err(error),
+                };
+                let failed = line.is_err();
+                if sender.send(line).is_err() || failed {
+                    return;
+                }
+            }
+        })
+        .map_err(Failure::Thread)?;
     let stdout = io::stdout();
     let mut output = stdout.lock();
-    let mut input = LineReader::new(io::stdin().lock());
-    loop {
-        let line = match input.next_line(&mut output) {
-            Ok(Some(line)) => String::from_utf8_lossy(line).into_owned(),
-            Ok(None) => return Ok(()),
-            Err(LineError::Read(error)) => return Err(Failure::Read(error)),
-            Err(LineError::Write(error)) => return Err(Failure::Write(error)),
-        };
+    while let Ok(line) = lines.recv() {
+        let line = line.map_err(Failure::Read)?;
+        end.starting();
         let Some(reply) = gtp.handle(&line) else {
             continue;
         };
@@ -116,4 +192,8 @@ pub fn run(args: &GtpArgs) -> Result<(), Failure> {
             return Ok(());
         }
     }
+    Ok(())
 }
+
+/// Lines read ahead of the one being answered.
+const READ_AHEAD: usize = 256;

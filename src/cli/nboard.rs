@@ -9,6 +9,8 @@
 //! the reader raises the stop flag as soon as it reads one, so that the `pong`, answered in
 //! its turn, follows the search's end. When standard output's reader goes away (the GUI has
 //! closed its end or gone), a fourth thread raises the stop flag and the session ends at once.
+//! At the end of the input, the search under way has a moment to finish (`END_GRACE`) before it
+//! stops with its best move so far, and the session ends.
 
 use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
@@ -21,7 +23,7 @@ use clap::Args;
 use othello::engine_protocol::nboard::{self, NBoard, Task};
 
 use super::Failure;
-use super::gtp::{EngineArgs, watch_output};
+use super::gtp::{EndOfInput, EngineArgs, watch_output};
 use super::input::{LineError, LineReader};
 
 /// The longest command line read whole (a `set game` with a long GGF game and comments);
@@ -94,11 +96,13 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
     });
     let (events, news) = mpsc::channel::<Event>();
 
+    let end = EndOfInput::new();
     let reader_events = events.clone();
     let reader_interrupt = Arc::clone(&interrupt);
+    let reader_end = Arc::clone(&end);
     thread::Builder::new()
         .name("nboard-reader".to_owned())
-        .spawn(move || read_lines(&reader_events, &reader_interrupt))
+        .spawn(move || read_lines(&reader_events, &reader_interrupt, &reader_end))
         .map_err(Failure::Thread)?;
 
     let watch_events = events.clone();
@@ -114,6 +118,7 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
         .name("nboard-search".to_owned())
         .spawn(move || {
             while let Ok((line, task)) = task_queue.recv() {
+                end.starting();
                 worker_interrupt.arm(line);
                 task.run(&mut engine, &worker_interrupt.stop, &mut |text| {
                     let _ = events.send(Event::Output(text));
@@ -183,8 +188,8 @@ fn search_thread_ended() -> Failure {
 }
 
 /// Reads standard input line by line into `events`, raising the stop flag at each `ping` or
-/// `quit`.
-fn read_lines(events: &mpsc::Sender<Event>, interrupt: &Interrupt) {
+/// `quit`, and for every search once the end of the input is a moment behind.
+fn read_lines(events: &mpsc::Sender<Event>, interrupt: &Arc<Interrupt>, end: &Arc<EndOfInput>) {
     let mut input = LineReader::with_limit(io::stdin().lock(), MAX_COMMAND_LEN);
     let mut number = 0;
     loop {
@@ -201,7 +206,11 @@ fn read_lines(events: &mpsc::Sender<Event>, interrupt: &Interrupt) {
                     Event::Line(number, line)
                 }
             }
-            Ok(None) => Event::End,
+            Ok(None) => {
+                let interrupt = Arc::clone(interrupt);
+                end.reached(move || interrupt.raise(u64::MAX));
+                Event::End
+            }
             Err(LineError::Read(error) | LineError::Write(error)) => Event::ReadFailed(error),
         };
         let last = matches!(event, Event::End | Event::ReadFailed(_));

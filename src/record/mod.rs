@@ -682,6 +682,19 @@ pub fn read_as(
     games_as(format, input, options).collect()
 }
 
+/// Every game of `text` in the text format `format`, none for a text without any (the
+/// formats' own `read`).
+pub(crate) fn read_text_as(
+    format: Format,
+    text: &str,
+    options: &ReadOptions,
+) -> Result<Vec<GameRecord>, RecordError> {
+    match read_as(format, text.as_bytes(), options) {
+        Err(error) if error.kind == RecordErrorKind::NoGame => Ok(Vec::new()),
+        read => read,
+    }
+}
+
 /// The games of `input`, in the format [`Format::detect`] finds, read one at a time: see
 /// [`Games`].
 #[must_use]

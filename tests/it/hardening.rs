@@ -907,6 +907,58 @@ fn the_engine_stops_when_its_front_end_is_gone() {
     ends_when_its_front_end_goes(&["gtp", "--hash", "1"], "set_depth 60\ngenmove b\n");
 }
 
+/// Runs `othello ARGS` with `script` as its whole input (then the end of it) and its output
+/// to a file: it must answer and end within a few seconds, however deep the search asked for.
+fn answers_and_ends_at_the_end_of_input(args: &[&str], script: &str) -> String {
+    use std::io::Write as _;
+    let started = Instant::now();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("othello"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let deadline = started + Duration::from_secs(5);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("othello {args:?} still searching 5 s after the end of its input");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "othello {args:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn the_end_of_input_stops_a_long_search_with_its_best_move() {
+    let nboard = answers_and_ends_at_the_end_of_input(
+        &["nboard", "--hash", "1"],
+        "nboard 2\nset depth 60\ngo\n",
+    );
+    assert!(
+        nboard.lines().any(|line| line.starts_with("=== ")),
+        "{nboard}"
+    );
+    let gtp =
+        answers_and_ends_at_the_end_of_input(&["gtp", "--hash", "1"], "set_depth 60\ngenmove b\n");
+    assert!(
+        ["= C4", "= D3", "= E6", "= F5"]
+            .iter()
+            .any(|answer| gtp.contains(answer)),
+        "{gtp}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn a_game_between_computers_checks_its_save_file_first_and_fails_when_the_save_does() {
