@@ -200,7 +200,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 /// [`RecordError`] with the line and column of the first property that is wrong, of a move
 /// that cannot be played, or of the place where a game is cut short.
 pub fn read(text: &str) -> Result<Vec<GameRecord>, RecordError> {
-    super::read_text_as(Format::Ggf, text, &ReadOptions::default())
+    super::read_text_as(Format::Ggf, text, ReadOptions::default())
 }
 
 /// The next game after the cursor, read on its own: a game that cannot be read is its error

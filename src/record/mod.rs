@@ -687,9 +687,9 @@ pub fn read_as(
 pub(crate) fn read_text_as(
     format: Format,
     text: &str,
-    options: &ReadOptions,
+    options: ReadOptions,
 ) -> Result<Vec<GameRecord>, RecordError> {
-    match read_as(format, text.as_bytes(), options) {
+    match read_as(format, text.as_bytes(), &options) {
         Err(error) if error.kind == RecordErrorKind::NoGame => Ok(Vec::new()),
         read => read,
     }

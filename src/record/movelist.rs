@@ -54,7 +54,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 /// [`RecordError`] with the line and column of the first token that is not a square, a pass
 /// or an option word, or of the first move that cannot be played.
 pub fn read(text: &str, options: &ReadOptions) -> Result<Vec<GameRecord>, RecordError> {
-    super::read_text_as(Format::MoveList, text, options)
+    super::read_text_as(Format::MoveList, text, *options)
 }
 
 /// Reads the game on one line (`number` is its 1-based line number, for messages).

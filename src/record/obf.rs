@@ -53,7 +53,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 /// # Errors
 /// [`RecordError`] for the first line that is not a position, or whose fields are wrong.
 pub fn read(text: &str, options: &ReadOptions) -> Result<Vec<GameRecord>, RecordError> {
-    super::read_text_as(Format::Obf, text, options)
+    super::read_text_as(Format::Obf, text, *options)
 }
 
 /// The position on line `number`, `None` for a blank or comment line.
