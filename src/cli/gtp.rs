@@ -121,12 +121,13 @@ impl EndOfInput {
                 loop {
                     let started = Duration::from_millis(this.last_start.load(Ordering::SeqCst));
                     let due = ended.max(started) + END_GRACE;
-                    let now = this.epoch.elapsed();
-                    if now >= due {
-                        stop();
-                        return;
+                    match due.checked_sub(this.epoch.elapsed()) {
+                        Some(left) if !left.is_zero() => std::thread::sleep(left),
+                        _ => {
+                            stop();
+                            return;
+                        }
                     }
-                    std::thread::sleep(due - now);
                 }
             });
     }
