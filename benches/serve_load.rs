@@ -1,5 +1,8 @@
 //! A bounded load test of `othello serve` on loopback: 200 simulated players each play a whole
-//! two-player game at once, then 50 play against the computer at level 1.
+//! two-player game at once, first at a player's pace (a pause of 0.2 to 1 s before each move,
+//! for the latency a player sees), then as fast as the answers come (for the most requests a
+//! second, where each move waits behind the other players'); then 50 play against the computer
+//! at level 1.
 //!
 //! `cargo bench --bench serve_load` starts the server (the bench build of the binary) on a free
 //! port with a fresh games directory, and prints the latency of a played move (p50, p99), the
@@ -77,7 +80,7 @@ async fn post(client: &HttpClient, url: &str, body: &Value) -> Result<Value, Str
 
 /// One player's whole game: a person's move (a legal one, picked from the answer), and the
 /// computer's reply when it plays white.
-async fn one_game(base: String, player: usize, computer: bool) -> Tally {
+async fn one_game(base: String, player: usize, computer: bool, paced: bool) -> Tally {
     let address = IpAddr::V4(Ipv4Addr::new(
         127,
         1,
@@ -111,6 +114,11 @@ async fn one_game(base: String, player: usize, computer: bool) -> Tally {
             } else {
                 ("computer", json!({}), true)
             };
+        if paced && !computer_move {
+            // 200 to 1,000 ms, the same for every run.
+            pick = pick.wrapping_mul(31).wrapping_add(7);
+            tokio::time::sleep(Duration::from_millis(200 + (pick % 801) as u64)).await;
+        }
         let start = Instant::now();
         tally.requests += 1;
         match post(&client, &format!("{base}/api/games/{id}/{path}"), &body).await {
@@ -131,10 +139,10 @@ async fn one_game(base: String, player: usize, computer: bool) -> Tally {
     tally
 }
 
-async fn phase(base: &str, players: usize, computer: bool) -> (Tally, Duration) {
+async fn phase(base: &str, players: usize, computer: bool, paced: bool) -> (Tally, Duration) {
     let start = Instant::now();
     let tasks: Vec<_> = (0..players)
-        .map(|player| tokio::spawn(one_game(base.to_owned(), player, computer)))
+        .map(|player| tokio::spawn(one_game(base.to_owned(), player, computer, paced)))
         .collect();
     let mut all = Tally::default();
     for task in tasks {
@@ -239,14 +247,21 @@ fn main() {
         .expect("a runtime");
     let base = Arc::new(base);
     runtime.block_on(async {
-        let (mut people, took) = phase(&base, PEOPLE, false).await;
+        let (mut paced, took) = phase(&base, PEOPLE, false, true).await;
         report(
-            &format!("{PEOPLE} two-player games at once"),
+            &format!("{PEOPLE} two-player games at once, at a player's pace"),
+            &mut paced,
+            took,
+            pid,
+        );
+        let (mut people, took) = phase(&base, PEOPLE, false, false).await;
+        report(
+            &format!("{PEOPLE} two-player games at once, as fast as the answers come"),
             &mut people,
             took,
             pid,
         );
-        let (mut computer, took) = phase(&base, AGAINST_COMPUTER, true).await;
+        let (mut computer, took) = phase(&base, AGAINST_COMPUTER, true, false).await;
         report(
             &format!("{AGAINST_COMPUTER} games against the computer (level 1) at once"),
             &mut computer,

@@ -116,27 +116,12 @@ impl AtomicFile {
     /// A target that is a directory or not a regular file, or a temporary file that cannot be
     /// created.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
-        let target = resolve_links(path);
-        let directory = match target.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        if target.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::IsADirectory,
-                "is a directory",
-            ));
-        }
-        if fs::metadata(&target).is_ok_and(|metadata| !metadata.is_file()) {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "not a regular file",
-            ));
-        }
-        let name = target
-            .file_name()
-            .map_or_else(|| "file".into(), |name| name.to_string_lossy().into_owned());
-        let (temporary, file) = create_temporary(&directory, &name)?;
+        let Replacement {
+            target,
+            directory,
+            temporary,
+            file,
+        } = Replacement::start(path)?;
         Ok(AtomicFile {
             target,
             directory,
@@ -188,6 +173,68 @@ impl Drop for AtomicFile {
     }
 }
 
+/// A file about to be replaced: its target (through links), the directory, and the temporary
+/// file beside it that will replace it.
+struct Replacement {
+    target: PathBuf,
+    directory: PathBuf,
+    temporary: PathBuf,
+    file: File,
+}
+
+impl Replacement {
+    /// Creates the temporary file that will replace `path`, after checking that the target
+    /// (through symbolic links) is a regular file or nothing.
+    fn start(path: &Path) -> io::Result<Replacement> {
+        let target = resolve_links(path);
+        let directory = match target.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if target.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "is a directory",
+            ));
+        }
+        if fs::metadata(&target).is_ok_and(|metadata| !metadata.is_file()) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a regular file",
+            ));
+        }
+        let name = target
+            .file_name()
+            .map_or_else(|| "file".into(), |name| name.to_string_lossy().into_owned());
+        let (temporary, file) = create_temporary(&directory, &name)?;
+        Ok(Replacement {
+            target,
+            directory,
+            temporary,
+            file,
+        })
+    }
+}
+
+/// Replaces the file at `path` with `bytes` atomically (a temporary file beside it, renamed over
+/// it), without syncing: a crash of the program leaves the old file or the new one, whole, but
+/// a crash of the machine may lose the new one. For a writer that has made the contents durable
+/// elsewhere first (the web server's journal).
+///
+/// # Errors
+/// As [`write_atomic`]; the target is then unchanged and the temporary file removed.
+pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut replacement = Replacement::start(path)?;
+    let written = replacement
+        .file
+        .write_all(bytes)
+        .and_then(|()| fs::rename(&replacement.temporary, &replacement.target));
+    if written.is_err() {
+        let _ = fs::remove_file(&replacement.temporary);
+    }
+    written
+}
+
 /// Follows symbolic links from `path` (a bounded number of hops) to the file they name.
 fn resolve_links(path: &Path) -> PathBuf {
     let mut current = path.to_path_buf();
@@ -230,7 +277,7 @@ fn create_temporary(directory: &Path, name: &str) -> io::Result<(PathBuf, File)>
 
 /// Syncs the directory so that the rename itself survives a crash (best effort: not every
 /// platform or file system can open a directory for this).
-fn sync_directory(directory: &Path) {
+pub fn sync_directory(directory: &Path) {
     #[cfg(unix)]
     if let Ok(handle) = File::open(directory) {
         let _ = handle.sync_all();
@@ -242,6 +289,29 @@ fn sync_directory(directory: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replaces_without_sync_and_a_failure_keeps_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("old.ggf");
+        fs::write(&old, b"old").unwrap();
+        replace_unsynced(&old, b"new").unwrap();
+        assert_eq!(fs::read(&old).unwrap(), b"new");
+        let directory = dir.path().join("a directory");
+        fs::create_dir(&directory).unwrap();
+        let error = replace_unsynced(&directory, b"refused").unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::IsADirectory);
+        let mut names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["a directory", "old.ggf"],
+            "no temporary file is left"
+        );
+    }
 
     #[test]
     fn replaces_the_contents_and_leaves_no_temporary_file() {

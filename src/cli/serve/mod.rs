@@ -7,6 +7,7 @@
 mod api;
 mod assets;
 mod game;
+mod journal;
 mod pool;
 mod store;
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The games: in memory while in play, and each saved after every change as a GGF record
-//! `ID.ggf` in the games directory (written atomically), from where a restarted server, or one
-//! that evicted an idle game, reads it again.
+//! `ID.ggf` in the games directory (written atomically, and durable before the answer through
+//! the [`journal`]), from where a restarted server, or one that evicted an idle game, reads it
+//! again.
 //!
 //! A game id is 128 random bits written as 32 lower-case hexadecimal digits; it is the only
 //! part of a request that ever reaches the file system, and only after [`GameId::parse`].
@@ -10,14 +11,16 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use rand::Rng;
+use tokio::sync::oneshot;
 
 use othello::record::{self, Format, ReadOptions};
 
 use super::game::Hosted;
+use super::journal::{self, Save};
 
 /// A game's id: 128 random bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,6 +85,7 @@ pub struct Store {
     dir: PathBuf,
     games: Mutex<HashMap<GameId, Arc<Entry>>>,
     capacity: usize,
+    saver: mpsc::Sender<Save>,
 }
 
 /// A saved game that could not be read back.
@@ -98,10 +102,12 @@ impl Store {
     /// memory.
     pub fn open(dir: &Path, capacity: usize) -> io::Result<Store> {
         std::fs::create_dir_all(dir)?;
+        let journal = journal::recover(dir)?;
         Ok(Store {
             dir: dir.to_owned(),
             games: Mutex::new(HashMap::new()),
             capacity: capacity.max(1),
+            saver: journal::start(dir, journal)?,
         })
     }
 
@@ -158,14 +164,20 @@ impl Store {
         Ok(entry)
     }
 
-    /// Writes the game's record to its file (atomically), off the async threads.
+    /// Writes the game's record to its file (atomically, and durable through the journal with
+    /// the saves of other games made at the same time), off the async threads.
     pub async fn save(&self, id: GameId, game: &Hosted) -> io::Result<()> {
         let bytes = record::write(&[game.record(Some(today()))], Format::Ggf)
             .map_err(|error| io::Error::other(error.to_string()))?;
-        let path = self.path(id);
-        tokio::task::spawn_blocking(move || crate::cli::atomic::write_atomic(&path, &bytes))
-            .await
-            .map_err(io::Error::other)?
+        let (done, written) = oneshot::channel();
+        let save = Save {
+            path: self.path(id),
+            bytes,
+            done,
+        };
+        let gone = || io::Error::other("the thread that saves games has ended");
+        self.saver.send(save).map_err(|_| gone())?;
+        written.await.map_err(|_| gone())?
     }
 
     /// Drops the games idle longest (they are saved) until there is room for one more; a game

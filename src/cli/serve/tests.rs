@@ -198,11 +198,7 @@ async fn bad_settings_and_bodies_are_refused_with_a_message() {
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     let answer: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(error_of(&answer), "the request body is over 4096 bytes");
-    assert_eq!(
-        std::fs::read_dir(dir.path()).unwrap().count(),
-        0,
-        "nothing saved"
-    );
+    assert_eq!(client.server.store.saved_games(), 0, "nothing saved");
 }
 
 #[tokio::test]
