@@ -188,9 +188,10 @@ fn report(name: &str, tally: &mut Tally, took: Duration, pid: u32) {
         tally.errors.len()
     );
     println!(
-        "  a person's move: {} played, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        "  a person's move: {} played, p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         tally.moves.len(),
         ms(percentile(&tally.moves, 50)),
+        ms(percentile(&tally.moves, 90)),
         ms(percentile(&tally.moves, 99)),
         ms(tally.moves.last().copied().unwrap_or_default())
     );
