@@ -355,10 +355,15 @@ impl Elo {
         // Outside 0 to 1 the interval is unbounded: clamped, its end is infinite.
         let low = (score - Z_95 * deviation).max(0.0);
         let high = (score + Z_95 * deviation).min(1.0);
+        // + 0.0 turns an even score's -0 into 0.
+        let difference = elo_of_score(score) + 0.0;
         Elo {
-            // + 0.0 turns an even score's -0 into 0.
-            difference: elo_of_score(score) + 0.0,
-            margin: (elo_of_score(high) - elo_of_score(low)) / 2.0,
+            difference,
+            margin: if difference.is_infinite() {
+                f64::INFINITY
+            } else {
+                (elo_of_score(high) - elo_of_score(low)) / 2.0
+            },
         }
     }
 }

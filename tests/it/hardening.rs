@@ -253,7 +253,7 @@ fn a_closed_standard_output_is_status_1_in_every_command() {
         &["check", cases, "--", binary.to_str().unwrap()],
         &["nboard"],
         &["gtp"],
-        &["train", "match", "--openings", "1", "--nodes", "10"],
+        &["match", "self:nodes=10", "self:nodes=10", "--games", "1"],
     ];
     for args in commands {
         let output = with_stdout_closed(args, START_4X4);
@@ -791,10 +791,10 @@ fn train_on_garbage_or_impossible_samples_is_a_located_error() {
 #[test]
 fn train_inputs_are_read_within_bounds() {
     othello()
-        .args(["train", "match", "/dev/zero", "classic"])
+        .args(["match", "self:weights=/dev/zero", "self:classic"])
         .timeout(Duration::from_secs(10))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(
             "othello: /dev/zero: not an othello weights file (starts with \
              \"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\")\n",
@@ -809,11 +809,11 @@ fn train_inputs_are_read_within_bounds() {
     }
     file.set_len(1 << 30).unwrap();
     othello()
-        .args(["train", "match", "classic"])
-        .arg(&long)
+        .args(["match", "self:classic"])
+        .arg(format!("self:weights={}", long.display()))
         .timeout(Duration::from_secs(10))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(format!(
             "othello: {}: larger than a weights file can be (8388608 bytes)\n",
             long.display()

@@ -547,11 +547,13 @@ impl Report {
             signed_figure(elo.difference),
             figure(elo.margin)
         ))?;
-        self.say(format_args!(
-            "Mean margin: {:+.2} discs over the {} games played out",
-            tally.mean_margin(),
-            tally.played_out
-        ))?;
+        if tally.played_out > 0 {
+            self.say(format_args!(
+                "Mean margin: {:+.2} discs over the {} games played out",
+                tally.mean_margin(),
+                tally.played_out
+            ))?;
+        }
         if tally.a_forfeits + tally.b_forfeits > 0 {
             self.say(format_args!(
                 "Forfeits: {a} {}, {b} {}",
@@ -583,12 +585,12 @@ fn figure(value: f64) -> String {
 
 /// [`figure`] with its sign.
 fn signed_figure(value: f64) -> String {
-    if value.is_finite() {
-        format!("{value:+.1}")
-    } else if value > 0.0 {
-        "+inf".to_owned()
-    } else {
+    if value.is_nan() {
         figure(value)
+    } else if value.is_infinite() {
+        format!("{}inf", if value > 0.0 { '+' } else { '-' })
+    } else {
+        format!("{value:+.1}")
     }
 }
 
