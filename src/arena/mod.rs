@@ -250,7 +250,7 @@ impl Schedule {
     /// Game `index` (from 0): its opening's number and player A's colour.
     #[must_use]
     pub fn pairing(&self, index: u64) -> (u64, Color) {
-        let color = if index % 2 == 0 {
+        let color = if index.is_multiple_of(2) {
             Color::Black
         } else {
             Color::White
@@ -410,7 +410,10 @@ mod tests {
         assert!(finished.a_points().abs() < 1e-9);
         let mut tally = Tally::default();
         tally.add(&finished);
-        assert_eq!((tally.losses, tally.a_forfeits, tally.played_out), (1, 1, 0));
+        assert_eq!(
+            (tally.losses, tally.a_forfeits, tally.played_out),
+            (1, 1, 0)
+        );
     }
 
     #[test]

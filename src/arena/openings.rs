@@ -52,12 +52,10 @@ impl Opening {
     pub fn new(moves: Vec<Square>) -> Result<Opening, OpeningError> {
         let mut position = standard_start();
         for (index, &square) in moves.iter().enumerate() {
-            position
-                .play(square)
-                .map_err(|source| OpeningError::Move {
-                    number: index + 1,
-                    source,
-                })?;
+            position.play(square).map_err(|source| OpeningError::Move {
+                number: index + 1,
+                source,
+            })?;
         }
         if position.is_over() {
             return Err(OpeningError::Over);

@@ -151,15 +151,23 @@ fn parse_engine(text: &str) -> Result<EngineSpec, String> {
                     .parse::<u64>()
                     .ok()
                     .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("nodes: expected a number from 1 up, found {value:?}"))?;
+                    .ok_or_else(|| {
+                        format!("nodes: expected a number from 1 up, found {value:?}")
+                    })?;
                 (&mut budget, Setting::Budget(Budget::Nodes(nodes)))
             }
             ("weights", Some(file)) if !file.is_empty() => (
                 &mut evaluation,
                 Setting::Evaluation(EvaluationSpec::File(PathBuf::from(file))),
             ),
-            ("classic", None) => (&mut evaluation, Setting::Evaluation(EvaluationSpec::Classic)),
-            ("trained", None) => (&mut evaluation, Setting::Evaluation(EvaluationSpec::Trained)),
+            ("classic", None) => (
+                &mut evaluation,
+                Setting::Evaluation(EvaluationSpec::Classic),
+            ),
+            ("trained", None) => (
+                &mut evaluation,
+                Setting::Evaluation(EvaluationSpec::Trained),
+            ),
             ("no-probcut" | "noprobcut", None) => {
                 spec.selective = false;
                 continue;

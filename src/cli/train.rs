@@ -302,23 +302,25 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
 
 /// The evaluation named `name` on the command line: `trained`, `classic` or a weights file
 /// (read and kept for the rest of the run).
-pub(super) fn evaluation(name: &str) -> Result<Evaluation, TrainError> {
+fn evaluation(name: &str) -> Result<Evaluation, TrainError> {
     match name {
         "trained" => Ok(Evaluation::Trained),
         "classic" => Ok(Evaluation::Classic),
-        _ => {
-            let path = Path::new(name);
-            let mut bytes = Vec::new();
-            File::open(path)
-                .and_then(|file| file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
-                .map_err(file_error(path))?;
-            let weights = Weights::from_bytes(&bytes).map_err(|source| TrainError::Weights {
-                path: path.to_owned(),
-                source,
-            })?;
-            Ok(Evaluation::Weights(Arc::new(weights)))
-        }
+        _ => weights_file(Path::new(name)),
     }
+}
+
+/// The evaluation of the weights file at `path` (read within the size a weights file can have).
+pub(super) fn weights_file(path: &Path) -> Result<Evaluation, TrainError> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|file| file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .map_err(file_error(path))?;
+    let weights = Weights::from_bytes(&bytes).map_err(|source| TrainError::Weights {
+        path: path.to_owned(),
+        source,
+    })?;
+    Ok(Evaluation::Weights(Arc::new(weights)))
 }
 
 /// Standard output, for the lines every step prints.

@@ -1,6 +1,6 @@
 //! `othello match` and `othello::arena`: the Elo estimate, the players as named on the command
 //! line, matches between this engine and external engines (this binary over GTP and NBoard,
-//! fake engines that answer an illegal move, crash or never answer, GRhino), the saved games
+//! fake engines that answer an illegal move, crash or never answer, `GRhino`), the saved games
 //! and the errors.
 
 use std::path::{Path, PathBuf};
@@ -61,7 +61,10 @@ fn players_are_read_in_every_form() {
         ("self", engine(level(6), EvaluationSpec::Trained, true)),
         ("self:6", engine(level(6), EvaluationSpec::Trained, true)),
         ("self:1", engine(level(1), EvaluationSpec::Trained, true)),
-        ("self:level=3", engine(level(3), EvaluationSpec::Trained, true)),
+        (
+            "self:level=3",
+            engine(level(3), EvaluationSpec::Trained, true),
+        ),
         (
             "self:nodes=3000000",
             engine(Budget::Nodes(3_000_000), EvaluationSpec::Trained, true),
@@ -86,14 +89,23 @@ fn players_are_read_in_every_form() {
             "self:nodes=10,trained,noprobcut",
             engine(Budget::Nodes(10), EvaluationSpec::Trained, false),
         ),
-        ("gtp:gtp-rhino -l 4", Contender::Gtp(words("gtp-rhino -l 4"))),
+        (
+            "gtp:gtp-rhino -l 4",
+            Contender::Gtp(words("gtp-rhino -l 4")),
+        ),
         // Quoted whole, as when the quotes reach the program.
-        ("gtp:\"gtp-rhino -l 4\"", Contender::Gtp(words("gtp-rhino -l 4"))),
+        (
+            "gtp:\"gtp-rhino -l 4\"",
+            Contender::Gtp(words("gtp-rhino -l 4")),
+        ),
         (
             "nboard:'/opt/my engine/edax' -nboard",
             Contender::NBoard(vec!["/opt/my engine/edax".into(), "-nboard".into()]),
         ),
-        ("nboard:othello nboard", Contender::NBoard(words("othello nboard"))),
+        (
+            "nboard:othello nboard",
+            Contender::NBoard(words("othello nboard")),
+        ),
     ];
     for (text, expected) in cases {
         assert_eq!(text.parse::<Contender>(), Ok(expected), "{text}");
@@ -104,14 +116,20 @@ fn players_are_read_in_every_form() {
 fn bad_players_are_refused_saying_what_is_wrong() {
     let cases = [
         ("engine:6", "expected self:LEVEL"),
-        ("self:7", "expected a computer level from 1 to 6, found \"7\""),
+        (
+            "self:7",
+            "expected a computer level from 1 to 6, found \"7\"",
+        ),
         ("self:0", "found \"0\""),
         ("self:nodes=0", "nodes: expected a number from 1 up"),
         ("self:nodes=many", "found \"many\""),
         ("self:depth=3", "unknown option \"depth=3\""),
         ("self:weights=", "unknown option \"weights=\""),
         ("self:6,nodes=100", "level 6 and nodes=100 both given"),
-        ("self:classic,weights=w.bin", "classic and weights=w.bin both given"),
+        (
+            "self:classic,weights=w.bin",
+            "classic and weights=w.bin both given",
+        ),
         ("gtp:", "no command to start the engine"),
         ("nboard:  ", "no command"),
         ("gtp:\"unclosed", "cannot split the command"),
@@ -159,7 +177,15 @@ fn this_engine_plays_itself_over_gtp_and_nboard() {
     for protocol in ["gtp", "nboard"] {
         let external = format!("{protocol}:{} {protocol} --depth 1", binary());
         let output = othello()
-            .args(["match", "self:1", &external, "--games", "2", "--concurrency", "2"])
+            .args([
+                "match",
+                "self:1",
+                &external,
+                "--games",
+                "2",
+                "--concurrency",
+                "2",
+            ])
             .timeout(Duration::from_secs(120))
             .output()
             .unwrap();
@@ -168,8 +194,14 @@ fn this_engine_plays_itself_over_gtp_and_nboard() {
         assert!(stdout.contains("of 2 games: "), "{protocol}: {stdout}");
         assert!(!stdout.contains("forfeit"), "{protocol}: {stdout}");
         // Its CPU time is its process's: some, as it searched.
-        let cpu = stdout.lines().find(|l| l.starts_with("CPU time: ")).unwrap();
-        assert!(!cpu.ends_with(" 0.0 s (0.00 s a game)"), "{protocol}: {cpu}");
+        let cpu = stdout
+            .lines()
+            .find(|l| l.starts_with("CPU time: "))
+            .unwrap();
+        assert!(
+            !cpu.ends_with(" 0.0 s (0.00 s a game)"),
+            "{protocol}: {cpu}"
+        );
     }
 }
 
@@ -223,7 +255,15 @@ fn a_faulty_engine_forfeits_each_game_and_the_match_goes_on() {
     for (fake, fault) in cases {
         let name = format!("gtp:{}", fake.display());
         let output = othello()
-            .args(["match", "self:nodes=100", &name, "--games", "2", "--timeout", "1"])
+            .args([
+                "match",
+                "self:nodes=100",
+                &name,
+                "--games",
+                "2",
+                "--timeout",
+                "1",
+            ])
             .timeout(Duration::from_secs(60))
             .output()
             .unwrap();
@@ -232,15 +272,21 @@ fn a_faulty_engine_forfeits_each_game_and_the_match_goes_on() {
         for (game, color) in [(1, "white"), (2, "black")] {
             let result = if color == "white" { "1-0" } else { "0-1" };
             assert!(
-                stdout.contains(&format!("Finished game {game} (")) && stdout.contains(&format!("): {result} {{{color} forfeits: {fault}}}")),
+                stdout.contains(&format!("Finished game {game} ("))
+                    && stdout.contains(&format!("): {result} {{{color} forfeits: {fault}}}")),
                 "{fault}: {stdout}"
             );
         }
         assert!(
-            stdout.contains(&format!("Score of self:nodes=100 vs {name}: 2 - 0 - 0  [1.000] 2")),
+            stdout.contains(&format!(
+                "Score of self:nodes=100 vs {name}: 2 - 0 - 0  [1.000] 2"
+            )),
             "{fault}: {stdout}"
         );
-        assert!(stdout.contains(&format!("Forfeits: self:nodes=100 0, {name} 2")), "{stdout}");
+        assert!(
+            stdout.contains(&format!("Forfeits: self:nodes=100 0, {name} 2")),
+            "{stdout}"
+        );
     }
 }
 
@@ -251,7 +297,14 @@ fn saved_games_read_back_and_a_file_that_is_not_a_record_is_kept() {
     let play = |force: bool| {
         let mut command = othello();
         command
-            .args(["match", "self:nodes=200", "self:nodes=200,classic", "--games", "3", "--save"])
+            .args([
+                "match",
+                "self:nodes=200",
+                "self:nodes=200,classic",
+                "--games",
+                "3",
+                "--save",
+            ])
             .arg(&saved);
         if force {
             command.arg("--force");
@@ -261,7 +314,10 @@ fn saved_games_read_back_and_a_file_that_is_not_a_record_is_kept() {
     play(false).success();
     let text = std::fs::read_to_string(&saved).unwrap();
     assert_eq!(text.lines().count(), 3);
-    assert!(text.contains("PB[self:nodes=200]PW[self:nodes=200,classic]"), "{text}");
+    assert!(
+        text.contains("PB[self:nodes=200]PW[self:nodes=200,classic]"),
+        "{text}"
+    );
     othello()
         .args(["convert", "--to", "movelist"])
         .arg(&saved)
@@ -275,7 +331,10 @@ fn saved_games_read_back_and_a_file_that_is_not_a_record_is_kept() {
     play(false)
         .code(2)
         .stdout("")
-        .stderr(predicate::str::contains(format!("othello: {}: not a game record", saved.display())))
+        .stderr(predicate::str::contains(format!(
+            "othello: {}: not a game record",
+            saved.display()
+        )))
         .stderr(predicate::str::contains("--force overwrites it"));
     assert_eq!(std::fs::read_to_string(&saved).unwrap(), "my notes\n");
     play(true).success();
@@ -289,7 +348,14 @@ fn openings_come_from_a_file_each_played_with_both_colours() {
     std::fs::write(&openings, "f5d6c3\nf5f6e6\n").unwrap();
     let saved = dir.join("games.ggf");
     othello()
-        .args(["match", "self:nodes=100", "self:nodes=200", "--games", "4", "--openings"])
+        .args([
+            "match",
+            "self:nodes=100",
+            "self:nodes=200",
+            "--games",
+            "4",
+            "--openings",
+        ])
         .arg(&openings)
         .arg("--save")
         .arg(&saved)
@@ -303,9 +369,20 @@ fn openings_come_from_a_file_each_played_with_both_colours() {
         .collect();
     assert_eq!(
         starts,
-        ["B[f5]W[d6]B[c3]", "B[f5]W[d6]B[c3]", "B[f5]W[f6]B[e6]", "B[f5]W[f6]B[e6]"]
+        [
+            "B[f5]W[d6]B[c3]",
+            "B[f5]W[d6]B[c3]",
+            "B[f5]W[f6]B[e6]",
+            "B[f5]W[f6]B[e6]"
+        ]
     );
-    assert!(games.lines().nth(1).unwrap().contains("PB[self:nodes=200]PW[self:nodes=100]"));
+    assert!(
+        games
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("PB[self:nodes=200]PW[self:nodes=100]")
+    );
 }
 
 #[test]
@@ -321,18 +398,44 @@ fn bad_usage_is_refused_naming_what_and_where() {
         .stderr(predicate::str::contains(format!("{}", openings.display())))
         .stderr(predicate::str::contains("f5"));
     othello()
-        .args(["match", "self:1", "self:1", "--openings", "no-such-openings.txt"])
+        .args([
+            "match",
+            "self:1",
+            "self:1",
+            "--openings",
+            "no-such-openings.txt",
+        ])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no-such-openings.txt"));
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    othello()
+        .args(["match", "self:1", "self:1", "--openings"])
+        .arg(&empty)
+        .assert()
+        .code(2)
+        .stderr(format!(
+            "othello: {}: line 1, column 1: no game found (expected a move list, GGF, OBF \
+             lines, a protocol input or WTHOR)\n",
+            empty.display()
+        ));
     othello()
         .args(["match", "self:9", "self:1"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("\"self:9\": expected a computer level from 1 to 6"));
+        .stderr(predicate::str::contains(
+            "\"self:9\": expected a computer level from 1 to 6",
+        ));
     // An engine that cannot be started at all: a run-time failure.
     othello()
-        .args(["match", "self:1", "gtp:/no/such/engine -l 1", "--games", "2"])
+        .args([
+            "match",
+            "self:1",
+            "gtp:/no/such/engine -l 1",
+            "--games",
+            "2",
+        ])
         .timeout(Duration::from_secs(30))
         .assert()
         .code(1)
@@ -341,7 +444,7 @@ fn bad_usage_is_refused_naming_what_and_where() {
         ));
 }
 
-/// GRhino (`gtp-rhino`, Debian package `grhino`), a pattern engine speaking GTP: a short
+/// `GRhino` (`gtp-rhino`, Debian package `grhino`), a pattern engine speaking GTP: a short
 /// match at its weakest level, with no forfeit (it is never sent a pass). `.ci/run` installs
 /// it and runs this test.
 #[test]
@@ -353,7 +456,17 @@ fn a_short_match_against_grhino_has_no_forfeit() {
         .expect("gtp-rhino is installed");
     let name = format!("gtp:{rhino} -l 1");
     let output = othello()
-        .args(["match", "self:1", &name, "--games", "4", "--random-plies", "20", "--timeout", "30"])
+        .args([
+            "match",
+            "self:1",
+            &name,
+            "--games",
+            "4",
+            "--random-plies",
+            "20",
+            "--timeout",
+            "30",
+        ])
         .timeout(Duration::from_secs(300))
         .output()
         .unwrap();
@@ -365,7 +478,6 @@ fn a_short_match_against_grhino_has_no_forfeit() {
 
 /// Whether `program` is found on the path.
 fn which(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| dir.join(program).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }

@@ -191,7 +191,9 @@ fn process_cpu(pid: u32) -> Option<Duration> {
             .sum::<Option<u64>>()?;
         // SAFETY: sysconf has no memory-safety preconditions.
         let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
-        Some(Duration::from_secs_f64(ticks as f64 / per_second.max(1) as f64))
+        Some(Duration::from_secs_f64(
+            ticks as f64 / per_second.max(1) as f64,
+        ))
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -220,7 +222,11 @@ impl External {
     ///
     /// # Errors
     /// A message saying why it cannot be started or does not answer.
-    pub fn start(words: &[String], protocol: Protocol, timeout: Duration) -> Result<External, String> {
+    pub fn start(
+        words: &[String],
+        protocol: Protocol,
+        timeout: Duration,
+    ) -> Result<External, String> {
         let mut engine = External {
             words: words.to_vec(),
             protocol,
@@ -341,8 +347,12 @@ impl External {
     }
 
     fn choose_nboard(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
-        let record = GameRecord::from_squares(&standard_start(), game.moves.iter().copied(), Metadata::default())
-            .expect("the moves were played");
+        let record = GameRecord::from_squares(
+            &standard_start(),
+            game.moves.iter().copied(),
+            Metadata::default(),
+        )
+        .expect("the moves were played");
         self.send(&format!("set game {}", ggf::game(&record)))?;
         self.sync()?;
         self.send("go")?;

@@ -19,20 +19,19 @@ use std::time::Duration;
 use clap::Args;
 use thiserror::Error;
 
-use othello::arena::openings::{self, OpeningError, standard_start};
+use othello::arena::openings::{self, standard_start};
 use othello::arena::spec::{Contender, EngineSpec, EvaluationSpec};
 use othello::arena::{
-    EnginePlayer, Fault, Finished, GameSoFar, Opening, Openings, Player, Schedule, Tally,
-    play_game,
+    EnginePlayer, Fault, Finished, GameSoFar, Opening, Openings, Player, Schedule, Tally, play_game,
 };
 use othello::record::{self, GameRecord, Metadata, ReadOptions, ggf};
 use othello::{Color, Evaluation, RuleSet, Square};
 
+use super::Failure;
 use super::atomic::{NotOurs, check_overwrite, write_atomic};
 use super::input::MAX_INPUT_BYTES;
 use super::records::{RecordsFileError, read_records};
-use super::train::{TrainError, evaluation};
-use super::Failure;
+use super::train::{TrainError, weights_file};
 use external::{External, Protocol};
 
 /// Arguments of `othello match`.
@@ -122,6 +121,12 @@ pub enum MatchError {
         /// What is wrong.
         problem: String,
     },
+    /// The openings file holds no game.
+    #[error("{name}: no opening in it")]
+    NoOpenings {
+        /// The file.
+        name: String,
+    },
     /// `--save` names a file that is not a game record.
     #[error(transparent)]
     NotOurs(#[from] NotOurs),
@@ -156,6 +161,7 @@ impl MatchError {
             MatchError::Weights(_)
             | MatchError::OpeningsFile(_)
             | MatchError::Opening { .. }
+            | MatchError::NoOpenings { .. }
             | MatchError::NotOurs(_) => 2,
             MatchError::Start { .. }
             | MatchError::Save { .. }
@@ -173,10 +179,7 @@ impl MatchError {
 /// A player as the front end runs it: the library's player and the CPU time it has used.
 enum Side {
     /// This engine, timed on the thread that runs it.
-    Engine {
-        player: EnginePlayer,
-        cpu: Duration,
-    },
+    Engine { player: EnginePlayer, cpu: Duration },
     /// An external engine, timed by its process.
     External(External),
 }
@@ -189,10 +192,7 @@ impl Side {
     ) -> Result<Side, String> {
         match contender {
             Contender::Engine(spec) => Ok(Side::Engine {
-                player: EnginePlayer::new(
-                    spec,
-                    evaluation.cloned().unwrap_or(Evaluation::Trained),
-                ),
+                player: EnginePlayer::new(spec, evaluation.cloned().unwrap_or(Evaluation::Trained)),
                 cpu: Duration::ZERO,
             }),
             Contender::Gtp(words) => {
@@ -251,7 +251,7 @@ enum Message {
     /// A game is over, with the CPU time each side spent on it.
     Game {
         index: u64,
-        finished: Finished,
+        finished: Box<Finished>,
         cpu: [Duration; 2],
     },
     /// A player could not be started (A for 0, B for 1).
@@ -301,7 +301,7 @@ fn worker(plan: &Plan, results: &Sender<Message>) {
         if results
             .send(Message::Game {
                 index,
-                finished,
+                finished: Box::new(finished),
                 cpu,
             })
             .is_err()
@@ -318,10 +318,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
 
 fn play_match(args: &MatchArgs) -> Result<(), MatchError> {
     let names = [name(&args.a), name(&args.b)];
-    let evaluations = [
-        load_evaluation(&args.a)?,
-        load_evaluation(&args.b)?,
-    ];
+    let evaluations = [load_evaluation(&args.a)?, load_evaluation(&args.b)?];
     let openings = match &args.openings {
         Some(path) => Openings::List(read_openings(path)?),
         None => Openings::random(args.seed, args.random_plies),
@@ -360,7 +357,7 @@ fn play_match(args: &MatchArgs) -> Result<(), MatchError> {
                 index,
                 finished,
                 cpu,
-            } => report.game(index, finished, cpu),
+            } => report.game(index, &finished, cpu),
             Message::StartFailed { side, problem } => Err(MatchError::Start {
                 name: report.names[side].clone(),
                 problem,
@@ -399,19 +396,25 @@ fn name(contender: &Contender) -> String {
 
 /// The evaluation of a `self` player that names a weights file, read now.
 fn load_evaluation(contender: &Contender) -> Result<Option<Evaluation>, MatchError> {
-    let Contender::Engine(EngineSpec { evaluation: spec, .. }) = contender else {
+    let Contender::Engine(EngineSpec {
+        evaluation: spec, ..
+    }) = contender
+    else {
         return Ok(None);
     };
     Ok(Some(match spec {
         EvaluationSpec::Trained => Evaluation::Trained,
         EvaluationSpec::Classic => Evaluation::Classic,
-        EvaluationSpec::File(path) => evaluation(&path.to_string_lossy()).map_err(MatchError::Weights)?,
+        EvaluationSpec::File(path) => weights_file(path).map_err(MatchError::Weights)?,
     }))
 }
 
 /// The openings of a file: each game's moves from the standard start.
 fn read_openings(path: &Path) -> Result<Vec<Opening>, MatchError> {
     let (name, records) = read_records(path, RuleSet::Full, None)?;
+    if records.is_empty() {
+        return Err(MatchError::NoOpenings { name });
+    }
     let problem = |number: usize, problem: String| MatchError::Opening {
         name: name.clone(),
         number,
@@ -424,15 +427,11 @@ fn read_openings(path: &Path) -> Result<Vec<Opening>, MatchError> {
             if !game.starts_standard() || game.rules() != RuleSet::Full {
                 return Err(problem(
                     index + 1,
-                    "does not start from the standard 8x8 position under the FULL rules"
-                        .to_owned(),
+                    "does not start from the standard 8x8 position under the FULL rules".to_owned(),
                 ));
             }
-            Opening::new(game.squares().collect()).map_err(|error| match error {
-                OpeningError::Move { .. } | OpeningError::Over => {
-                    problem(index + 1, error.to_string())
-                }
-            })
+            Opening::new(game.squares().collect())
+                .map_err(|error| problem(index + 1, error.to_string()))
         })
         .collect()
 }
@@ -467,8 +466,13 @@ impl Report {
     }
 
     /// Counts, saves and prints a finished game.
-    fn game(&mut self, index: u64, finished: Finished, cpu: [Duration; 2]) -> Result<(), MatchError> {
-        self.tally.add(&finished);
+    fn game(
+        &mut self,
+        index: u64,
+        finished: &Finished,
+        cpu: [Duration; 2],
+    ) -> Result<(), MatchError> {
+        self.tally.add(finished);
         self.cpu[0] += cpu[0];
         self.cpu[1] += cpu[1];
         let [a, b] = &self.names;
@@ -477,35 +481,17 @@ impl Report {
         } else {
             (b, a)
         };
-        let score = finished.end.score();
-        let (result, why) = match &finished.forfeit {
-            Some(forfeit) => (
-                if forfeit.color == Color::Black { "0-1" } else { "1-0" }.to_owned(),
-                format!("{} forfeits: {}", forfeit.color, forfeit.fault),
-            ),
-            None => {
-                let margin = finished.end.margin(Color::Black);
-                (
-                    format!("{}-{}", score.black, score.white),
-                    match margin.signum() {
-                        0 => "draw".to_owned(),
-                        _ => format!(
-                            "{} wins by {}",
-                            if margin > 0 { Color::Black } else { Color::White },
-                            margin.abs()
-                        ),
-                    },
-                )
-            }
-        };
+        let (result, why) = describe(finished);
         if let Some(path) = self.save.clone() {
-            self.saved.insert(index, ggf::game(&record_of(&finished, black, white)));
+            self.saved
+                .insert(index, ggf::game(&record_of(finished, black, white)));
             let mut text = String::new();
             for line in self.saved.values() {
                 text.push_str(line);
                 text.push('\n');
             }
-            write_atomic(&path, text.as_bytes()).map_err(|source| MatchError::Save { path, source })?;
+            write_atomic(&path, text.as_bytes())
+                .map_err(|source| MatchError::Save { path, source })?;
         }
         let (black, white) = (black.clone(), white.clone());
         self.say(format_args!(
@@ -572,6 +558,29 @@ impl Report {
     }
 }
 
+/// The result of a game (`40-24`, or `1-0` for a forfeit) and why (`black wins by 16`,
+/// `white forfeits: illegal move a1`).
+fn describe(finished: &Finished) -> (String, String) {
+    if let Some(forfeit) = &finished.forfeit {
+        let result = if forfeit.color == Color::Black {
+            "0-1"
+        } else {
+            "1-0"
+        };
+        return (
+            result.to_owned(),
+            format!("{} forfeits: {}", forfeit.color, forfeit.fault),
+        );
+    }
+    let score = finished.end.score();
+    let margin = finished.end.margin(Color::Black);
+    let why = match finished.winner() {
+        None => "draw".to_owned(),
+        Some(color) => format!("{color} wins by {}", margin.abs()),
+    };
+    (format!("{}-{}", score.black, score.white), why)
+}
+
 /// A number of Elo to one decimal, `inf` when a side took every point, `-` before any game.
 fn figure(value: f64) -> String {
     if value.is_nan() {
@@ -607,11 +616,20 @@ fn record_of(finished: &Finished, black: &str, white: &str) -> GameRecord {
     metadata.result = Some(match &finished.forfeit {
         None => format!("{:+}.000", finished.end.margin(Color::Black)),
         Some(forfeit) => {
-            let sign = if forfeit.color == Color::Black { '-' } else { '+' };
-            let how = if matches!(forfeit.fault, Fault::Timeout(_)) { 't' } else { 'r' };
-            metadata
-                .properties
-                .push(("C".to_owned(), format!("{} forfeits: {}", forfeit.color, forfeit.fault)));
+            let sign = if forfeit.color == Color::Black {
+                '-'
+            } else {
+                '+'
+            };
+            let how = if matches!(forfeit.fault, Fault::Timeout(_)) {
+                't'
+            } else {
+                'r'
+            };
+            metadata.properties.push((
+                "C".to_owned(),
+                format!("{} forfeits: {}", forfeit.color, forfeit.fault),
+            ));
             format!("{sign}64.000:{how}")
         }
     });
