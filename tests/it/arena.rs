@@ -440,7 +440,7 @@ fn bad_usage_is_refused_naming_what_and_where() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
-            "othello: gtp:/no/such/engine -l 1: crashed (cannot start /no/such/engine: ",
+            "othello: gtp:/no/such/engine -l 1: cannot start /no/such/engine: ",
         ));
 }
 

@@ -236,8 +236,42 @@ impl External {
             spent: Duration::ZERO,
             pings: 0,
         };
-        engine.restart().map_err(|fault| fault.to_string())?;
+        engine
+            .launch()
+            .map_err(|error| engine.cannot_start(&error))?;
+        engine.hello().map_err(|fault| {
+            format!(
+                "does not answer as {} engine: {fault}",
+                match protocol {
+                    Protocol::Gtp => "a GTP",
+                    Protocol::NBoard => "an NBoard",
+                }
+            )
+        })?;
         Ok(engine)
+    }
+
+    fn cannot_start(&self, error: &io::Error) -> String {
+        format!("cannot start {}: {error}", self.words[0])
+    }
+
+    /// Starts a new process (after ending the old one).
+    fn launch(&mut self) -> io::Result<()> {
+        self.stop();
+        self.told = None;
+        self.process = Some(Process::spawn(&self.words)?);
+        Ok(())
+    }
+
+    /// The first words to a new process: GTP `boardsize 8`, NBoard `nboard 2` and a ping.
+    fn hello(&mut self) -> Result<(), Fault> {
+        match self.protocol {
+            Protocol::Gtp => self.gtp("boardsize 8").map(drop),
+            Protocol::NBoard => {
+                self.send("nboard 2")?;
+                self.sync()
+            }
+        }
     }
 
     /// The CPU time the engine's processes have used so far.
@@ -254,18 +288,9 @@ impl External {
 
     /// Starts a new process (after ending the old one) and says hello.
     fn restart(&mut self) -> Result<(), Fault> {
-        self.stop();
-        self.told = None;
-        let process = Process::spawn(&self.words)
-            .map_err(|error| Fault::Crashed(format!("cannot start {}: {error}", self.words[0])))?;
-        self.process = Some(process);
-        match self.protocol {
-            Protocol::Gtp => self.gtp("boardsize 8").map(drop),
-            Protocol::NBoard => {
-                self.send("nboard 2")?;
-                self.sync()
-            }
-        }
+        self.launch()
+            .map_err(|error| Fault::Crashed(self.cannot_start(&error)))?;
+        self.hello()
     }
 
     fn process(&mut self) -> Result<&mut Process, Fault> {
