@@ -417,6 +417,40 @@ mod tests {
     }
 
     #[test]
+    fn the_same_player_splits_every_opening_evenly() {
+        // Both sides identical and deterministic: each opening gives the same game twice with
+        // the colours swapped, so the two margins cancel.
+        let openings = Openings::random(1, 8);
+        let mut judge = openings::judge();
+        for budget in [
+            Budget::Nodes(2_000),
+            Budget::Level(crate::computer::Level::MIN),
+        ] {
+            let spec = EngineSpec {
+                budget,
+                ..EngineSpec::default()
+            };
+            let mut a = EnginePlayer::new(&spec, Evaluation::Trained);
+            let mut b = EnginePlayer::new(&spec, Evaluation::Trained);
+            for index in 0..2 {
+                let opening = openings.opening(index, &mut judge);
+                let first = play_game(&opening, Color::Black, &mut a, &mut b);
+                let second = play_game(&opening, Color::White, &mut a, &mut b);
+                assert_eq!(first.moves, second.moves, "opening {index} at {budget:?}");
+                assert_eq!(
+                    first.end.margin(Color::Black),
+                    second.end.margin(Color::Black)
+                );
+                let mut tally = Tally::default();
+                tally.add(&first);
+                tally.add(&second);
+                assert_eq!(tally.margin, 0);
+                assert_eq!(tally.wins, tally.losses);
+            }
+        }
+    }
+
+    #[test]
     fn each_opening_is_played_with_both_colours() {
         let schedule = Schedule { games: 4 };
         let pairs: Vec<_> = (0..4).map(|i| schedule.pairing(i)).collect();

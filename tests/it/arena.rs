@@ -481,3 +481,65 @@ fn which(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_stops_the_match_and_every_engine() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+
+    let dir = scratch("arena", "interrupt");
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    // An engine that says where it runs, then never answers a move.
+    let engine = script(
+        &dir,
+        "silent.sh",
+        &format!("echo $$ >> '{}'\n{}", pids.display(), gtp_fake("")),
+    );
+    let mut running = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["match", "self:nodes=100"])
+        .arg(format!("gtp:{}", engine.display()))
+        .args(["--games", "4", "--concurrency", "2", "--timeout", "600"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while std::fs::read_to_string(&pids).map_or(0, |text| text.lines().count()) < 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "engines never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Both are past their first answer (`boardsize 8`) once the games are under way.
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: kill(2) has no memory-safety preconditions.
+    unsafe {
+        libc::kill(libc::pid_t::try_from(running.id()).unwrap(), libc::SIGINT);
+    }
+    let status = running.wait().unwrap();
+    let mut stderr = String::new();
+    running
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.ends_with("othello: interrupted; stopped 2 engine processes\n"),
+        "{stderr}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
+        let pid: u32 = pid.parse().unwrap();
+        while !crate::support::is_gone(pid) {
+            assert!(Instant::now() < deadline, "engine {pid} is still running");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}

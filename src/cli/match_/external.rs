@@ -3,15 +3,17 @@
 //!
 //! Each engine runs as a child process: its output is read line by line on a thread of its
 //! own into a bounded channel (a line is at most [`MAX_LINE`] bytes), so that the match waits
-//! for an answer with a time-out and never hangs. A child is killed when its client is dropped
-//! and, on Linux, when the thread that started it ends (`PR_SET_PDEATHSIG`), so that an
-//! interrupted match leaves no engine behind. Its standard error goes to `/dev/null`.
+//! for an answer with a time-out and never hangs. A child is killed when its client is dropped,
+//! by [`kill_all_for_exit`] on Ctrl-C and, on Linux, when the thread that started it ends
+//! (`PR_SET_PDEATHSIG`), so that an interrupted match leaves no engine behind. Its standard
+//! error goes to `/dev/null`.
 //!
 //! After any fault (a crash, a time-out, an illegal or unreadable answer) the engine's state
 //! is unknown: it is restarted before its next move.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
@@ -26,6 +28,29 @@ pub const MAX_LINE: u64 = 64 * 1024;
 
 /// Lines an engine may write ahead of the match reading them.
 const BACKLOG: usize = 1024;
+
+/// The ids of the engine processes running now.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Kills every engine process running now and returns how many there were; none can be started
+/// afterwards (the list stays locked until the process exits, which the caller is about to do).
+pub fn kill_all_for_exit() -> usize {
+    let running = RUNNING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for &pid in running.iter() {
+        #[cfg(unix)]
+        if let Ok(pid) = libc::pid_t::try_from(pid) {
+            // SAFETY: kill(2) has no memory-safety preconditions.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+    let count = running.len();
+    std::mem::forget(running);
+    count
+}
 
 /// The protocol an external engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,7 +98,12 @@ impl Process {
                 });
             }
         }
+        let mut running = RUNNING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut child = command.spawn()?;
+        running.push(child.id());
+        drop(running);
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let (sender, lines) = sync_channel(BACKLOG);
@@ -137,6 +167,11 @@ impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let id = self.child.id();
+        RUNNING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .retain(|&pid| pid != id);
     }
 }
 

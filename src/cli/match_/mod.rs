@@ -12,6 +12,7 @@ mod external;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::time::Duration;
@@ -311,9 +312,27 @@ fn worker(plan: &Plan, results: &Sender<Message>) {
     }
 }
 
+/// Held while the saved games are written, so that Ctrl-C waits for the write to end.
+static SAVING: Mutex<()> = Mutex::new(());
+
 /// Runs `othello match`.
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     Ok(play_match(args)?)
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: waits for a save under way, kills every engine process and
+/// exits with status 130.
+fn stop_engines_on_interrupt() -> Result<(), MatchError> {
+    ctrlc::set_handler(|| {
+        let saving = SAVING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let engines = external::kill_all_for_exit();
+        eprintln!("\nothello: interrupted; stopped {engines} engine processes");
+        std::mem::forget(saving);
+        std::process::exit(130);
+    })
+    .map_err(|error| MatchError::Threads(io::Error::other(error)))
 }
 
 fn play_match(args: &MatchArgs) -> Result<(), MatchError> {
@@ -339,6 +358,7 @@ fn play_match(args: &MatchArgs) -> Result<(), MatchError> {
         next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
     };
+    stop_engines_on_interrupt()?;
     let workers = u64::from(args.concurrency).min(args.games);
     let mut report = Report::new(names, args.save.clone());
     std::thread::scope(|scope| {
@@ -490,8 +510,12 @@ impl Report {
                 text.push_str(line);
                 text.push('\n');
             }
+            let saving = SAVING
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             write_atomic(&path, text.as_bytes())
                 .map_err(|source| MatchError::Save { path, source })?;
+            drop(saving);
         }
         let (black, white) = (black.clone(), white.clone());
         self.say(format_args!(
