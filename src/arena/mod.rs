@@ -30,7 +30,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::color::Color;
-use crate::engine::{Engine, EngineConfig, Evaluation, Limits};
+use crate::engine::{Engine, Evaluation, Limits};
 use crate::game::Game;
 use crate::square::Square;
 
@@ -112,11 +112,7 @@ impl EnginePlayer {
     /// names).
     #[must_use]
     pub fn new(spec: &EngineSpec, evaluation: Evaluation) -> EnginePlayer {
-        let mut engine = Engine::new(EngineConfig {
-            hash_mb: 16,
-            threads: 1,
-            seed: 0,
-        });
+        let mut engine = openings::match_engine();
         engine.set_evaluation(evaluation);
         engine.set_selective(spec.selective);
         EnginePlayer {

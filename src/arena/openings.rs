@@ -95,15 +95,21 @@ pub enum Openings {
     List(Vec<Opening>),
 }
 
-/// The engine that judges random openings: the classic evaluation, one thread, 16 MiB. One a
-/// thread.
+/// An engine of a match: one search thread, 16 MiB, seed 0 (one a player and thread).
 #[must_use]
-pub fn judge() -> Engine {
-    let mut engine = Engine::new(EngineConfig {
+pub fn match_engine() -> Engine {
+    Engine::new(EngineConfig {
         hash_mb: 16,
         threads: 1,
         seed: 0,
-    });
+    })
+}
+
+/// The engine that judges random openings: [`match_engine`] with the classic evaluation. One a
+/// thread.
+#[must_use]
+pub fn judge() -> Engine {
+    let mut engine = match_engine();
     engine.set_evaluation(Evaluation::Classic);
     engine
 }

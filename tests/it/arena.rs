@@ -485,7 +485,6 @@ fn which(program: &str) -> bool {
 #[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_stops_the_match_and_every_engine() {
-    use std::io::Read;
     use std::process::{Command, Stdio};
     use std::time::Instant;
 
@@ -517,29 +516,11 @@ fn ctrl_c_stops_the_match_and_every_engine() {
     }
     // Both are past their first answer (`boardsize 8`) once the games are under way.
     std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: kill(2) has no memory-safety preconditions.
-    unsafe {
-        libc::kill(libc::pid_t::try_from(running.id()).unwrap(), libc::SIGINT);
-    }
-    let status = running.wait().unwrap();
-    let mut stderr = String::new();
-    running
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert_eq!(status.code(), Some(130), "{stderr}");
+    let (status, stderr) = crate::support::interrupt(&mut running);
+    assert_eq!(status, Some(130), "{stderr}");
     assert!(
         stderr.ends_with("othello: interrupted; stopped 2 engine processes\n"),
         "{stderr}"
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
-        let pid: u32 = pid.parse().unwrap();
-        while !crate::support::is_gone(pid) {
-            assert!(Instant::now() < deadline, "engine {pid} is still running");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
+    crate::support::assert_all_gone(&std::fs::read_to_string(&pids).unwrap());
 }

@@ -2,13 +2,15 @@
 //! full or closed standard output, interrupted runs, and the exit status each one gets.
 
 use std::fs;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use predicates::prelude::*;
 
-use crate::support::{is_gone, othello, scratch};
+#[cfg(target_os = "linux")]
+use crate::support::{assert_all_gone, interrupt};
+use crate::support::{othello, scratch};
 
 /// `othello play` of a 4x4 game between two computers at level 1.
 const COMPUTERS_4X4: [&str; 7] = [
@@ -323,29 +325,10 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    signal(check.id(), libc::SIGINT);
-    let status = check.wait().unwrap();
-    let mut stderr = String::new();
-    check
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert_eq!(status.code(), Some(130), "{stderr}");
+    let (status, stderr) = interrupt(&mut check);
+    assert_eq!(status, Some(130), "{stderr}");
     assert!(stderr.contains("othello: interrupted"), "{stderr}");
-    let pids: Vec<u32> = fs::read_to_string(&pids)
-        .unwrap()
-        .lines()
-        .map(|line| line.parse().unwrap())
-        .collect();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    for pid in pids {
-        while !is_gone(pid) {
-            assert!(Instant::now() < deadline, "process {pid} is still running");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
+    assert_all_gone(&fs::read_to_string(&pids).unwrap());
 }
 
 #[cfg(target_os = "linux")]
