@@ -45,7 +45,11 @@ fn start_16x16() -> String {
 #[test]
 fn endless_files_are_refused_at_once() {
     // Inputs of any format (records may be binary) stop at the size limit.
-    for args in [&["solve", "/dev/zero"][..], &["convert", "/dev/zero"]] {
+    for args in [
+        &["solve", "/dev/zero"][..],
+        &["convert", "/dev/zero"],
+        &["match", "self:1", "self:1", "--openings", "/dev/zero"],
+    ] {
         othello()
             .args(args)
             .timeout(Duration::from_secs(10))
@@ -85,10 +89,11 @@ fn inputs_past_the_size_limit_are_refused() {
 #[test]
 fn an_unreadable_file_is_a_usage_error_in_every_command() {
     let missing = "/nonexistent/positions.txt";
-    let commands: [&[&str]; 3] = [
+    let commands: [&[&str]; 4] = [
         &["solve", missing],
         &["perft", "1", "--from", missing],
         &["play", "--from", missing],
+        &["match", "self:1", "self:1", "--openings", missing],
     ];
     for args in commands {
         othello()
