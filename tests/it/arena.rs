@@ -225,6 +225,12 @@ fn gtp_fake(answer: &str) -> String {
     } else {
         format!("printf '{answer}\\n\\n'")
     };
+    gtp_fake_running(&genmove)
+}
+
+/// A GTP engine that answers every command with success and runs `genmove` (shell commands)
+/// for `genmove`.
+fn gtp_fake_running(genmove: &str) -> String {
     format!(
         "while read -r line; do\n  case \"$line\" in\n    genmove*) {genmove} ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
     )
@@ -484,43 +490,65 @@ fn which(program: &str) -> bool {
 
 #[cfg(target_os = "linux")]
 #[test]
-fn ctrl_c_stops_the_match_and_every_engine() {
+fn ctrl_c_stops_the_match_and_every_engine_with_the_totals_so_far() {
     use std::process::{Command, Stdio};
     use std::time::Instant;
 
     let dir = scratch("arena", "interrupt");
-    let pids = dir.join("pids");
-    let _ = std::fs::remove_file(&pids);
-    // An engine that says where it runs, then never answers a move.
+    let (pids, answered, waiting) = (dir.join("pids"), dir.join("answered"), dir.join("waiting"));
+    for file in [&pids, &answered, &waiting] {
+        let _ = std::fs::remove_file(file);
+    }
+    // An engine that says where it runs, answers its first move ever with an illegal one
+    // (forfeiting the first game; an engine that answers is kept), then never answers again.
     let engine = script(
         &dir,
-        "silent.sh",
-        &format!("echo $$ >> '{}'\n{}", pids.display(), gtp_fake("")),
+        "once.sh",
+        &format!(
+            "echo $$ >> '{}'\n{}",
+            pids.display(),
+            gtp_fake_running(&format!(
+                "if [ ! -e '{0}' ]; then : > '{0}'; printf '= A1\\n\\n'; else : > '{1}'; fi",
+                answered.display(),
+                waiting.display()
+            ))
+        ),
     );
     let mut running = Command::new(env!("CARGO_BIN_EXE_othello"))
         .args(["match", "self:nodes=100"])
         .arg(format!("gtp:{}", engine.display()))
-        .args(["--games", "4", "--concurrency", "2", "--timeout", "600"])
+        .args(["--games", "4", "--timeout", "600"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // The second game has started (the first one ended with the illegal move) when the engine
+    // is asked to move again.
     let started = Instant::now();
-    while std::fs::read_to_string(&pids).map_or(0, |text| text.lines().count()) < 2 {
+    while !waiting.exists() {
         assert!(
             started.elapsed() < Duration::from_secs(30),
-            "engines never started"
+            "the engine was never asked to move"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    // Both are past their first answer (`boardsize 8`) once the games are under way.
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(200));
     let (status, stderr) = crate::support::interrupt(&mut running);
     assert_eq!(status, Some(130), "{stderr}");
     assert!(
-        stderr.ends_with("othello: interrupted; stopped 2 engine processes\n"),
+        stderr.ends_with("othello: interrupted; stopped 1 engine processes\n"),
         "{stderr}"
+    );
+    // The totals of the games finished so far.
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut running.stdout.take().unwrap(), &mut stdout).unwrap();
+    assert!(
+        stdout.contains(&format!(
+            "self:nodes=100 against gtp:{}: 1 won, 0 drawn, 0 lost of 1 games: 100.0% of the points\n",
+            engine.display()
+        )),
+        "{stdout}"
     );
     crate::support::assert_all_gone(&std::fs::read_to_string(&pids).unwrap());
 }

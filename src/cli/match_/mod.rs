@@ -315,19 +315,27 @@ fn worker(plan: &Plan, results: &Sender<Message>) {
 /// Held while the saved games are written, so that Ctrl-C waits for the write to end.
 static SAVING: Mutex<()> = Mutex::new(());
 
+/// The totals of the games finished so far, printed on Ctrl-C.
+static SO_FAR: Mutex<String> = Mutex::new(String::new());
+
 /// Runs `othello match`.
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     Ok(play_match(args)?)
 }
 
-/// On SIGINT, SIGTERM or SIGHUP: waits for a save under way, kills every engine process and
-/// exits with status 130.
+/// On SIGINT, SIGTERM or SIGHUP: waits for a save under way, kills every engine process,
+/// prints the totals of the games finished so far and exits with status 130.
 fn stop_engines_on_interrupt() -> Result<(), MatchError> {
     ctrlc::set_handler(|| {
         let saving = SAVING
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let engines = external::kill_all_for_exit();
+        let so_far = SO_FAR
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut out = io::stdout();
+        let _ = write!(out, "{so_far}").and_then(|()| out.flush());
         eprintln!("\nothello: interrupted; stopped {engines} engine processes");
         std::mem::forget(saving);
         std::process::exit(130);
@@ -518,6 +526,9 @@ impl Report {
             drop(saving);
         }
         let (black, white) = (black.clone(), white.clone());
+        *SO_FAR
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = self.summary_text();
         self.say(format_args!(
             "Finished game {} ({black} vs {white}): {result} {{{why}}}",
             index + 1
@@ -541,44 +552,53 @@ impl Report {
 
     /// The totals at the end.
     fn summary(&mut self) -> Result<(), MatchError> {
+        let text = self.summary_text();
+        write!(self.out, "{text}")
+            .and_then(|()| self.out.flush())
+            .map_err(MatchError::Write)
+    }
+
+    /// The totals of the games so far, as lines.
+    fn summary_text(&self) -> String {
         let tally = self.tally;
         let elo = tally.elo();
-        let [a, b] = self.names.clone();
+        let [a, b] = &self.names;
         let games = tally.games();
-        self.say(format_args!(
-            "{a} against {b}: {} won, {} drawn, {} lost of {games} games: {:.1}% of the points",
+        let mut text = format!(
+            "{a} against {b}: {} won, {} drawn, {} lost of {games} games: {:.1}% of the points\n",
             tally.wins,
             tally.draws,
             tally.losses,
             100.0 * tally.points()
-        ))?;
-        self.say(format_args!(
-            "Elo difference: {} +/- {} (95%)",
+        );
+        text.push_str(&format!(
+            "Elo difference: {} +/- {} (95%)\n",
             signed_figure(elo.difference),
             figure(elo.margin)
-        ))?;
+        ));
         if tally.played_out > 0 {
-            self.say(format_args!(
-                "Mean margin: {:+.2} discs over the {} games played out",
+            text.push_str(&format!(
+                "Mean margin: {:+.2} discs over the {} games played out\n",
                 tally.mean_margin(),
                 tally.played_out
-            ))?;
+            ));
         }
         if tally.a_forfeits + tally.b_forfeits > 0 {
-            self.say(format_args!(
-                "Forfeits: {a} {}, {b} {}",
+            text.push_str(&format!(
+                "Forfeits: {a} {}, {b} {}\n",
                 tally.a_forfeits, tally.b_forfeits
-            ))?;
+            ));
         }
         let per_game = |cpu: Duration| cpu.as_secs_f64() / f64::from(games.max(1));
         let [cpu_a, cpu_b] = self.cpu;
-        self.say(format_args!(
-            "CPU time: {a} {:.1} s ({:.2} s a game), {b} {:.1} s ({:.2} s a game)",
+        text.push_str(&format!(
+            "CPU time: {a} {:.1} s ({:.2} s a game), {b} {:.1} s ({:.2} s a game)\n",
             cpu_a.as_secs_f64(),
             per_game(cpu_a),
             cpu_b.as_secs_f64(),
             per_game(cpu_b)
-        ))
+        ));
+        text
     }
 }
 
