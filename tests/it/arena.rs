@@ -514,15 +514,17 @@ fn ctrl_c_stops_the_match_and_every_engine_with_the_totals_so_far() {
             ))
         ),
     );
-    let mut running = Command::new(env!("CARGO_BIN_EXE_othello"))
-        .args(["match", "self:nodes=100"])
-        .arg(format!("gtp:{}", engine.display()))
-        .args(["--games", "4", "--timeout", "600"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut running = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_othello"))
+            .args(["match", "self:nodes=100"])
+            .arg(format!("gtp:{}", engine.display()))
+            .args(["--games", "4", "--timeout", "600"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     // The second game has started (the first one ended with the illegal move) when the engine
     // is asked to move again.
     let started = Instant::now();
@@ -534,7 +536,7 @@ fn ctrl_c_stops_the_match_and_every_engine_with_the_totals_so_far() {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(200));
-    let (status, stderr) = crate::support::interrupt(&mut running);
+    let (status, stderr) = crate::support::interrupt(&mut running.0);
     assert_eq!(status, Some(130), "{stderr}");
     assert!(
         stderr.ends_with("othello: interrupted; stopped 1 engine processes\n"),
@@ -542,7 +544,7 @@ fn ctrl_c_stops_the_match_and_every_engine_with_the_totals_so_far() {
     );
     // The totals of the games finished so far.
     let mut stdout = String::new();
-    std::io::Read::read_to_string(&mut running.stdout.take().unwrap(), &mut stdout).unwrap();
+    std::io::Read::read_to_string(&mut running.0.stdout.take().unwrap(), &mut stdout).unwrap();
     assert!(
         stdout.contains(&format!(
             "self:nodes=100 against gtp:{}: 1 won, 0 drawn, 0 lost of 1 games: 100.0% of the points\n",
@@ -551,4 +553,14 @@ fn ctrl_c_stops_the_match_and_every_engine_with_the_totals_so_far() {
         "{stdout}"
     );
     crate::support::assert_all_gone(&std::fs::read_to_string(&pids).unwrap());
+}
+
+/// A running match, killed if the test fails before it ends.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }

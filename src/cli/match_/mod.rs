@@ -334,9 +334,14 @@ fn stop_engines_on_interrupt() -> Result<(), MatchError> {
         let so_far = SO_FAR
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Written without `eprintln!`, which panics when standard error has gone: the exit
+        // must come whatever the streams do.
         let mut out = io::stdout();
         let _ = write!(out, "{so_far}").and_then(|()| out.flush());
-        eprintln!("\nothello: interrupted; stopped {engines} engine processes");
+        let _ = writeln!(
+            io::stderr(),
+            "\nothello: interrupted; stopped {engines} engine processes"
+        );
         std::mem::forget(saving);
         std::process::exit(130);
     })
