@@ -82,7 +82,7 @@ pub struct MatchArgs {
     concurrency: u16,
 
     /// Seconds an external engine may take to answer (a move or any other command).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0, value_parser = parse_seconds)]
     timeout: f64,
 
     /// Save every game (GGF), rewritten as each one finishes.
