@@ -247,44 +247,25 @@ fn thread_cpu() -> Duration {
     Duration::ZERO
 }
 
-/// What a worker tells the main thread.
-enum Message {
-    /// A game is over, with the CPU time each side spent on it.
-    Game {
-        index: u64,
-        finished: Box<Finished>,
-        cpu: [Duration; 2],
-    },
-    /// A player could not be started (A for 0, B for 1).
-    StartFailed { side: usize, problem: String },
+/// A game a worker has finished, with the CPU time each side spent on it.
+struct Played {
+    index: u64,
+    finished: Finished,
+    cpu: [Duration; 2],
 }
 
 /// What the workers share.
-struct Plan<'a> {
-    contenders: [&'a Contender; 2],
-    evaluations: [Option<Evaluation>; 2],
+struct Plan {
     openings: Openings,
     schedule: Schedule,
-    timeout: Duration,
     next: AtomicU64,
     stop: AtomicBool,
 }
 
-/// Plays games until none is left (or the match stops), sending each one over `results`.
-fn worker(plan: &Plan, results: &Sender<Message>) {
-    let mut sides = Vec::new();
-    for (side, contender) in plan.contenders.iter().enumerate() {
-        match Side::start(contender, plan.evaluations[side].as_ref(), plan.timeout) {
-            Ok(started) => sides.push(started),
-            Err(problem) => {
-                let _ = results.send(Message::StartFailed { side, problem });
-                return;
-            }
-        }
-    }
-    let [a, b] = sides.as_mut_slice() else {
-        unreachable!("two sides")
-    };
+/// Plays games with `sides` (A, then B) until none is left (or the match stops), sending each
+/// one over `results`.
+fn worker(plan: &Plan, mut sides: [Side; 2], results: &Sender<Played>) {
+    let [a, b] = &mut sides;
     let mut judge = openings::judge();
     while !plan.stop.load(Ordering::Relaxed) {
         let index = plan.next.fetch_add(1, Ordering::Relaxed);
@@ -299,14 +280,12 @@ fn worker(plan: &Plan, results: &Sender<Message>) {
             a.cpu().saturating_sub(before[0]),
             b.cpu().saturating_sub(before[1]),
         ];
-        if results
-            .send(Message::Game {
-                index,
-                finished: Box::new(finished),
-                cpu,
-            })
-            .is_err()
-        {
+        let played = Played {
+            index,
+            finished,
+            cpu,
+        };
+        if results.send(played).is_err() {
             break;
         }
     }
@@ -363,39 +342,44 @@ fn play_match(args: &MatchArgs) -> Result<(), MatchError> {
         })?;
     }
     let plan = Plan {
-        contenders: [&args.a, &args.b],
-        evaluations,
         openings,
         schedule: Schedule { games: args.games },
-        timeout: Duration::from_secs_f64(args.timeout),
         next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
     };
     stop_engines_on_interrupt()?;
+    // Every engine is started (and has answered) before the first game: one that cannot be
+    // is reported at once.
+    let timeout = Duration::from_secs_f64(args.timeout);
     let workers = u64::from(args.concurrency).min(args.games);
+    let contenders = [&args.a, &args.b];
+    let start = |side: usize| {
+        Side::start(contenders[side], evaluations[side].as_ref(), timeout).map_err(|problem| {
+            MatchError::Start {
+                name: names[side].clone(),
+                problem,
+            }
+        })
+    };
+    let mut pairs = Vec::new();
+    for _ in 0..workers {
+        pairs.push([start(0)?, start(1)?]);
+    }
     let mut report = Report::new(names, args.save.clone());
     std::thread::scope(|scope| {
         let (sender, receiver) = channel();
-        for number in 0..workers {
+        for (number, sides) in pairs.into_iter().enumerate() {
             let sender = sender.clone();
             let plan = &plan;
             std::thread::Builder::new()
                 .name(format!("match-{number}"))
-                .spawn_scoped(scope, move || worker(plan, &sender))
+                .spawn_scoped(scope, move || worker(plan, sides, &sender))
                 .map_err(MatchError::Threads)?;
         }
         drop(sender);
-        let outcome = receiver.iter().try_for_each(|message| match message {
-            Message::Game {
-                index,
-                finished,
-                cpu,
-            } => report.game(index, &finished, cpu),
-            Message::StartFailed { side, problem } => Err(MatchError::Start {
-                name: report.names[side].clone(),
-                problem,
-            }),
-        });
+        let outcome = receiver
+            .iter()
+            .try_for_each(|played| report.game(played.index, &played.finished, played.cpu));
         if outcome.is_err() {
             plan.stop.store(true, Ordering::Relaxed);
         }
