@@ -40,11 +40,13 @@
 //! players of graded strength in [`computer`]; the NBoard and GTP protocols through which other
 //! programs drive the engine in [`engine_protocol`]; the self-play games and the fit that make
 //! the engine's 8x8 pattern evaluation ([`engine::patterns`]), the model of its probabilistic
-//! cut-offs ([`engine::probcut`]) and matches between evaluations in [`train`].
+//! cut-offs ([`engine::probcut`]) in [`train`]; matches between this engine and others, with
+//! their tally and Elo estimate, in [`arena`].
 
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod arena;
 pub mod bitboard;
 mod board;
 mod color;

@@ -7,6 +7,7 @@ mod convert;
 mod generate;
 mod gtp;
 mod input;
+mod match_;
 mod nboard;
 mod perft;
 mod play;
@@ -67,6 +68,10 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Make the 8x8 pattern evaluation's weights: self-play data, then the fit.
     Train(train::TrainArgs),
+    /// Play a match between two engines (this one at a level or node budget, or external
+    /// engines speaking GTP or NBoard) on balanced openings with both colours: score, Elo and
+    /// CPU time.
+    Match(match_::MatchArgs),
     /// Speak the NBoard protocol on standard input and output, as an engine for the NBoard GUI.
     Nboard(nboard::NBoardArgs),
     /// Speak the Go Text Protocol (GTP) on standard input and output, as an engine for
@@ -207,6 +212,9 @@ pub enum Failure {
     /// `othello train` failed.
     #[error(transparent)]
     Train(#[from] train::TrainError),
+    /// `othello match` failed.
+    #[error(transparent)]
+    Match(#[from] match_::MatchError),
     /// The engine of `othello nboard` or `othello gtp` could not be set up.
     #[error("cannot start the engine: {0}; use a smaller --hash")]
     EngineStart(othello::EngineError),
@@ -242,6 +250,7 @@ impl Failure {
             Failure::Gen(error) => error.exit_status(),
             Failure::Check(error) => error.exit_status(),
             Failure::Train(error) => error.exit_status(),
+            Failure::Match(error) => error.exit_status(),
         }
     }
 
@@ -254,6 +263,7 @@ impl Failure {
             Failure::Convert(error) if error.is_broken_pipe() => None,
             Failure::Analyze(error) if error.is_broken_pipe() => None,
             Failure::Train(error) if error.is_broken_pipe() => None,
+            Failure::Match(error) if error.is_broken_pipe() => None,
             // The report's summary line has said it.
             Failure::CasesFailed { .. } => None,
             failure => Some(failure.to_string()),
@@ -281,6 +291,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(perft_args)) => perft::run(&perft_args),
         Some(Command::Train(args)) => train::run(&args),
+        Some(Command::Match(args)) => match_::run(&args),
         Some(Command::Nboard(args)) => nboard::run(&args),
         Some(Command::Gtp(args)) => gtp::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),

@@ -1,7 +1,7 @@
 //! `othello train`: the pipeline that makes the 8x8 pattern evaluation's weights. `selfplay`
 //! appends self-play games to a data file (continuing where a previous run stopped), `fit`
-//! fits the weights to a data file and writes the weights file, `match` plays two evaluations
-//! against each other.
+//! fits the weights to a data file and writes the weights file (`othello match` plays them
+//! against each other).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Stdout, Write};
@@ -14,10 +14,8 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use othello::Evaluation;
-use othello::computer::Level;
 use othello::engine::patterns::{MAX_FILE_BYTES, PHASES, Weights, WeightsError};
 use othello::engine::probcut::{MIN_DEPTH, shallow_depth};
-use othello::train::arena::{Arena, Contender, Pair, Players, Tally};
 use othello::train::fit::FitConfig;
 use othello::train::probcut::{GROUP_EMPTIES, Observation};
 use othello::train::selfplay::{count_games, data_bytes, read_data};
@@ -54,9 +52,6 @@ enum Step {
     /// of data files deeper and deeper, compare each depth with its shallow search, and
     /// print the model's coefficients for `src/engine/probcut.rs`.
     Probcut(ProbcutArgs),
-    /// Play a match between two evaluations on 8x8: balanced random openings, each played
-    /// twice with the colours swapped, both sides searching the same nodes a move.
-    Match(MatchArgs),
 }
 
 /// Arguments of `othello train rescore`.
@@ -114,59 +109,6 @@ struct ProbcutArgs {
     /// Worker threads, one position each at a time.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
     threads: u16,
-}
-
-/// Arguments of `othello train match`.
-#[derive(Debug, Args)]
-struct MatchArgs {
-    /// The first evaluation: `trained` (the weights compiled in), `classic`, or a weights
-    /// file written by `othello train fit`.
-    #[arg(value_name = "EVAL", default_value = "trained")]
-    first: String,
-
-    /// The evaluation it plays against, named the same way.
-    #[arg(value_name = "EVAL", default_value = "classic")]
-    second: String,
-
-    /// Openings, each played twice (with the colours swapped).
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
-    openings: u64,
-
-    /// Nodes each side searches a move.
-    #[arg(long, value_name = "N", default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: u64,
-
-    /// Instead of --nodes, both sides search as the computer of `othello play` at this level
-    /// (without its random moves).
-    #[arg(long, value_name = "1-6", conflicts_with = "nodes")]
-    level: Option<Level>,
-
-    /// Chooses the openings.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    seed: u64,
-
-    /// Random moves of an opening.
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
-    opening_moves: u32,
-
-    /// Which sides search without probabilistic cut-offs.
-    #[arg(long, value_enum, value_name = "SIDE")]
-    no_probcut: Option<Sides>,
-
-    /// Worker threads, one opening each at a time.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
-    threads: u16,
-}
-
-/// One side of a match, or both.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Sides {
-    /// The first evaluation.
-    First,
-    /// The second evaluation.
-    Second,
-    /// Both.
-    Both,
 }
 
 /// Arguments of `othello train fit`.
@@ -355,7 +297,6 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
         Step::Fit(args) => Ok(fit(args)?),
         Step::Rescore(args) => Ok(rescore(args)?),
         Step::Probcut(args) => Ok(probcut(args)?),
-        Step::Match(args) => Ok(play_match(args)?),
     }
 }
 
@@ -365,19 +306,21 @@ fn evaluation(name: &str) -> Result<Evaluation, TrainError> {
     match name {
         "trained" => Ok(Evaluation::Trained),
         "classic" => Ok(Evaluation::Classic),
-        _ => {
-            let path = Path::new(name);
-            let mut bytes = Vec::new();
-            File::open(path)
-                .and_then(|file| file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
-                .map_err(file_error(path))?;
-            let weights = Weights::from_bytes(&bytes).map_err(|source| TrainError::Weights {
-                path: path.to_owned(),
-                source,
-            })?;
-            Ok(Evaluation::Weights(Arc::new(weights)))
-        }
+        _ => weights_file(Path::new(name)),
     }
+}
+
+/// The evaluation of the weights file at `path` (read within the size a weights file can have).
+pub(super) fn weights_file(path: &Path) -> Result<Evaluation, TrainError> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|file| file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .map_err(file_error(path))?;
+    let weights = Weights::from_bytes(&bytes).map_err(|source| TrainError::Weights {
+        path: path.to_owned(),
+        source,
+    })?;
+    Ok(Evaluation::Weights(Arc::new(weights)))
 }
 
 /// Standard output, for the lines every step prints.
@@ -535,82 +478,6 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
         &mut out,
         format_args!(
             "model: sigma = {c0:.1} + {c1:.2} * (depth - shallow depth) + {c2:.2} * empties (hundredths of a disc)"
-        ),
-    )
-}
-
-fn play_match(args: &MatchArgs) -> Result<(), TrainError> {
-    let plain = |side| {
-        args.no_probcut
-            .is_some_and(|sides| sides == side || sides == Sides::Both)
-    };
-    let first = Contender {
-        evaluation: evaluation(&args.first)?,
-        selective: !plain(Sides::First),
-    };
-    let second = Contender {
-        evaluation: evaluation(&args.second)?,
-        selective: !plain(Sides::Second),
-    };
-    let arena = Arena {
-        seed: args.seed,
-        opening_moves: args.opening_moves,
-        nodes: args.nodes,
-        level: args.level,
-        ..Arena::default()
-    };
-    let pool = thread_pool(args.threads).map_err(TrainError::from)?;
-    let mut out = stdout();
-    let bar = progress::bar(2 * args.openings, "games");
-    let started = Instant::now();
-    let pairs: Vec<Pair> = pool.install(|| {
-        (0..args.openings)
-            .into_par_iter()
-            .map_init(
-                || Players::new(first.clone(), second.clone()),
-                |players, index| {
-                    let pair = arena.pair(index, players);
-                    bar.inc(2);
-                    pair
-                },
-            )
-            .collect()
-    });
-    bar.finish_and_clear();
-    let mut tally = Tally::default();
-    for pair in pairs {
-        tally.add(pair);
-    }
-    let name = |name: &str, player: &Contender| {
-        if player.selective {
-            name.to_owned()
-        } else {
-            format!("{name} (no probcut)")
-        }
-    };
-    let budget = match args.level {
-        Some(level) => format!("level {level}"),
-        None => format!("{} nodes a move", args.nodes),
-    };
-    say(
-        &mut out,
-        format_args!(
-            "{} against {}: {} games at {budget}",
-            name(&args.first, &first),
-            name(&args.second, &second),
-            tally.games(),
-        ),
-    )?;
-    say(
-        &mut out,
-        format_args!(
-            "{} won, {} drawn, {} lost: {:.1}% of the points, mean margin {:+.2} discs ({:.1} s)",
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            100.0 * tally.points(),
-            tally.mean_margin(),
-            started.elapsed().as_secs_f64()
         ),
     )
 }

@@ -1,12 +1,11 @@
 //! Training the pattern evaluation of 8x8 Othello from the engine's own games: self-play data
-//! ([`selfplay`]), the fit of the weights to it ([`fit`]), the error model of the search's probabilistic
-//! cut-offs ([`probcut`]), and matches that measure what the
-//! weights are worth ([`arena`]).
+//! ([`selfplay`]), the fit of the weights to it ([`fit`]) and the error model of the search's probabilistic
+//! cut-offs ([`probcut`]). Matches that measure what the weights are worth are in
+//! [`crate::arena`].
 //!
 //! Everything here is computation on values: the `othello train` command reads and writes the
 //! files and runs the work on several threads.
 
-pub mod arena;
 pub mod fit;
 pub mod probcut;
 pub mod selfplay;

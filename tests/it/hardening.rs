@@ -2,13 +2,15 @@
 //! full or closed standard output, interrupted runs, and the exit status each one gets.
 
 use std::fs;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use predicates::prelude::*;
 
-use crate::support::{is_gone, othello, scratch};
+#[cfg(target_os = "linux")]
+use crate::support::{assert_all_gone, interrupt};
+use crate::support::{othello, scratch};
 
 /// `othello play` of a 4x4 game between two computers at level 1.
 const COMPUTERS_4X4: [&str; 7] = [
@@ -43,7 +45,11 @@ fn start_16x16() -> String {
 #[test]
 fn endless_files_are_refused_at_once() {
     // Inputs of any format (records may be binary) stop at the size limit.
-    for args in [&["solve", "/dev/zero"][..], &["convert", "/dev/zero"]] {
+    for args in [
+        &["solve", "/dev/zero"][..],
+        &["convert", "/dev/zero"],
+        &["match", "self:1", "self:1", "--openings", "/dev/zero"],
+    ] {
         othello()
             .args(args)
             .timeout(Duration::from_secs(10))
@@ -83,10 +89,11 @@ fn inputs_past_the_size_limit_are_refused() {
 #[test]
 fn an_unreadable_file_is_a_usage_error_in_every_command() {
     let missing = "/nonexistent/positions.txt";
-    let commands: [&[&str]; 3] = [
+    let commands: [&[&str]; 4] = [
         &["solve", missing],
         &["perft", "1", "--from", missing],
         &["play", "--from", missing],
+        &["match", "self:1", "self:1", "--openings", missing],
     ];
     for args in commands {
         othello()
@@ -253,7 +260,7 @@ fn a_closed_standard_output_is_status_1_in_every_command() {
         &["check", cases, "--", binary.to_str().unwrap()],
         &["nboard"],
         &["gtp"],
-        &["train", "match", "--openings", "1", "--nodes", "10"],
+        &["match", "self:nodes=10", "self:nodes=10", "--games", "1"],
     ];
     for args in commands {
         let output = with_stdout_closed(args, START_4X4);
@@ -323,29 +330,10 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    signal(check.id(), libc::SIGINT);
-    let status = check.wait().unwrap();
-    let mut stderr = String::new();
-    check
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert_eq!(status.code(), Some(130), "{stderr}");
+    let (status, stderr) = interrupt(&mut check);
+    assert_eq!(status, Some(130), "{stderr}");
     assert!(stderr.contains("othello: interrupted"), "{stderr}");
-    let pids: Vec<u32> = fs::read_to_string(&pids)
-        .unwrap()
-        .lines()
-        .map(|line| line.parse().unwrap())
-        .collect();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    for pid in pids {
-        while !is_gone(pid) {
-            assert!(Instant::now() < deadline, "process {pid} is still running");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
+    assert_all_gone(&fs::read_to_string(&pids).unwrap());
 }
 
 #[cfg(target_os = "linux")]
@@ -791,10 +779,10 @@ fn train_on_garbage_or_impossible_samples_is_a_located_error() {
 #[test]
 fn train_inputs_are_read_within_bounds() {
     othello()
-        .args(["train", "match", "/dev/zero", "classic"])
+        .args(["match", "self:weights=/dev/zero", "self:classic"])
         .timeout(Duration::from_secs(10))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(
             "othello: /dev/zero: not an othello weights file (starts with \
              \"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\")\n",
@@ -809,11 +797,11 @@ fn train_inputs_are_read_within_bounds() {
     }
     file.set_len(1 << 30).unwrap();
     othello()
-        .args(["train", "match", "classic"])
-        .arg(&long)
+        .args(["match", "self:classic"])
+        .arg(format!("self:weights={}", long.display()))
         .timeout(Duration::from_secs(10))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(format!(
             "othello: {}: larger than a weights file can be (8388608 bytes)\n",
             long.display()

@@ -20,6 +20,7 @@ mod rules;
 mod properties;
 
 mod analysis;
+mod arena;
 mod records;
 
 mod grader;

@@ -129,3 +129,39 @@ pub fn real_file(name: &str) -> PathBuf {
             )
         })
 }
+
+/// Sends SIGINT to a running `othello` (as Ctrl-C does) and returns its exit status and
+/// standard error (which must be piped).
+#[cfg(target_os = "linux")]
+pub fn interrupt(child: &mut std::process::Child) -> (Option<i32>, String) {
+    use std::io::Read;
+
+    // SAFETY: kill(2) has no memory-safety preconditions.
+    unsafe {
+        libc::kill(libc::pid_t::try_from(child.id()).unwrap(), libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (status.code(), stderr)
+}
+
+/// Waits up to 10 s for every process of `pids` (one id a line) to be gone.
+pub fn assert_all_gone(pids: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    for pid in pids.lines() {
+        let pid: u32 = pid.trim().parse().unwrap();
+        while !is_gone(pid) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "process {pid} is still running"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}

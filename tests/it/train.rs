@@ -1,5 +1,5 @@
 //! `othello train`: self-play data that a second run continues, rescoring, the cut-off model,
-//! matches, and their errors.
+//! matches of the weights (`othello match`), and their errors.
 
 use predicates::prelude::*;
 
@@ -59,17 +59,18 @@ fn fit_writes_a_weights_file_the_engine_can_read() {
     let bytes = std::fs::read(&weights).unwrap();
     let read = othello::engine::patterns::Weights::from_bytes(&bytes).unwrap();
     assert!(read.values().iter().any(|&weight| weight != 0));
-    // The new weights play a match against the classic evaluation.
+    // The new weights play a match against the classic evaluation, at equal nodes.
     othello()
-        .args(["train", "match"])
-        .arg(&weights)
-        .args(["classic", "--openings", "1", "--nodes", "2000"])
+        .arg("match")
+        .arg(format!("self:nodes=2000,weights={}", weights.display()))
+        .args(["self:nodes=2000,classic", "--games", "2"])
         .assert()
         .success()
-        .stdout(predicate::str::contains(
-            "against classic: 2 games at 2000 nodes a move",
-        ))
-        .stdout(predicate::str::contains("% of the points, mean margin"));
+        .stdout(predicate::str::contains(format!(
+            "self:nodes=2000,weights={} against self:nodes=2000,classic: ",
+            weights.display()
+        )))
+        .stdout(predicate::str::contains("of 2 games: "));
 }
 
 /// `count` short self-play games in a new data file of `dir`.
@@ -153,10 +154,10 @@ fn match_names_a_file_that_is_not_a_weights_file() {
     let dir = scratch("train", "match");
     let data = games(&dir, 2);
     othello()
-        .args(["train", "match", "classic"])
-        .arg(&data)
+        .args(["match", "self:classic"])
+        .arg(format!("self:weights={}", data.display()))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains(
             "data.bin: not an othello weights file (starts with \"OTHDAT01\")",
         ));

@@ -1,0 +1,220 @@
+//! The players of a match as named on a command line:
+//!
+//! - `self:LEVEL` (1-6), `self:nodes=N`, `self:weights=FILE`, `self:classic`,
+//!   `self:no-probcut`, combined with commas (`self:nodes=300000,weights=old.bin`): this engine;
+//!   `self` alone is level 6. The budget is the computer of `othello play` at a level (without
+//!   its random moves) or a number of nodes a move; the evaluation the weights compiled in,
+//!   the classic one or a weights file; the search with or without probabilistic cut-offs.
+//! - `gtp:COMMAND` and `nboard:COMMAND`: an external engine started from a command line (split
+//!   as a shell would, without running one: quotes and backslashes group words), speaking
+//!   the Go Text Protocol or the NBoard protocol on its standard input and output.
+//!
+//! ```
+//! use othello::arena::spec::{Budget, Contender, EngineSpec, EvaluationSpec};
+//!
+//! let spec: Contender = "self:nodes=3000,classic".parse().unwrap();
+//! assert_eq!(spec, Contender::Engine(EngineSpec {
+//!     budget: Budget::Nodes(3000),
+//!     evaluation: EvaluationSpec::Classic,
+//!     selective: true,
+//! }));
+//! let rhino: Contender = "gtp:gtp-rhino -l 4".parse().unwrap();
+//! assert_eq!(rhino, Contender::Gtp(vec!["gtp-rhino".into(), "-l".into(), "4".into()]));
+//! ```
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::computer::Level;
+
+/// How much this engine searches a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// As the computer of `othello play` at this level (its depth, exact solve, node budget and
+    /// time cap), without its random moves.
+    Level(Level),
+    /// About this many nodes a move, whatever the position.
+    Nodes(u64),
+}
+
+/// Which evaluation this engine uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvaluationSpec {
+    /// The trained weights compiled in.
+    Trained,
+    /// The hand-written classic evaluation.
+    Classic,
+    /// The weights of a file written by `othello train fit`.
+    File(PathBuf),
+}
+
+/// This engine as a player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// How much it searches.
+    pub budget: Budget,
+    /// Its evaluation.
+    pub evaluation: EvaluationSpec,
+    /// Whether its midgame search uses probabilistic cut-offs.
+    pub selective: bool,
+}
+
+impl Default for EngineSpec {
+    /// Level 6, the trained weights, probabilistic cut-offs.
+    fn default() -> EngineSpec {
+        EngineSpec {
+            budget: Budget::Level(Level::MAX),
+            evaluation: EvaluationSpec::Trained,
+            selective: true,
+        }
+    }
+}
+
+/// A player of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contender {
+    /// This engine.
+    Engine(EngineSpec),
+    /// An external engine speaking GTP: its program and arguments.
+    Gtp(Vec<String>),
+    /// An external engine speaking NBoard: its program and arguments.
+    NBoard(Vec<String>),
+}
+
+/// A player named in a way this crate does not read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{found:?}: {problem}")]
+pub struct SpecError {
+    /// The name as given.
+    pub found: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl FromStr for Contender {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<Contender, SpecError> {
+        let error = |problem: String| SpecError {
+            found: text.to_owned(),
+            problem,
+        };
+        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
+        match kind.trim() {
+            "self" => parse_engine(rest).map(Contender::Engine).map_err(error),
+            "gtp" => command(rest).map(Contender::Gtp).map_err(error),
+            "nboard" => command(rest).map(Contender::NBoard).map_err(error),
+            _ => Err(error(
+                "expected self:LEVEL, self:nodes=N, self:weights=FILE (combined with commas), \
+                 gtp:COMMAND or nboard:COMMAND"
+                    .to_owned(),
+            )),
+        }
+    }
+}
+
+/// The words of an external engine's command line; a command quoted whole is split too.
+fn command(text: &str) -> Result<Vec<String>, String> {
+    let mut words =
+        shell_words::split(text).map_err(|error| format!("cannot split the command: {error}"))?;
+    if let [word] = words.as_slice()
+        && word.contains(char::is_whitespace)
+    {
+        words = shell_words::split(word)
+            .map_err(|error| format!("cannot split the command: {error}"))?;
+    }
+    if words.is_empty() {
+        return Err("no command to start the engine".to_owned());
+    }
+    Ok(words)
+}
+
+/// The options after `self:`.
+fn parse_engine(text: &str) -> Result<EngineSpec, String> {
+    let mut spec = EngineSpec::default();
+    let (mut budget, mut evaluation) = (None, None);
+    for option in text.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+        let (name, value) = match option.split_once('=') {
+            Some((name, value)) => (name.trim(), Some(value.trim())),
+            None => (option, None),
+        };
+        let (slot, new) = match (name, value) {
+            ("level", Some(value)) => (&mut budget, Setting::Budget(level(value)?)),
+            (number, None) if number.starts_with(|c: char| c.is_ascii_digit()) => {
+                (&mut budget, Setting::Budget(level(number)?))
+            }
+            ("nodes", Some(value)) => {
+                let nodes = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| {
+                        format!("nodes: expected a number from 1 up, found {value:?}")
+                    })?;
+                (&mut budget, Setting::Budget(Budget::Nodes(nodes)))
+            }
+            ("weights", Some(file)) if !file.is_empty() => (
+                &mut evaluation,
+                Setting::Evaluation(EvaluationSpec::File(PathBuf::from(file))),
+            ),
+            ("classic", None) => (
+                &mut evaluation,
+                Setting::Evaluation(EvaluationSpec::Classic),
+            ),
+            ("trained", None) => (
+                &mut evaluation,
+                Setting::Evaluation(EvaluationSpec::Trained),
+            ),
+            ("no-probcut" | "noprobcut", None) => {
+                spec.selective = false;
+                continue;
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option {option:?}: expected a level (1-6), level=N, nodes=N, \
+                     weights=FILE, classic, trained or no-probcut"
+                ));
+            }
+        };
+        if let Some(old) = slot.replace(new.clone()) {
+            return Err(format!("{old} and {new} both given: choose one"));
+        }
+    }
+    if let Some(Setting::Budget(value)) = budget {
+        spec.budget = value;
+    }
+    if let Some(Setting::Evaluation(value)) = evaluation {
+        spec.evaluation = value;
+    }
+    Ok(spec)
+}
+
+/// One option of `self:`, kept to say which two clash.
+#[derive(Clone, Debug)]
+enum Setting {
+    Budget(Budget),
+    Evaluation(EvaluationSpec),
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Setting::Budget(Budget::Level(level)) => write!(f, "level {level}"),
+            Setting::Budget(Budget::Nodes(nodes)) => write!(f, "nodes={nodes}"),
+            Setting::Evaluation(EvaluationSpec::Trained) => f.write_str("trained"),
+            Setting::Evaluation(EvaluationSpec::Classic) => f.write_str("classic"),
+            Setting::Evaluation(EvaluationSpec::File(path)) => {
+                write!(f, "weights={}", path.display())
+            }
+        }
+    }
+}
+
+fn level(text: &str) -> Result<Budget, String> {
+    text.parse::<Level>()
+        .map(Budget::Level)
+        .map_err(|error| error.to_string())
+}
