@@ -40,13 +40,15 @@
 //! players of graded strength in [`computer`]; the NBoard and GTP protocols through which other
 //! programs drive the engine in [`engine_protocol`]; the self-play games and the fit that make
 //! the engine's 8x8 pattern evaluation ([`engine::patterns`]), the model of its probabilistic
-//! cut-offs ([`engine::probcut`]) and matches between evaluations in [`train`].
+//! cut-offs ([`engine::probcut`]) and matches between evaluations in [`train`]; the opening
+//! book of 8x8 Othello that the computer players consult in [`book`].
 
 #![warn(missing_docs)]
 
 pub mod analysis;
 pub mod bitboard;
 mod board;
+pub mod book;
 mod color;
 pub mod computer;
 mod cpu;
