@@ -44,6 +44,7 @@ impl Symmetry {
     }
 
     /// The image of square `index` (`row * 8 + col`).
+    #[cfg(test)]
     pub(crate) fn apply_square(self, index: u32) -> u32 {
         self.apply(1 << index).trailing_zeros()
     }
