@@ -322,7 +322,7 @@ pub const DEFAULT_MARGIN: i32 = 1;
 
 /// An opening book: positions under symmetry with their search scores, and the values derived
 /// from them by negamax.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct Book {
     entries: BTreeMap<Position, Entry>,
     derived: HashMap<Position, Derived>,
@@ -762,6 +762,16 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+impl fmt::Debug for Book {
+    /// The number of positions, not the positions (a book holds thousands).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Book")
+            .field("positions", &self.len())
+            .field("expanded", &self.expanded())
+            .finish_non_exhaustive()
+    }
 }
 
 impl fmt::Display for Position {

@@ -15,6 +15,7 @@ use thiserror::Error;
 use othello::book::build::{BuildConfig, Builder};
 use othello::book::{Book, BookError};
 use othello::record::{ReadOptions, movelist};
+use othello::session::BookChoice;
 use othello::{Dimensions, Game, RuleSet, Setup};
 
 use super::atomic::{NotOurs, check_overwrite, write_atomic};
@@ -90,6 +91,41 @@ pub struct BookSource {
     /// built-in book.
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
+}
+
+/// `--book FILE` and `--no-book` of the commands that play (`play`, `nboard`, `gtp`).
+#[derive(Debug, Args)]
+pub struct UseBookArgs {
+    /// Play from this opening book (binary, or text as `othello book export` writes it)
+    /// instead of the built-in one.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    book: Option<PathBuf>,
+
+    /// Play without an opening book: search every move.
+    #[arg(long)]
+    no_book: bool,
+}
+
+impl UseBookArgs {
+    /// The book to play from: the file, the built-in book, or none with `--no-book`.
+    pub fn book(&self) -> Result<Option<Arc<Book>>, BookCliError> {
+        if self.no_book {
+            return Ok(None);
+        }
+        match &self.book {
+            Some(path) => read_book(path).map(|book| Some(Arc::new(book))),
+            None => Ok(Some(Book::builtin())),
+        }
+    }
+
+    /// The book of the computer players of `othello play`.
+    pub fn choice(&self) -> Result<BookChoice, BookCliError> {
+        Ok(match self.book()? {
+            None => BookChoice::Off,
+            Some(book) if self.book.is_some() => BookChoice::Custom(book),
+            Some(_) => BookChoice::Builtin,
+        })
+    }
 }
 
 /// Arguments of `othello book show`.
