@@ -20,6 +20,7 @@ mod rules;
 mod properties;
 
 mod analysis;
+mod book;
 mod records;
 
 mod grader;
