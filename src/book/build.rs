@@ -136,7 +136,10 @@ impl Builder {
             }
             let free = position.ply() + 1 < self.config.plies;
             for (_, next) in position.children() {
-                let Next::Position { position: child, .. } = next else {
+                let Next::Position {
+                    position: child, ..
+                } = next
+                else {
                     continue;
                 };
                 let deviation = known.value - book.move_value(next).expect("expanded");

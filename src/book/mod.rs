@@ -225,10 +225,7 @@ impl Entry {
             ));
         }
         if !(1..=MAX_DEPTH).contains(&self.depth) {
-            return Err(format!(
-                "depth {} is beyond 1..{MAX_DEPTH}",
-                self.depth
-            ));
+            return Err(format!("depth {} is beyond 1..{MAX_DEPTH}", self.depth));
         }
         Ok(())
     }
@@ -378,7 +375,9 @@ impl Book {
 
     /// Every stored position (in canonical form) and its entry, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (Position, Entry)> + '_ {
-        self.entries.iter().map(|(&position, &entry)| (position, entry))
+        self.entries
+            .iter()
+            .map(|(&position, &entry)| (position, entry))
     }
 
     /// Stores `entry` for `position` (in any orientation), replacing what was there, and
@@ -566,7 +565,7 @@ impl Book {
         if version != FORMAT_VERSION {
             return Err(BookError::Version { found: version });
         }
-        let count = word(12).ok_or_else(too_short)? as u64;
+        let count = u64::from(word(12).ok_or_else(too_short)?);
         let expected = (HEADER_LEN + CHECKSUM_LEN) as u64 + count * ENTRY_LEN as u64;
         if bytes.len() as u64 != expected {
             return Err(BookError::Length {
@@ -582,9 +581,8 @@ impl Book {
         let mut previous = None;
         for (index, chunk) in body[HEADER_LEN..].chunks_exact(ENTRY_LEN).enumerate() {
             let bad = |reason: String| BookError::Entry { index, reason };
-            let u64_at = |at: usize| {
-                u64::from_le_bytes(chunk[at..at + 8].try_into().expect("eight bytes"))
-            };
+            let u64_at =
+                |at: usize| u64::from_le_bytes(chunk[at..at + 8].try_into().expect("eight bytes"));
             let position = Position {
                 player: u64_at(0),
                 opponent: u64_at(8),

@@ -83,12 +83,7 @@ fn transpose(mut bits: u64) -> u64 {
 /// compared as the pair (player, opponent), and the symmetry that gives it.
 pub(crate) fn canonical(player: u64, opponent: u64) -> ((u64, u64), Symmetry) {
     Symmetry::all()
-        .map(|symmetry| {
-            (
-                (symmetry.apply(player), symmetry.apply(opponent)),
-                symmetry,
-            )
-        })
+        .map(|symmetry| ((symmetry.apply(player), symmetry.apply(opponent)), symmetry))
         .min_by_key(|&(image, _)| image)
         .expect("there are eight symmetries")
 }

@@ -217,7 +217,10 @@ fn bytes_and_text_round_trip() {
     assert_eq!(Book::from_bytes(&bytes).unwrap(), book);
     let text = book.to_text();
     assert_eq!(Book::from_text(&text).unwrap(), book);
-    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), book.len());
+    assert_eq!(
+        text.lines().filter(|l| !l.starts_with('#')).count(),
+        book.len()
+    );
 }
 
 #[test]
@@ -230,13 +233,19 @@ fn text_accepts_any_orientation_and_names_bad_lines() {
     assert_eq!(book, book2);
     for (text, expected) in [
         ("XO +1 2", "line 1: expected a board of 64 squares"),
-        ("x", "line 1: expected a board of 64 squares, a score and a depth"),
+        (
+            "x",
+            "line 1: expected a board of 64 squares, a score and a depth",
+        ),
         (&format!("{} +1", Position::START), "found 2 fields"),
         (&format!("{} one 2", Position::START), "expected a score"),
         (&format!("{} +1 deep", Position::START), "expected a depth"),
         (&format!("{} +99 3", Position::START), "score 99 is beyond"),
         (&format!("{} +1 0", Position::START), "depth 0 is beyond"),
-        (&format!("{}Z +1 2", &Position::START.to_string()[..63]), "square 64 is 'Z'"),
+        (
+            &format!("{}Z +1 2", &Position::START.to_string()[..63]),
+            "square 64 is 'Z'",
+        ),
         (&format!("-Z{} 0 1", "-".repeat(62)), "square 2 is 'Z'"),
         (&format!("{} 0 1", "-".repeat(64)), "no legal move"),
     ] {

@@ -476,34 +476,33 @@ fn game_after(moves: &str) -> Result<Game, BookCliError> {
         [record] if record.starts_standard() && record.dims() == Dimensions::STANDARD => {
             Ok(record.final_game().clone())
         }
-        _ => Err(bad("expected one game's moves from the 8x8 start".to_owned())),
+        _ => Err(bad(
+            "expected one game's moves from the 8x8 start".to_owned()
+        )),
     }
 }
 
 fn export(args: &ExportArgs) -> Result<(), BookCliError> {
     let book = source_book(&args.source)?;
     let text = book.to_text();
-    match &args.out {
-        Some(path) => {
-            check_overwrite(path, args.force, MAX_BOOK_BYTES, |bytes| {
-                std::str::from_utf8(bytes)
-                    .ok()
-                    .and_then(|text| Book::from_text(text).ok())
-                    .map(drop)
-                    .ok_or_else(|| "not a book's text".to_owned())
-            })?;
-            write_atomic(path, text.as_bytes()).map_err(|source| BookCliError::Write {
-                path: path.clone(),
-                source,
-            })
-        }
-        None => {
-            let mut out = io::stdout().lock();
-            out.write_all(text.as_bytes())
-                .and_then(|()| out.flush())
-                .map_err(BookCliError::Stdout)
-        }
-    }
+    let Some(path) = &args.out else {
+        let mut out = io::stdout().lock();
+        return out
+            .write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(BookCliError::Stdout);
+    };
+    check_overwrite(path, args.force, MAX_BOOK_BYTES, |bytes| {
+        std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|text| Book::from_text(text).ok())
+            .map(drop)
+            .ok_or_else(|| "not a book's text".to_owned())
+    })?;
+    write_atomic(path, text.as_bytes()).map_err(|source| BookCliError::Write {
+        path: path.clone(),
+        source,
+    })
 }
 
 fn import(args: &ImportArgs) -> Result<(), BookCliError> {

@@ -329,17 +329,16 @@ impl Gtp {
             .as_ref()
             .and_then(|book| book.moves(&self.game))
             .and_then(|moves| moves.first().map(|m| m.square));
-        let square = match book_move {
-            Some(square) => square,
-            None => {
-                let empties = self.game.board().empties();
-                let mut limits = limits_for_depth(self.depth, empties);
-                limits.time = self.clock.budget(color, empties);
-                self.engine
-                    .search_with(&self.game, &limits, &self.stop, &mut |_| {})
-                    .map_err(|error| error.to_string())?
-                    .best_move
-            }
+        let square = if let Some(square) = book_move {
+            square
+        } else {
+            let empties = self.game.board().empties();
+            let mut limits = limits_for_depth(self.depth, empties);
+            limits.time = self.clock.budget(color, empties);
+            self.engine
+                .search_with(&self.game, &limits, &self.stop, &mut |_| {})
+                .map_err(|error| error.to_string())?
+                .best_move
         };
         let before = self.game.clone();
         self.game.play(square).map_err(|error| error.to_string())?;

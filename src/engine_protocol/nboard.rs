@@ -215,7 +215,10 @@ impl NBoard {
             }),
             "learn" => Reply {
                 lines: vec!["learned".to_owned()],
-                notes: vec!["learn: the opening book does not learn from games; nothing is stored".to_owned()],
+                notes: vec![
+                    "learn: the opening book does not learn from games; nothing is stored"
+                        .to_owned(),
+                ],
                 ..Reply::default()
             },
             "ping" => match rest.parse::<i64>() {
@@ -442,7 +445,10 @@ impl Task {
             emit("=== PA".to_owned());
             return;
         }
-        if let Some(best) = self.book_moves(&spot.game).and_then(|moves| moves.first().copied()) {
+        if let Some(best) = self
+            .book_moves(&spot.game)
+            .and_then(|moves| moves.first().copied())
+        {
             emit(format!(
                 "=== {}/{}/{}",
                 best.square,

@@ -14,7 +14,9 @@ use crate::support::{othello, scratch};
 /// `othello book build` on a tiny budget: depth 2, the first 2 moves, `positions` positions.
 fn build(out: &Path, positions: u32) {
     othello()
-        .args(["book", "build", "--depth", "2", "--plies", "2", "--hash", "1"])
+        .args([
+            "book", "build", "--depth", "2", "--plies", "2", "--hash", "1",
+        ])
         .args(["--positions", &positions.to_string(), "--out"])
         .arg(out)
         .assert()
@@ -171,10 +173,7 @@ fn hand_made_book(best: &str) -> String {
         after.play(square).unwrap();
         // The score is black's, who moves next: white's move is worth its negation.
         let score = if square.to_string() == best { -20 } else { 5 };
-        text.push_str(&format!(
-            "{} {score:+} 10\n",
-            Position::of(&after).unwrap()
-        ));
+        text.push_str(&format!("{} {score:+} 10\n", Position::of(&after).unwrap()));
     }
     text
 }
@@ -187,7 +186,12 @@ fn searched_reply() -> String {
         .output()
         .unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
-    stdout.split("\n\n").nth(1).unwrap().trim_start_matches("= ").to_lowercase()
+    stdout
+        .split("\n\n")
+        .nth(1)
+        .unwrap()
+        .trim_start_matches("= ")
+        .to_lowercase()
 }
 
 #[test]

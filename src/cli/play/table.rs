@@ -7,9 +7,7 @@ use std::time::Duration;
 
 use othello::computer::{Computer, Level};
 use othello::record::{GameRecord, Metadata, movelist};
-use othello::session::{
-    BookChoice, Command, CommandError, Controller, Player, Session, computers,
-};
+use othello::session::{BookChoice, Command, CommandError, Controller, Player, Session, computers};
 use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square};
 
 use super::super::Failure;
@@ -97,8 +95,8 @@ impl Table {
     pub fn with_book(self, book: BookChoice) -> Table {
         let computers = computers(&self.players, self.seed, &book);
         Table {
-            book,
             computers,
+            book,
             ..self
         }
     }
