@@ -1,4 +1,9 @@
-//! The computer player: strength levels over the search engine.
+//! The computer player: strength levels over the search engine, and the opening book.
+//!
+//! From level 3 up the computer plays from the built-in opening book ([`crate::book`]) on
+//! 8x8 under the FULL rules while the position is in it (a move within [`BOOK_MARGIN`] of the
+//! book's best, drawn with the computer's seed), and searches elsewhere; levels 1 and 2 are
+//! meant to be weak and never use it. [`Computer::with_book`] sets another book, or none.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -14,13 +19,16 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+use crate::book::Book;
 use crate::color::Color;
 use crate::engine::{Engine, EngineConfig, EngineError, Limits, SearchReport};
 use crate::game::Game;
@@ -66,7 +74,18 @@ impl Level {
     pub const fn profile(self) -> Profile {
         PROFILES[self.0 as usize - 1]
     }
+
+    /// Whether the computer at this level plays from the opening book by default: from level 3
+    /// up (levels 1 and 2 are meant to be weak).
+    #[must_use]
+    pub const fn uses_book(self) -> bool {
+        self.0 >= 3
+    }
 }
+
+/// How far below the book's best move, in discs, a move the computer plays from the book may
+/// be: the moves within it are drawn with the computer's seed, so that games vary.
+pub const BOOK_MARGIN: i32 = 1;
 
 /// What a level means: how deep it searches, when it solves the end exactly, how often it
 /// plays a random move instead.
@@ -184,20 +203,26 @@ impl FromStr for Level {
 pub struct Choice {
     /// The square to play.
     pub square: Square,
-    /// The engine's report, or `None` for a move played at random.
+    /// The engine's report, or `None` for a move played at random. For a book move: the
+    /// book's value of the move, the depth of the search that scored the position it leads
+    /// to, the book's line from it, and no nodes.
     pub report: Option<SearchReport>,
+    /// Whether the move comes from the opening book.
+    pub book: bool,
 }
 
-/// A computer player: a search engine, a level and a seeded random source, so that the same
-/// seed replays the same game.
+/// A computer player: a search engine, a level, a seeded random source (so that the same
+/// seed replays the same game) and an opening book.
 pub struct Computer {
     engine: Engine,
     level: Level,
     rng: ChaCha8Rng,
+    book: Option<Arc<Book>>,
 }
 
 impl Computer {
-    /// A player at `level`; `seed` decides its random moves.
+    /// A player at `level`; `seed` decides its random moves and which book move it plays
+    /// among equals. It uses the built-in book if its level does ([`Level::uses_book`]).
     #[must_use]
     pub fn new(level: Level, seed: u64) -> Computer {
         let config = EngineConfig {
@@ -209,7 +234,32 @@ impl Computer {
             engine: Engine::new(config),
             level,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            book: level.uses_book().then(Book::builtin),
         }
+    }
+
+    /// The same player with `book` as its opening book, or none: `with_book(None)` turns the
+    /// book off, `with_book(Some(Book::builtin()))` turns it on at any level.
+    ///
+    /// ```
+    /// use othello::book::Book;
+    /// use othello::computer::{Computer, Level};
+    ///
+    /// let searching = Computer::new(Level::MAX, 1).with_book(None);
+    /// assert!(searching.book().is_none());
+    /// let weak_with_book = Computer::new(Level::MIN, 1).with_book(Some(Book::builtin()));
+    /// assert!(weak_with_book.book().is_some());
+    /// ```
+    #[must_use]
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> Computer {
+        self.book = book;
+        self
+    }
+
+    /// The opening book it plays from, if any.
+    #[must_use]
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
     }
 
     /// The computer playing `color` in a game seeded with `seed`: each colour's seed is derived
@@ -243,12 +293,41 @@ impl Computer {
             return Ok(Choice {
                 square,
                 report: None,
+                book: false,
             });
+        }
+        if let Some(choice) = self.book_move(game) {
+            return Ok(choice);
         }
         let report = self.analyse(game, stop)?;
         Ok(Choice {
             square: report.best_move,
             report: Some(report),
+            book: false,
+        })
+    }
+
+    /// A move from the book, if the position is in it.
+    fn book_move(&mut self, game: &Game) -> Option<Choice> {
+        let book = self.book.as_ref()?;
+        let chosen = book.choose(game, BOOK_MARGIN, &mut self.rng)?;
+        let mut after = game.clone();
+        after.play(chosen.square).ok()?;
+        let mut pv = vec![chosen.square];
+        pv.extend(book.line(&after));
+        let depth = book.get(&after).map_or(0, |known| known.entry.depth);
+        Some(Choice {
+            square: chosen.square,
+            report: Some(SearchReport {
+                best_move: chosen.square,
+                score: chosen.value,
+                exact: false,
+                depth,
+                pv,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+            }),
+            book: true,
         })
     }
 

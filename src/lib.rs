@@ -41,7 +41,8 @@
 //! programs drive the engine in [`engine_protocol`]; the self-play games and the fit that make
 //! the engine's 8x8 pattern evaluation ([`engine::patterns`]), the model of its probabilistic
 //! cut-offs ([`engine::probcut`]) in [`train`]; matches between this engine and others, with
-//! their tally and Elo estimate, in [`arena`].
+//! their tally and Elo estimate, in [`arena`]; the opening book of 8x8 Othello that the computer
+//! players consult in [`book`].
 
 #![warn(missing_docs)]
 
@@ -49,6 +50,7 @@ pub mod analysis;
 pub mod arena;
 pub mod bitboard;
 mod board;
+pub mod book;
 mod color;
 pub mod computer;
 mod cpu;

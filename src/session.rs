@@ -26,7 +26,7 @@ use crate::notation::{NotationError, parse_square};
 use crate::record::{GameRecord, Metadata};
 use crate::square::{Dimensions, Square};
 
-pub use players::{Controller, ControllerError, Name, NameError, Player, computers};
+pub use players::{BookChoice, Controller, ControllerError, Name, NameError, Player, computers};
 
 /// What a player can type at the prompt: the one grammar of every front end (the line dialogue,
 /// the full screen, and front ends over the library such as a web page).

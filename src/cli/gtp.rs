@@ -32,6 +32,8 @@ pub struct EngineArgs {
     /// Transposition table size in MiB, at most half of the machine's memory.
     #[arg(long, value_name = "MB", default_value_t = 64, value_parser = super::parse_hash)]
     pub hash: u32,
+    #[command(flatten)]
+    pub book: super::book::UseBookArgs,
 }
 
 impl EngineArgs {
@@ -149,6 +151,7 @@ pub fn run(args: &GtpArgs) -> Result<(), Failure> {
         );
     }
     let mut gtp = Gtp::new(args.engine.engine()?, args.engine.depth);
+    gtp.set_book(args.engine.book.book()?);
     let stop = gtp.stop_flag();
     watch_output(move || stop.store(true, Ordering::SeqCst))?;
     // Lines are read on a thread of their own, so that the end of the input is seen while a

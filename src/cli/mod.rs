@@ -2,6 +2,7 @@
 
 mod analyze;
 mod atomic;
+mod book;
 mod check;
 mod convert;
 mod generate;
@@ -79,6 +80,9 @@ enum Command {
     Gtp(gtp::GtpArgs),
     /// Serve the board to a browser, to play on a phone or a desktop.
     Serve(serve::ServeArgs),
+    /// The opening book of 8x8 Othello: build one, show what it says of a position, export it
+    /// as text, import text or books into a book file.
+    Book(book::BookArgs),
 }
 
 /// A rule set as named on the command line.
@@ -221,6 +225,9 @@ pub enum Failure {
     /// `othello serve` could not run.
     #[error(transparent)]
     Serve(#[from] serve::ServeError),
+    /// `othello book` failed, or a book file could not be read.
+    #[error(transparent)]
+    Book(#[from] book::BookCliError),
     /// A thread could not be started, or ended unexpectedly.
     #[error("cannot run the protocol's threads: {0}")]
     Thread(io::Error),
@@ -251,6 +258,7 @@ impl Failure {
             Failure::Check(error) => error.exit_status(),
             Failure::Train(error) => error.exit_status(),
             Failure::Match(error) => error.exit_status(),
+            Failure::Book(error) => error.exit_status(),
         }
     }
 
@@ -264,6 +272,7 @@ impl Failure {
             Failure::Analyze(error) if error.is_broken_pipe() => None,
             Failure::Train(error) if error.is_broken_pipe() => None,
             Failure::Match(error) if error.is_broken_pipe() => None,
+            Failure::Book(error) if error.is_broken_pipe() => None,
             // The report's summary line has said it.
             Failure::CasesFailed { .. } => None,
             failure => Some(failure.to_string()),
@@ -295,6 +304,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Some(Command::Nboard(args)) => nboard::run(&args),
         Some(Command::Gtp(args)) => gtp::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Book(args)) => Ok(book::run(&args)?),
     }
 }
 

@@ -89,6 +89,7 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
              hint N, move F5, ping N; quit or Ctrl-D ends)."
         );
     }
+    let book = args.engine.book.book()?;
     let mut engine = args.engine.engine()?;
     let interrupt = Arc::new(Interrupt {
         stop: AtomicBool::new(false),
@@ -132,6 +133,7 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
 
     let mut nboard = NBoard::new();
     nboard.set_depth(args.engine.depth);
+    nboard.set_book(book);
     let stdout = io::stdout();
     let mut output = stdout.lock();
     let mut write = |text: &str| -> Result<(), Failure> {

@@ -22,6 +22,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use crate::book::Book;
 use crate::color::{ByColor, Color};
 use crate::engine::Engine;
 use crate::game::Game;
@@ -113,6 +114,7 @@ pub struct Gtp {
     clock: Clock,
     /// Stops the searches of `genmove`: see [`Gtp::stop_flag`].
     stop: Arc<AtomicBool>,
+    book: Option<Arc<Book>>,
 }
 
 impl Gtp {
@@ -127,7 +129,19 @@ impl Gtp {
             depth: depth.clamp(1, MAX_DEPTH),
             clock: Clock::default(),
             stop: Arc::new(AtomicBool::new(false)),
+            book: None,
         }
+    }
+
+    /// Sets the opening book `genmove` plays from, or none.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book in use, if any.
+    #[must_use]
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
     }
 
     /// The flag that stops `genmove`'s search, for another thread to raise when the front end
@@ -310,19 +324,26 @@ impl Gtp {
             // `undo` takes back the last move.
             _ => return Ok("pass".to_owned()),
         }
-        let empties = self.game.board().empties();
-        let mut limits = limits_for_depth(self.depth, empties);
-        limits.time = self.clock.budget(color, empties);
-        let report = self
-            .engine
-            .search_with(&self.game, &limits, &self.stop, &mut |_| {})
-            .map_err(|error| error.to_string())?;
+        let book_move = self
+            .book
+            .as_ref()
+            .and_then(|book| book.moves(&self.game))
+            .and_then(|moves| moves.first().map(|m| m.square));
+        let square = if let Some(square) = book_move {
+            square
+        } else {
+            let empties = self.game.board().empties();
+            let mut limits = limits_for_depth(self.depth, empties);
+            limits.time = self.clock.budget(color, empties);
+            self.engine
+                .search_with(&self.game, &limits, &self.stop, &mut |_| {})
+                .map_err(|error| error.to_string())?
+                .best_move
+        };
         let before = self.game.clone();
-        self.game
-            .play(report.best_move)
-            .map_err(|error| error.to_string())?;
+        self.game.play(square).map_err(|error| error.to_string())?;
         self.history.push(before);
-        Ok(vertex_text(report.best_move))
+        Ok(vertex_text(square))
     }
 
     /// A vertex: `None` for `pass`.

@@ -27,13 +27,19 @@
 //! MOVE[/EVAL/TIME]` (a square such as `F5`, or `PA` for a pass; a bare square is read as a
 //! move too, as version 1 sent it), `hint N`, `go`, `analyze`, `learn`, `ping N`, `quit`.
 //! Replies: `set myname othello-VERSION`, `=== MOVE/EVAL/TIME`, `search PV EVAL 0 DEPTH` (the
-//! depth is `100%` for an exact solve), `analysis MOVE_NUMBER EVAL`, `nodestats NODES SECONDS`,
+//! depth is `100%` for an exact solve), `book PV EVAL 0 DEPTH` (a hint from the opening book), `analysis MOVE_NUMBER EVAL`, `nodestats NODES SECONDS`,
 //! `status TEXT`, `pong N`, `learned`. Evaluations are in discs from the point of view of the
 //! player to move.
+//!
+//! With an opening book ([`NBoard::set_book`]; none unless set), `go` in a position the book
+//! holds expanded answers at once with the book's best move (the first in square order among
+//! equals), and `hint` with the book's moves.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use crate::book::Book;
 use crate::color::Color;
 use crate::engine::{Engine, MoveValue, SearchReport};
 use crate::game::Game;
@@ -122,6 +128,7 @@ pub struct NBoard {
     spots: Vec<Spot>,
     depth: u32,
     contempt: i32,
+    book: Option<Arc<Book>>,
 }
 
 impl Default for NBoard {
@@ -139,7 +146,19 @@ impl NBoard {
             spots: vec![Spot::new(game)],
             depth: DEFAULT_DEPTH,
             contempt: 0,
+            book: None,
         }
+    }
+
+    /// Sets the opening book `go` and `hint` answer from, or none.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book in use, if any.
+    #[must_use]
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
     }
 
     /// The current position.
@@ -192,10 +211,14 @@ impl NBoard {
             "analyze" => Reply::task(Task {
                 kind: TaskKind::Analyze(self.spots.clone()),
                 depth: self.depth,
+                book: None,
             }),
             "learn" => Reply {
                 lines: vec!["learned".to_owned()],
-                notes: vec!["learn: there is no opening book; nothing is stored".to_owned()],
+                notes: vec![
+                    "learn: the opening book does not learn from games; nothing is stored"
+                        .to_owned(),
+                ],
                 ..Reply::default()
             },
             "ping" => match rest.parse::<i64>() {
@@ -330,6 +353,7 @@ impl NBoard {
         Reply::task(Task {
             kind: TaskKind::Go(spot.clone()),
             depth: self.depth,
+            book: self.book.clone(),
         })
     }
 
@@ -355,6 +379,7 @@ impl NBoard {
         Reply::task(Task {
             kind: TaskKind::Hint(spot.clone(), count),
             depth: self.depth,
+            book: self.book.clone(),
         })
     }
 }
@@ -375,6 +400,7 @@ fn shorten(text: &str) -> String {
 pub struct Task {
     kind: TaskKind,
     depth: u32,
+    book: Option<Arc<Book>>,
 }
 
 #[derive(Clone, Debug)]
@@ -419,6 +445,18 @@ impl Task {
             emit("=== PA".to_owned());
             return;
         }
+        if let Some(best) = self
+            .book_moves(&spot.game)
+            .and_then(|moves| moves.first().copied())
+        {
+            emit(format!(
+                "=== {}/{}/{}",
+                best.square,
+                eval_text(best.value),
+                seconds(start.elapsed(), 1)
+            ));
+            return;
+        }
         emit(format!("status thinking at depth {}", self.depth));
         let Some(report) = self.search(&spot.game, engine, stop, emit, start) else {
             return;
@@ -440,8 +478,25 @@ impl Task {
         emit: &mut dyn FnMut(String),
         start: Instant,
     ) {
-        emit(format!("status thinking at depth {}", self.depth));
         let game = &spot.game;
+        if let Some(book) = self.book.as_ref().filter(|_| !spot.must_pass())
+            && let Some(moves) = book.moves(game)
+        {
+            for m in moves.iter().take(count) {
+                let mut after = game.clone();
+                after.play(m.square).expect("book moves are legal");
+                let mut line = vec![m.square];
+                line.extend(book.line(&after));
+                let depth = book.get(&after).map_or(0, |known| known.entry.depth);
+                emit(format!(
+                    "book {} {} 0 {depth}",
+                    line_text(game, &line),
+                    eval_text(m.value)
+                ));
+            }
+            return;
+        }
+        emit(format!("status thinking at depth {}", self.depth));
         let moves = game.legal_moves();
         let mut valued = Vec::new();
         if spot.must_pass() || count == 1 || moves.len() == 1 {
@@ -534,6 +589,11 @@ impl Task {
             };
             emit(format!("analysis {number} {}", eval_text(value)));
         }
+    }
+
+    /// The book's moves for `game`, best first, if the task has a book that holds it expanded.
+    fn book_moves(&self, game: &Game) -> Option<Vec<crate::book::BookMove>> {
+        self.book.as_ref()?.moves(game)
     }
 
     /// Searches `game` to the task's depth (exact near the end), reporting each completed
@@ -757,6 +817,7 @@ mod tests {
         let task = Task {
             kind: TaskKind::Hint(Spot::new(game), 2),
             depth: 2,
+            book: None,
         };
         let lines = run(&task);
         let named: Vec<&str> = lines

@@ -4,9 +4,11 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use thiserror::Error;
 
+use crate::book::Book;
 use crate::color::{ByColor, Color};
 use crate::computer::{Computer, Level};
 
@@ -178,12 +180,43 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
+/// Which opening book the computer players play from.
+#[derive(Clone, Debug, Default)]
+pub enum BookChoice {
+    /// The built-in book, at the levels that use a book ([`Level::uses_book`]).
+    #[default]
+    Builtin,
+    /// No book: every move is searched.
+    Off,
+    /// This book, at the levels that use a book.
+    Custom(Arc<Book>),
+}
+
+impl BookChoice {
+    /// The book a computer at `level` plays from.
+    #[must_use]
+    pub fn for_level(&self, level: Level) -> Option<Arc<Book>> {
+        match self {
+            BookChoice::Builtin if level.uses_book() => Some(Book::builtin()),
+            BookChoice::Custom(book) if level.uses_book() => Some(Arc::clone(book)),
+            _ => None,
+        }
+    }
+}
+
 /// The engines of the computer players (`None` for a person), each seeded from `seed` with
-/// [`Computer::for_color`]: every front end plays the same game for one seed.
+/// [`Computer::for_color`] (every front end plays the same game for one seed) and playing
+/// from the opening book `book` chooses.
 #[must_use]
-pub fn computers(players: &ByColor<Player>, seed: u64) -> ByColor<Option<Computer>> {
+pub fn computers(
+    players: &ByColor<Player>,
+    seed: u64,
+    book: &BookChoice,
+) -> ByColor<Option<Computer>> {
     ByColor::new_with(|color| match players[color].controller {
-        Controller::Computer(level) => Some(Computer::for_color(level, seed, color)),
+        Controller::Computer(level) => {
+            Some(Computer::for_color(level, seed, color).with_book(book.for_level(level)))
+        }
         Controller::Human => None,
     })
 }

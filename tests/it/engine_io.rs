@@ -126,7 +126,7 @@ fn move_of(reply: &str) -> &str {
 
 #[test]
 fn nboard_plays_a_whole_game_driven_by_the_gui() {
-    let mut session = Session::start(&["nboard", "--hash", "1"]);
+    let mut session = Session::start(&["nboard", "--no-book", "--hash", "1"]);
     session.send("nboard 2");
     session.line();
     session.send("set depth 1");
@@ -217,7 +217,7 @@ fn nboard_reports_bad_commands_on_stderr_and_keeps_the_position() {
 
 #[test]
 fn nboard_ping_stops_a_running_search_before_its_pong() {
-    let mut session = Session::start(&["nboard", "--hash", "16"]);
+    let mut session = Session::start(&["nboard", "--no-book", "--hash", "16"]);
     session.send("nboard 2");
     session.line();
     // Depth 40 from the start would take far longer than this test.
@@ -253,14 +253,14 @@ fn nboard_ping_stops_a_running_search_before_its_pong() {
 fn nboard_quit_and_end_of_input_end_the_session() {
     // The end of the input lets the search under way finish.
     let output = othello()
-        .args(["nboard", "--hash", "1"])
+        .args(["nboard", "--no-book", "--hash", "1"])
         .write_stdin("nboard 2\nset depth 3\ngo\n")
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
     assert!(String::from_utf8(output.stdout).unwrap().contains("=== "));
     let output = othello()
-        .args(["nboard", "--hash", "1"])
+        .args(["nboard", "--no-book", "--hash", "1"])
         .write_stdin("nboard 2\nquit\nping 1\n")
         .output()
         .unwrap();
@@ -287,7 +287,7 @@ fn gtp_session_with_ids_errors_and_a_whole_6x6_game() {
     }
     script.push_str("showboard\nfinal_score\nquit\nname\n");
     let output = othello()
-        .args(["gtp", "--depth", "2", "--hash", "1"])
+        .args(["gtp", "--no-book", "--depth", "2", "--hash", "1"])
         .write_stdin(script)
         .output()
         .unwrap();
@@ -323,9 +323,9 @@ fn board_lines(game: &Game) -> Vec<String> {
 /// `othello gtp` process (white, at `white_depth`), driven as NBoard and a GTP front end would;
 /// checks the end against `Game` and returns the moves and each move's wall-clock time.
 fn nboard_against_gtp(black_depth: u32, white_depth: u32) -> (Vec<Square>, Vec<Duration>) {
-    let mut black = Session::start(&["nboard", "--hash", "16"]);
+    let mut black = Session::start(&["nboard", "--no-book", "--hash", "16"]);
     let white_depth = white_depth.to_string();
-    let mut white = Session::start(&["gtp", "--depth", &white_depth, "--hash", "16"]);
+    let mut white = Session::start(&["gtp", "--no-book", "--depth", &white_depth, "--hash", "16"]);
     black.send("nboard 2");
     black.line();
     black.send(&format!("set depth {black_depth}"));
@@ -420,7 +420,7 @@ fn engine_protocol_timing() {
     );
     let mut latencies = Vec::new();
     for _ in 0..5 {
-        let mut session = Session::start(&["nboard"]);
+        let mut session = Session::start(&["nboard", "--no-book"]);
         session.send("set depth 40");
         session.send("go");
         let thinking = Instant::now();
@@ -442,7 +442,7 @@ fn engine_protocol_timing() {
 fn ctrl_c_ends_nboard_at_once_during_a_search() {
     use std::os::unix::process::ExitStatusExt;
 
-    let mut session = Session::start(&["nboard", "--hash", "1"]);
+    let mut session = Session::start(&["nboard", "--no-book", "--hash", "1"]);
     session.send("set depth 40");
     session.send("go");
     session.until(|line| line.starts_with("nodestats"));
@@ -456,7 +456,7 @@ fn ctrl_c_ends_nboard_at_once_during_a_search() {
 /// `othello nboard` with a small table, fed `script`, to its end.
 fn run_nboard(script: &str) -> std::process::Output {
     othello()
-        .args(["nboard", "--hash", "1"])
+        .args(["nboard", "--no-book", "--hash", "1"])
         .write_stdin(script)
         .output()
         .unwrap()
@@ -491,7 +491,7 @@ fn gtp_sees_a_wipe_out_at_depth_1_and_counts_the_empties_for_the_winner() {
         gtp_plays("d3c5d6c3c4e3c6c7f5")
     );
     let output = othello()
-        .args(["gtp", "--depth", "1", "--hash", "1"])
+        .args(["gtp", "--no-book", "--depth", "1", "--hash", "1"])
         .write_stdin(script)
         .output()
         .unwrap();
@@ -513,7 +513,7 @@ fn gtp_sees_a_wipe_out_at_depth_1_and_counts_the_empties_for_the_winner() {
 
 #[test]
 fn nboard_sees_a_wipe_out_at_depth_1_and_answers_go_after_the_end() {
-    let mut session = Session::start(&["nboard", "--hash", "1"]);
+    let mut session = Session::start(&["nboard", "--no-book", "--hash", "1"]);
     session.send("nboard 2");
     session.line();
     session.send("set depth 1");
@@ -546,7 +546,7 @@ fn nboard_set_game_takes_a_random_start_komi_game() {
     .unwrap();
     let game_text = othello::record::ggf::game(&four);
     assert!(game_text.contains("TY[8kr20]"), "{game_text}");
-    let mut session = Session::start(&["nboard", "--hash", "1"]);
+    let mut session = Session::start(&["nboard", "--no-book", "--hash", "1"]);
     session.send("nboard 2");
     session.line();
     session.send("set depth 2");
@@ -594,7 +594,7 @@ fn gtp_answers_as_grhino_does_after_a_wipe_out() {
         .collect::<Vec<_>>()
         .concat();
     let output = othello()
-        .args(["gtp", "--depth", "1", "--hash", "1"])
+        .args(["gtp", "--no-book", "--depth", "1", "--hash", "1"])
         .write_stdin(script)
         .output()
         .unwrap();

@@ -891,8 +891,14 @@ fn ends_when_its_front_end_goes(args: &[&str], script: &str) {
 #[cfg(unix)]
 #[test]
 fn the_engine_stops_when_its_front_end_is_gone() {
-    ends_when_its_front_end_goes(&["nboard", "--hash", "1"], "nboard 2\nset depth 60\ngo\n");
-    ends_when_its_front_end_goes(&["gtp", "--hash", "1"], "set_depth 60\ngenmove b\n");
+    ends_when_its_front_end_goes(
+        &["nboard", "--no-book", "--hash", "1"],
+        "nboard 2\nset depth 60\ngo\n",
+    );
+    ends_when_its_front_end_goes(
+        &["gtp", "--no-book", "--hash", "1"],
+        "set_depth 60\ngenmove b\n",
+    );
 }
 
 /// Runs `othello ARGS` with `script` as its whole input (then the end of it) and its output

@@ -21,6 +21,7 @@ mod properties;
 
 mod analysis;
 mod arena;
+mod book;
 mod records;
 
 mod grader;

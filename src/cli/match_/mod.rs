@@ -31,7 +31,7 @@ use othello::{Color, Evaluation, RuleSet, Square};
 use super::Failure;
 use super::atomic::{NotOurs, check_overwrite, write_atomic};
 use super::input::MAX_INPUT_BYTES;
-use super::records::{RecordsFileError, read_records};
+use super::records::{RecordsFile, RecordsFileError};
 use super::train::{TrainError, weights_file};
 use external::{External, Protocol};
 
@@ -428,7 +428,11 @@ fn load_evaluation(contender: &Contender) -> Result<Option<Evaluation>, MatchErr
 
 /// The openings of a file: each game's moves from the standard start.
 fn read_openings(path: &Path) -> Result<Vec<Opening>, MatchError> {
-    let (name, records) = read_records(path, RuleSet::Full, None)?;
+    let file = RecordsFile::open(path, RuleSet::Full)?;
+    let name = file.name().to_owned();
+    let mut games = file.games(None)?;
+    let records: Vec<_> = games.by_ref().collect();
+    games.finish()?;
     if records.is_empty() {
         return Err(MatchError::NoOpenings { name });
     }

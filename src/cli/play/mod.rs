@@ -113,6 +113,9 @@ pub struct PlayArgs {
     /// default half a second when the game is shown on a terminal, none otherwise).
     #[arg(long, value_name = "SECS", value_parser = parse_delay)]
     delay: Option<Duration>,
+
+    #[command(flatten)]
+    book: crate::cli::book::UseBookArgs,
 }
 
 /// The pause watched games make by default on a terminal.
@@ -205,6 +208,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
     if let Some(path) = &args.save {
         check_save_path(path)?;
     }
+    let book = args.book.choice()?;
     let settled = settles_the_game(&args);
     let setup = match &args.from {
         Some(path) => read_setup(path, None).map_err(PlayError::From)?,
@@ -251,6 +255,7 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
             ask: !settled,
             save: args.save,
             loaded: loaded.zip(args.load.map(|path| path.display().to_string())),
+            book,
         };
         return screen::run(game, players, results, options);
     }
@@ -268,7 +273,8 @@ pub fn run(args: PlayArgs) -> Result<(), Failure> {
         thinking,
         !io::stdin().is_terminal(),
     )
-    .with_delay(delay);
+    .with_delay(delay)
+    .with_book(book);
     table.set_save(args.save);
     if let (Some(record), Some(path)) = (&loaded, &args.load) {
         table.continue_from(record, &path.display().to_string());

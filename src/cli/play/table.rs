@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use othello::computer::{Computer, Level};
 use othello::record::{GameRecord, Metadata, movelist};
-use othello::session::{Command, CommandError, Controller, Player, Session, computers};
+use othello::session::{BookChoice, Command, CommandError, Controller, Player, Session, computers};
 use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square};
 
 use super::super::Failure;
@@ -45,6 +45,8 @@ pub struct Table {
     delay: Duration,
     /// Seeds the computer players' choices.
     seed: u64,
+    /// The opening book of the computer players.
+    book: BookChoice,
 }
 
 /// Said when Ctrl-C ends the game.
@@ -69,7 +71,7 @@ impl Table {
         thinking: Thinking,
         echo: bool,
     ) -> Table {
-        let computers = computers(&players, seed);
+        let computers = computers(&players, seed, &BookChoice::Builtin);
         Table {
             session: Session::new(game),
             players,
@@ -85,6 +87,17 @@ impl Table {
             loaded: None,
             delay: Duration::ZERO,
             seed,
+            book: BookChoice::Builtin,
+        }
+    }
+
+    /// Has the computer players play from `book`.
+    pub fn with_book(self, book: BookChoice) -> Table {
+        let computers = computers(&self.players, self.seed, &book);
+        Table {
+            computers,
+            book,
+            ..self
         }
     }
 
@@ -496,7 +509,7 @@ impl Table {
             next.start(&current, &mut self.session);
             if next.players != self.players {
                 self.players = next.players;
-                self.computers = computers(&self.players, self.seed);
+                self.computers = computers(&self.players, self.seed, &self.book);
             }
             write_out(out, "New game.\n")?;
             self.welcome(out)?;

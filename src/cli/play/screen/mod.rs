@@ -32,7 +32,7 @@ use super::results::{self, ResultsFile};
 use super::saved;
 use super::view::{self, counted, label, move_sentences, squares};
 use app::{Answer, App, Job, Request, Tone};
-use othello::session::{self, Player};
+use othello::session::{self, BookChoice, Player};
 
 /// How long the loop waits for an event before it looks at the searches again (and moves
 /// the thinking indicator on).
@@ -45,8 +45,8 @@ struct Engines {
 }
 
 impl Engines {
-    fn new(players: &ByColor<Player>, seed: u64) -> Engines {
-        let mut computers = session::computers(players, seed);
+    fn new(players: &ByColor<Player>, seed: u64, book: &BookChoice) -> Engines {
+        let mut computers = session::computers(players, seed, book);
         Engines {
             players: ByColor::new_with(|color| {
                 computers[color]
@@ -79,6 +79,8 @@ pub struct Options {
     pub save: Option<PathBuf>,
     /// A saved game to continue, and the name of its file.
     pub loaded: Option<(GameRecord, String)>,
+    /// The opening book of the computer players.
+    pub book: BookChoice,
 }
 
 /// Plays on the full screen until the player quits; the terminal is given back however this
@@ -96,8 +98,9 @@ pub fn run(
         ask,
         save,
         loaded,
+        book,
     } = options;
-    let mut engines = Engines::new(&players, seed);
+    let mut engines = Engines::new(&players, seed, &book);
     let signalled = super::tty::termination_flag().map_err(Failure::Write)?;
     terminal::exit_on_hang_up();
     let mut guard = terminal::Guard::enter().map_err(Failure::Write)?;
@@ -121,7 +124,7 @@ pub fn run(
             stop.store(true, Ordering::Relaxed);
         }
         if let Some(players) = app.take_new_players() {
-            engines = Engines::new(players, seed);
+            engines = Engines::new(players, seed, &book);
         }
         if let Some(request) = app.take_request()
             && let Some(engine) = engines.for_job(request.job)
