@@ -351,10 +351,10 @@ pub fn header_bytes(header: &Header, count: usize) -> [u8; HEADER_LEN] {
     bytes
 }
 
-/// Appends the 68 bytes of game `index` to `out` (see [`write`]).
+/// Appends the 68 bytes of game `index` to `out` (see [`write()`]).
 ///
 /// # Errors
-/// As [`write`].
+/// As [`write()`].
 pub fn write_game(index: usize, record: &GameRecord, out: &mut Vec<u8>) -> Result<(), WriteError> {
     if !record.starts_standard()
         || record.dims() != Dimensions::STANDARD
