@@ -102,10 +102,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// over it (as [`write_atomic`] does). Dropped without a commit, the temporary file is removed and
 /// the target is as it was.
 pub struct AtomicFile {
-    target: PathBuf,
-    directory: PathBuf,
-    temporary: PathBuf,
-    file: Option<io::BufWriter<File>>,
+    replacement: Replacement,
+    writer: Option<io::BufWriter<File>>,
     committed: bool,
 }
 
@@ -116,17 +114,11 @@ impl AtomicFile {
     /// A target that is a directory or not a regular file, or a temporary file that cannot be
     /// created.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
-        let Replacement {
-            target,
-            directory,
-            temporary,
-            file,
-        } = Replacement::start(path)?;
+        let replacement = Replacement::start(path)?;
+        let writer = replacement.file.try_clone()?;
         Ok(AtomicFile {
-            target,
-            directory,
-            temporary,
-            file: Some(io::BufWriter::new(file)),
+            replacement,
+            writer: Some(io::BufWriter::new(writer)),
             committed: false,
         })
     }
@@ -138,29 +130,36 @@ impl AtomicFile {
     /// Any failure to write, sync or rename; the target is then unchanged and the temporary
     /// file removed.
     pub fn commit(mut self) -> io::Result<()> {
-        let buffered = self.file.take().expect("a file is committed once");
-        let file = buffered
-            .into_inner()
-            .map_err(io::IntoInnerError::into_error)?;
-        if let Ok(metadata) = fs::metadata(&self.target) {
+        let writer = self.writer.take().expect("a file is committed once");
+        drop(
+            writer
+                .into_inner()
+                .map_err(io::IntoInnerError::into_error)?,
+        );
+        let Replacement {
+            target,
+            directory,
+            temporary,
+            file,
+        } = &self.replacement;
+        if let Ok(metadata) = fs::metadata(target) {
             file.set_permissions(metadata.permissions())?;
         }
         file.sync_all()?;
-        drop(file);
-        fs::rename(&self.temporary, &self.target)?;
+        fs::rename(temporary, target)?;
         self.committed = true;
-        sync_directory(&self.directory);
+        sync_directory(directory);
         Ok(())
     }
 }
 
 impl Write for AtomicFile {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.file.as_mut().expect("not committed").write(bytes)
+        self.writer.as_mut().expect("not committed").write(bytes)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.as_mut().expect("not committed").flush()
+        self.writer.as_mut().expect("not committed").flush()
     }
 }
 
@@ -168,7 +167,7 @@ impl Drop for AtomicFile {
     /// Removes the temporary file unless it was renamed over the target.
     fn drop(&mut self) {
         if !self.committed {
-            let _ = fs::remove_file(&self.temporary);
+            let _ = fs::remove_file(&self.replacement.temporary);
         }
     }
 }

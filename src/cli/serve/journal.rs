@@ -21,6 +21,7 @@ use std::sync::mpsc;
 
 use tokio::sync::oneshot;
 
+use super::store::id_of_file;
 use crate::cli::atomic::{replace_unsynced, sync_directory};
 
 /// A game's record to write to its file, and where to say that it is written.
@@ -86,11 +87,9 @@ fn records(bytes: &[u8]) -> Vec<(&str, &[u8])> {
     found
 }
 
-/// Whether `name` is a game file's name: 32 lower-case hexadecimal digits and `.ggf`.
+/// Whether `name` is a game file's name, `ID.ggf`.
 fn is_game_file(name: &str) -> bool {
-    name.strip_suffix(".ggf").is_some_and(|id| {
-        id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-    })
+    id_of_file(name).is_some()
 }
 
 /// Writes the last record of each game that the journals left in `dir` hold (atomically, then

@@ -206,7 +206,7 @@ impl Store {
 }
 
 /// The id of a saved game's file name `ID.ggf`.
-fn id_of_file(name: &str) -> Option<GameId> {
+pub(super) fn id_of_file(name: &str) -> Option<GameId> {
     name.strip_suffix(".ggf").and_then(GameId::parse)
 }
 
