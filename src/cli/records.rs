@@ -67,6 +67,8 @@ pub struct RecordsFile {
     bytes: Vec<u8>,
     options: ReadOptions,
     names: Vec<wthor::Names>,
+    /// The first game that cannot be read, in a format that stops there (found once).
+    first_error: std::cell::OnceCell<Option<RecordError>>,
 }
 
 impl RecordsFile {
@@ -83,6 +85,7 @@ impl RecordsFile {
             bytes,
             options: ReadOptions { rules },
             names: Vec::new(),
+            first_error: std::cell::OnceCell::new(),
         };
         if file.format() == Format::Wthor && path != Path::new("-") {
             let beside = |name: &str| path.parent().map(|dir| dir.join(name));
@@ -120,11 +123,14 @@ impl RecordsFile {
     /// game that cannot be read.
     pub fn games(&self, game: Option<usize>) -> Result<Readable<'_>, RecordsFileError> {
         let games = record::games(&self.bytes, &self.options);
-        if !games.reads_past_errors()
-            && let Some(Err(source)) =
-                record::games(&self.bytes, &self.options).find(Result::is_err)
-        {
-            return Err(self.error(source));
+        if !games.reads_past_errors() {
+            // Checked once however many times the games are read (convert counts them first).
+            let first_error = self
+                .first_error
+                .get_or_init(|| record::games(&self.bytes, &self.options).find_map(Result::err));
+            if let Some(source) = first_error {
+                return Err(self.error(source.clone()));
+            }
         }
         Ok(Readable {
             file: self,
