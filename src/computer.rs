@@ -103,6 +103,9 @@ pub struct Profile {
     /// A wall-clock limit per move, for the levels that may otherwise think too long; only
     /// these levels can play differently on a slower machine.
     pub time: Option<std::time::Duration>,
+    /// A move's share of the clock: the search deepens while the next iteration is expected
+    /// to end within it ([`Limits::target`]).
+    pub target: Option<std::time::Duration>,
 }
 
 const PROFILES: [Profile; Level::MAX.0 as usize] = [
@@ -112,6 +115,7 @@ const PROFILES: [Profile; Level::MAX.0 as usize] = [
         nodes: 10_000,
         random_per_mille: 300,
         time: None,
+        target: None,
     },
     Profile {
         depth: 2,
@@ -119,6 +123,7 @@ const PROFILES: [Profile; Level::MAX.0 as usize] = [
         nodes: 100_000,
         random_per_mille: 100,
         time: None,
+        target: None,
     },
     Profile {
         depth: 4,
@@ -126,6 +131,7 @@ const PROFILES: [Profile; Level::MAX.0 as usize] = [
         nodes: 1_000_000,
         random_per_mille: 0,
         time: None,
+        target: None,
     },
     Profile {
         depth: 6,
@@ -133,6 +139,7 @@ const PROFILES: [Profile; Level::MAX.0 as usize] = [
         nodes: 4_000_000,
         random_per_mille: 0,
         time: None,
+        target: None,
     },
     Profile {
         depth: 8,
@@ -140,16 +147,19 @@ const PROFILES: [Profile; Level::MAX.0 as usize] = [
         nodes: 10_000_000,
         random_per_mille: 0,
         time: None,
+        target: None,
     },
-    // The strongest level deepens until its node budget is spent (a few seconds a move), so
-    // that it plays the same on a busy machine as on an idle one; the wall-clock cap only
-    // stops it on a much slower machine (or build).
+    // The strongest level plays by the clock: it deepens while the next iteration is expected
+    // to end within its share of about 3 s a move, and stops an iteration under way at 10 s
+    // (or 300 M nodes, on a much faster machine). It plays deeper on an idle or fast machine
+    // than on a busy one; the lower levels play the same everywhere.
     Profile {
         depth: 60,
         exact_empties: 20,
-        nodes: 30_000_000,
+        nodes: 300_000_000,
         random_per_mille: 0,
         time: Some(std::time::Duration::from_secs(10)),
+        target: Some(std::time::Duration::from_secs(3)),
     },
 ];
 
@@ -162,6 +172,7 @@ impl Profile {
             depth: (empties > self.exact_empties).then_some(self.depth),
             nodes: Some(self.nodes),
             time: self.time,
+            target: self.target,
         }
     }
 }

@@ -161,6 +161,7 @@ fn limits(depth: Option<u32>, time: Option<f64>) -> PyResult<Limits> {
     Ok(Limits {
         depth,
         time,
+        target: None,
         nodes: None,
     })
 }

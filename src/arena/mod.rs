@@ -27,8 +27,10 @@ pub mod openings;
 pub mod spec;
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
+use crate::book::Book;
 use crate::color::Color;
 use crate::engine::{Engine, Evaluation, Limits};
 use crate::game::Game;
@@ -101,15 +103,17 @@ pub trait Player {
 }
 
 /// This engine as a player: the computer of `othello play` at a level (without its random
-/// moves) or a node budget a move, one thread and 16 MiB.
+/// moves) or a node budget a move, one thread and 16 MiB, with an opening book or none.
 pub struct EnginePlayer {
     engine: Engine,
     budget: Budget,
+    book: Option<Arc<Book>>,
 }
 
 impl EnginePlayer {
     /// The player `spec` describes, with `evaluation` (read by the caller from what the spec
-    /// names).
+    /// names) and the built-in book if the spec uses it ([`EngineSpec::uses_builtin_book`]);
+    /// a book file is read by the caller and given with [`EnginePlayer::with_book`].
     #[must_use]
     pub fn new(spec: &EngineSpec, evaluation: Evaluation) -> EnginePlayer {
         let mut engine = openings::match_engine();
@@ -118,12 +122,30 @@ impl EnginePlayer {
         EnginePlayer {
             engine,
             budget: spec.budget,
+            book: spec.uses_builtin_book().then(Book::builtin),
         }
+    }
+
+    /// The same player with `book` as its opening book, or none.
+    #[must_use]
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> EnginePlayer {
+        self.book = book;
+        self
     }
 }
 
 impl Player for EnginePlayer {
+    /// The book's best move where the book holds the position (the first in square order
+    /// among equals, so that a match replays the same), else the search's.
     fn choose(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
+        if let Some(best) = self
+            .book
+            .as_ref()
+            .and_then(|book| book.moves(game.now))
+            .and_then(|moves| moves.first().copied())
+        {
+            return Ok(best.square);
+        }
         let limits = match self.budget {
             Budget::Level(level) => level.profile().limits(game.now),
             Budget::Nodes(nodes) => Limits {

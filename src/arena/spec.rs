@@ -1,22 +1,26 @@
 //! The players of a match as named on a command line:
 //!
 //! - `self:LEVEL` (1-6), `self:nodes=N`, `self:weights=FILE`, `self:classic`,
-//!   `self:no-probcut`, combined with commas (`self:nodes=300000,weights=old.bin`): this engine;
-//!   `self` alone is level 6. The budget is the computer of `othello play` at a level (without
-//!   its random moves) or a number of nodes a move; the evaluation the weights compiled in,
-//!   the classic one or a weights file; the search with or without probabilistic cut-offs.
+//!   `self:no-probcut`, `self:book`, `self:no-book`, `self:book=FILE`, combined with commas
+//!   (`self:nodes=300000,weights=old.bin`): this engine; `self` alone is level 6. The budget is
+//!   the computer of `othello play` at a level (without its random moves) or a number of nodes
+//!   a move; the evaluation the weights compiled in, the classic one or a weights file; the
+//!   search with or without probabilistic cut-offs; the opening book as `othello play`'s
+//!   computer has it (the built-in book from level 3, none with a node budget), the built-in
+//!   book at any budget, none, or a book file.
 //! - `gtp:COMMAND` and `nboard:COMMAND`: an external engine started from a command line (split
 //!   as a shell would, without running one: quotes and backslashes group words), speaking
 //!   the Go Text Protocol or the NBoard protocol on its standard input and output.
 //!
 //! ```
-//! use othello::arena::spec::{Budget, Contender, EngineSpec, EvaluationSpec};
+//! use othello::arena::spec::{BookSpec, Budget, Contender, EngineSpec, EvaluationSpec};
 //!
 //! let spec: Contender = "self:nodes=3000,classic".parse().unwrap();
 //! assert_eq!(spec, Contender::Engine(EngineSpec {
 //!     budget: Budget::Nodes(3000),
 //!     evaluation: EvaluationSpec::Classic,
 //!     selective: true,
+//!     book: BookSpec::Default,
 //! }));
 //! let rhino: Contender = "gtp:gtp-rhino -l 4".parse().unwrap();
 //! assert_eq!(rhino, Contender::Gtp(vec!["gtp-rhino".into(), "-l".into(), "4".into()]));
@@ -51,6 +55,21 @@ pub enum EvaluationSpec {
     File(PathBuf),
 }
 
+/// Which opening book this engine plays from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum BookSpec {
+    /// As the computer of `othello play`: the built-in book at the levels that use one
+    /// ([`Level::uses_book`]), none with a node budget.
+    #[default]
+    Default,
+    /// No book: every move is searched.
+    Off,
+    /// The built-in book, whatever the budget.
+    Builtin,
+    /// The book of a file (binary, or text as `othello book export` writes it).
+    File(PathBuf),
+}
+
 /// This engine as a player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -60,15 +79,31 @@ pub struct EngineSpec {
     pub evaluation: EvaluationSpec,
     /// Whether its midgame search uses probabilistic cut-offs.
     pub selective: bool,
+    /// Its opening book.
+    pub book: BookSpec,
 }
 
 impl Default for EngineSpec {
-    /// Level 6, the trained weights, probabilistic cut-offs.
+    /// Level 6, the trained weights, probabilistic cut-offs, the built-in book.
     fn default() -> EngineSpec {
         EngineSpec {
             budget: Budget::Level(Level::MAX),
             evaluation: EvaluationSpec::Trained,
             selective: true,
+            book: BookSpec::Default,
+        }
+    }
+}
+
+impl EngineSpec {
+    /// Whether it plays from the built-in book: by default at the levels that use one, or
+    /// when asked. A book file ([`BookSpec::File`]) is read by the front end.
+    #[must_use]
+    pub fn uses_builtin_book(&self) -> bool {
+        match self.book {
+            BookSpec::Default => matches!(self.budget, Budget::Level(level) if level.uses_book()),
+            BookSpec::Builtin => true,
+            BookSpec::Off | BookSpec::File(_) => false,
         }
     }
 }
@@ -108,8 +143,8 @@ impl FromStr for Contender {
             "gtp" => command(rest).map(Contender::Gtp).map_err(error),
             "nboard" => command(rest).map(Contender::NBoard).map_err(error),
             _ => Err(error(
-                "expected self:LEVEL, self:nodes=N, self:weights=FILE (combined with commas), \
-                 gtp:COMMAND or nboard:COMMAND"
+                "expected self:LEVEL, self:nodes=N, self:weights=FILE, self:no-book (combined \
+                 with commas), gtp:COMMAND or nboard:COMMAND"
                     .to_owned(),
             )),
         }
@@ -135,7 +170,7 @@ fn command(text: &str) -> Result<Vec<String>, String> {
 /// The options after `self:`.
 fn parse_engine(text: &str) -> Result<EngineSpec, String> {
     let mut spec = EngineSpec::default();
-    let (mut budget, mut evaluation) = (None, None);
+    let (mut budget, mut evaluation, mut book) = (None, None, None);
     for option in text.split(',').map(str::trim).filter(|o| !o.is_empty()) {
         let (name, value) = match option.split_once('=') {
             Some((name, value)) => (name.trim(), Some(value.trim())),
@@ -172,10 +207,16 @@ fn parse_engine(text: &str) -> Result<EngineSpec, String> {
                 spec.selective = false;
                 continue;
             }
+            ("book", None) => (&mut book, Setting::Book(BookSpec::Builtin)),
+            ("no-book" | "nobook", None) => (&mut book, Setting::Book(BookSpec::Off)),
+            ("book", Some(file)) if !file.is_empty() => (
+                &mut book,
+                Setting::Book(BookSpec::File(PathBuf::from(file))),
+            ),
             _ => {
                 return Err(format!(
                     "unknown option {option:?}: expected a level (1-6), level=N, nodes=N, \
-                     weights=FILE, classic, trained or no-probcut"
+                     weights=FILE, classic, trained, no-probcut, book, no-book or book=FILE"
                 ));
             }
         };
@@ -189,6 +230,9 @@ fn parse_engine(text: &str) -> Result<EngineSpec, String> {
     if let Some(Setting::Evaluation(value)) = evaluation {
         spec.evaluation = value;
     }
+    if let Some(Setting::Book(value)) = book {
+        spec.book = value;
+    }
     Ok(spec)
 }
 
@@ -197,6 +241,7 @@ fn parse_engine(text: &str) -> Result<EngineSpec, String> {
 enum Setting {
     Budget(Budget),
     Evaluation(EvaluationSpec),
+    Book(BookSpec),
 }
 
 impl fmt::Display for Setting {
@@ -209,6 +254,19 @@ impl fmt::Display for Setting {
             Setting::Evaluation(EvaluationSpec::File(path)) => {
                 write!(f, "weights={}", path.display())
             }
+            Setting::Book(book) => book.fmt(f),
+        }
+    }
+}
+
+impl fmt::Display for BookSpec {
+    /// The option that names it, as `self:` reads it (`default` for [`BookSpec::Default`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookSpec::Default => f.write_str("default"),
+            BookSpec::Off => f.write_str("no-book"),
+            BookSpec::Builtin => f.write_str("book"),
+            BookSpec::File(path) => write!(f, "book={}", path.display()),
         }
     }
 }

@@ -213,13 +213,16 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
     };
     let exact_allowed = limits.depth.is_none_or(|depth| depth >= n);
     let limited = limits.is_limited();
+    let solve_at = |depth: u32| {
+        exact_allowed
+            && (depth >= n
+                || (depth > depth_before_solve(n) && (!limited || n <= EXACT_WITH_LIMITS_MAX)))
+    };
+    let mut pace = Pace::new(limits.target);
     let mut guess = None;
     let mut depth = 1;
     loop {
-        let solve_now = exact_allowed
-            && (depth >= n
-                || (depth > depth_before_solve(n) && (!limited || n <= EXACT_WITH_LIMITS_MAX)));
-        if solve_now {
+        if solve_at(depth) {
             if let Some(score) = solve_root(searcher, team, position, &mut root, guess) {
                 best_line = BestLine {
                     best: root[0].index,
@@ -235,6 +238,7 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
         if limits.depth.is_some_and(|limit| depth > limit) {
             break;
         }
+        let began = Instant::now();
         let child = |s: &mut Searcher<B, R, C>, p, w| s.midgame_child(p, w, depth);
         match root_search(
             searcher,
@@ -258,9 +262,55 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
             }
             None => break,
         }
+        // The share of the clock stops the deepening, never the exact solve that follows
+        // (the hard limits bound that).
+        if pace.next_would_overrun(began) && !solve_at(depth + 1) {
+            break;
+        }
         depth += 1;
     }
     best_line
+}
+
+/// Iterative deepening against a move's share of the clock ([`Limits::target`]): whether the
+/// next iteration is expected to end in time, from how long the last ones took.
+struct Pace {
+    start: Instant,
+    target: Option<Duration>,
+    /// How long the last completed iteration took.
+    last: Option<Duration>,
+}
+
+impl Pace {
+    /// How much longer an iteration takes than the one before when that is too short to
+    /// tell (under a millisecond), and the bounds of the growth measured otherwise.
+    const GROWTH: f64 = 3.0;
+    const GROWTH_BOUNDS: (f64, f64) = (1.5, 8.0);
+
+    fn new(target: Option<Duration>) -> Pace {
+        Pace {
+            start: Instant::now(),
+            target,
+            last: None,
+        }
+    }
+
+    /// Records an iteration begun at `began` and completed now; whether the next one, as long
+    /// as this one grown by the growth from the one before, would end after the target.
+    fn next_would_overrun(&mut self, began: Instant) -> bool {
+        let took = began.elapsed();
+        let growth = match self.last {
+            Some(last) if last >= Duration::from_millis(1) => {
+                let (low, high) = Pace::GROWTH_BOUNDS;
+                (took.as_secs_f64() / last.as_secs_f64()).clamp(low, high)
+            }
+            _ => Pace::GROWTH,
+        };
+        self.last = Some(took);
+        self.target.is_some_and(|target| {
+            self.start.elapsed().as_secs_f64() + took.as_secs_f64() * growth > target.as_secs_f64()
+        })
+    }
 }
 
 /// The exact root search, with an aspiration window around `guess`.

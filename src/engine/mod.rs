@@ -77,6 +77,11 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop after about this much wall-clock time.
     pub time: Option<Duration>,
+    /// A move's share of a clock: iterative deepening starts no iteration that it does not
+    /// expect to end within this much wall-clock time from the search's start (the last
+    /// iteration's time, grown as it grew from the one before); `time` still stops an
+    /// iteration under way.
+    pub target: Option<Duration>,
 }
 
 impl Limits {
@@ -89,7 +94,7 @@ impl Limits {
     /// Whether a node count or a time stops the search.
     #[must_use]
     pub fn is_limited(&self) -> bool {
-        self.time.is_some() || self.nodes.is_some()
+        self.time.is_some() || self.nodes.is_some() || self.target.is_some()
     }
 
     /// Search to `depth` plies.

@@ -101,6 +101,14 @@ impl Clock {
         };
         Some((share + per_stone).max(Duration::from_millis(10)))
     }
+
+    /// The longest `player` may think over a move whose share is `share`: twice the share, but
+    /// never more than half the time left (nor less than the share).
+    fn hard_limit(&self, player: Color, share: Duration) -> Duration {
+        let main = self.settings.map_or(Duration::ZERO, |(main, _, _)| main);
+        let left = self.left[player].map_or(main, |(left, _)| left);
+        (share * 2).min(left / 2).max(share)
+    }
 }
 
 /// The engine's side of a GTP session: the game, the positions before each move for `undo`
@@ -334,7 +342,11 @@ impl Gtp {
         } else {
             let empties = self.game.board().empties();
             let mut limits = limits_for_depth(self.depth, empties);
-            limits.time = self.clock.budget(color, empties);
+            // The share of the clock stops the deepening; twice the share stops a search.
+            if let Some(share) = self.clock.budget(color, empties) {
+                limits.target = Some(share);
+                limits.time = Some(self.clock.hard_limit(color, share));
+            }
             self.engine
                 .search_with(&self.game, &limits, &self.stop, &mut |_| {})
                 .map_err(|error| error.to_string())?
@@ -595,5 +607,18 @@ mod tests {
             gtp.clock.budget(Color::White, 60),
             Some(Duration::from_secs(6))
         );
+        // Twice the share, at most half the time left, at least the share.
+        let six = Duration::from_secs(6);
+        assert_eq!(
+            gtp.clock.hard_limit(Color::White, six),
+            Duration::from_secs(12)
+        );
+        assert_eq!(text(&mut gtp, "time_left white 16 0"), "= \n\n");
+        assert_eq!(
+            gtp.clock.hard_limit(Color::White, six),
+            Duration::from_secs(8)
+        );
+        assert_eq!(text(&mut gtp, "time_left white 10 0"), "= \n\n");
+        assert_eq!(gtp.clock.hard_limit(Color::White, six), six);
     }
 }

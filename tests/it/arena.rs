@@ -9,7 +9,7 @@ use std::time::Duration;
 use predicates::prelude::*;
 
 use othello::arena::Elo;
-use othello::arena::spec::{Budget, Contender, EngineSpec, EvaluationSpec};
+use othello::arena::spec::{BookSpec, Budget, Contender, EngineSpec, EvaluationSpec};
 use othello::computer::Level;
 
 use crate::support::{othello, scratch};
@@ -50,7 +50,15 @@ fn engine(budget: Budget, evaluation: EvaluationSpec, selective: bool) -> Conten
         budget,
         evaluation,
         selective,
+        book: BookSpec::Default,
     })
+}
+
+fn with_book(contender: Contender, book: BookSpec) -> Contender {
+    match contender {
+        Contender::Engine(spec) => Contender::Engine(EngineSpec { book, ..spec }),
+        other => other,
+    }
 }
 
 #[test]
@@ -90,6 +98,27 @@ fn players_are_read_in_every_form() {
             engine(Budget::Nodes(10), EvaluationSpec::Trained, false),
         ),
         (
+            "self:6,no-book",
+            with_book(
+                engine(level(6), EvaluationSpec::Trained, true),
+                BookSpec::Off,
+            ),
+        ),
+        (
+            "self:nodes=5000,book",
+            with_book(
+                engine(Budget::Nodes(5000), EvaluationSpec::Trained, true),
+                BookSpec::Builtin,
+            ),
+        ),
+        (
+            "self:book=deep.book,4",
+            with_book(
+                engine(level(4), EvaluationSpec::Trained, true),
+                BookSpec::File("deep.book".into()),
+            ),
+        ),
+        (
             "gtp:gtp-rhino -l 4",
             Contender::Gtp(words("gtp-rhino -l 4")),
         ),
@@ -113,6 +142,26 @@ fn players_are_read_in_every_form() {
 }
 
 #[test]
+fn the_built_in_book_is_used_as_othello_play_uses_it_unless_named() {
+    let cases = [
+        ("self", true),
+        ("self:3", true),
+        ("self:2", false),
+        ("self:nodes=1000", false),
+        ("self:nodes=1000,book", true),
+        ("self:1,book", true),
+        ("self:6,no-book", false),
+        ("self:6,book=other.book", false),
+    ];
+    for (text, uses) in cases {
+        let Ok(Contender::Engine(spec)) = text.parse::<Contender>() else {
+            panic!("{text} is this engine");
+        };
+        assert_eq!(spec.uses_builtin_book(), uses, "{text}");
+    }
+}
+
+#[test]
 fn bad_players_are_refused_saying_what_is_wrong() {
     let cases = [
         ("engine:6", "expected self:LEVEL"),
@@ -130,6 +179,8 @@ fn bad_players_are_refused_saying_what_is_wrong() {
             "self:classic,weights=w.bin",
             "classic and weights=w.bin both given",
         ),
+        ("self:book,no-book", "book and no-book both given"),
+        ("self:book=", "unknown option \"book=\""),
         ("gtp:", "no command to start the engine"),
         ("nboard:  ", "no command"),
         ("gtp:\"unclosed", "cannot split the command"),

@@ -486,3 +486,28 @@ fn a_full_board_one_or_two_moves_away_is_scored_exactly() {
         }
     }
 }
+
+#[test]
+fn a_share_of_the_clock_stops_the_deepening_but_not_the_exact_solve() {
+    let mut engine = Engine::new(EngineConfig::default());
+    let no_time = Limits {
+        target: Some(std::time::Duration::ZERO),
+        ..Limits::default()
+    };
+    // No time at all: the first iteration completes and no other starts.
+    let start = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
+    let report = engine.search(&start, &no_time).unwrap();
+    assert_eq!((report.depth, report.exact), (1, false));
+    assert!(start.is_legal(report.best_move));
+    // With 10 empties the exact solve comes first and is not cut short by the share.
+    let mut near_end = start.clone();
+    while near_end.board().empties() > 10 {
+        let quick = engine.search(&near_end, &Limits::depth(1)).unwrap();
+        near_end.play(quick.best_move).unwrap();
+    }
+    assert!(near_end.turn().is_some());
+    let report = engine.search(&near_end, &no_time).unwrap();
+    assert!(report.exact, "{report:?}");
+    let exact = engine.search(&near_end, &Limits::exact()).unwrap();
+    assert_eq!(report.score, exact.score);
+}

@@ -12,24 +12,26 @@ mod external;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::Args;
 use thiserror::Error;
 
 use othello::arena::openings::{self, standard_start};
-use othello::arena::spec::{Contender, EngineSpec, EvaluationSpec};
+use othello::arena::spec::{BookSpec, Contender, EvaluationSpec};
 use othello::arena::{
     EnginePlayer, Fault, Finished, GameSoFar, Opening, Openings, Player, Schedule, Tally, play_game,
 };
+use othello::book::Book;
 use othello::record::{self, GameRecord, Metadata, ReadOptions, ggf};
 use othello::{Color, Evaluation, RuleSet, Square};
 
 use super::Failure;
 use super::atomic::{NotOurs, check_overwrite, write_atomic};
+use super::book::{BookCliError, read_book};
 use super::input::MAX_INPUT_BYTES;
 use super::records::{RecordsFile, RecordsFileError};
 use super::train::{TrainError, weights_file};
@@ -38,9 +40,11 @@ use external::{External, Protocol};
 /// Arguments of `othello match`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Players: self:LEVEL (1-6, the computer of `othello play` without its random moves),
-self:nodes=N (N nodes a move), self:weights=FILE (weights of `othello train fit`), self:classic,
-self:no-probcut, combined with commas (self:nodes=300000,weights=old.bin); gtp:COMMAND or
+Players: self:LEVEL (1-6, the computer of `othello play` without its random moves, with the
+built-in opening book from level 3), self:nodes=N (N nodes a move, no book), self:weights=FILE
+(weights of `othello train fit`), self:classic, self:no-probcut, self:book (the built-in book at
+any budget), self:no-book, self:book=FILE, combined with commas
+(self:nodes=300000,weights=old.bin); a book move is the book's best. gtp:COMMAND or
 nboard:COMMAND, an engine started from COMMAND (split as a shell would, without one) speaking
 GTP or NBoard, for example gtp:\"gtp-rhino -l 4\".
 
@@ -59,7 +63,8 @@ pub struct MatchArgs {
     #[arg(value_name = "B")]
     b: Contender,
 
-    /// Games in all; each opening is played twice, with the colours swapped.
+    /// Games in all; each opening is played twice, with the colours swapped (an odd number
+    /// plays the last opening with A as Black only).
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     games: u64,
 
@@ -109,6 +114,9 @@ pub enum MatchError {
     /// A weights file of a player cannot be used.
     #[error(transparent)]
     Weights(TrainError),
+    /// A book file of a player cannot be used.
+    #[error(transparent)]
+    Book(BookCliError),
     /// The openings file cannot be read.
     #[error(transparent)]
     OpeningsFile(#[from] RecordsFileError),
@@ -160,6 +168,7 @@ impl MatchError {
     pub fn exit_status(&self) -> u8 {
         match self {
             MatchError::Weights(_)
+            | MatchError::Book(_)
             | MatchError::OpeningsFile(_)
             | MatchError::Opening { .. }
             | MatchError::NoOpenings { .. }
@@ -188,14 +197,19 @@ enum Side {
 impl Side {
     fn start(
         contender: &Contender,
-        evaluation: Option<&Evaluation>,
+        loaded: Option<&Loaded>,
         timeout: Duration,
     ) -> Result<Side, String> {
         match contender {
-            Contender::Engine(spec) => Ok(Side::Engine {
-                player: EnginePlayer::new(spec, evaluation.cloned().unwrap_or(Evaluation::Trained)),
-                cpu: Duration::ZERO,
-            }),
+            Contender::Engine(spec) => {
+                let (evaluation, book) = loaded.map_or((Evaluation::Trained, None), |loaded| {
+                    (loaded.evaluation.clone(), loaded.book.clone())
+                });
+                Ok(Side::Engine {
+                    player: EnginePlayer::new(spec, evaluation).with_book(book),
+                    cpu: Duration::ZERO,
+                })
+            }
             Contender::Gtp(words) => {
                 External::start(words, Protocol::Gtp, timeout).map(Side::External)
             }
@@ -329,7 +343,7 @@ fn stop_engines_on_interrupt() -> Result<(), MatchError> {
 
 fn play_match(args: &MatchArgs) -> Result<(), MatchError> {
     let names = [name(&args.a), name(&args.b)];
-    let evaluations = [load_evaluation(&args.a)?, load_evaluation(&args.b)?];
+    let loaded = [load_engine(&args.a)?, load_engine(&args.b)?];
     let openings = match &args.openings {
         Some(path) => Openings::List(read_openings(path)?),
         None => Openings::random(args.seed, args.random_plies),
@@ -354,7 +368,7 @@ fn play_match(args: &MatchArgs) -> Result<(), MatchError> {
     let workers = u64::from(args.concurrency).min(args.games);
     let contenders = [&args.a, &args.b];
     let start = |side: usize| {
-        Side::start(contenders[side], evaluations[side].as_ref(), timeout).map_err(|problem| {
+        Side::start(contenders[side], loaded[side].as_ref(), timeout).map_err(|problem| {
             MatchError::Start {
                 name: names[side].clone(),
                 problem,
@@ -404,6 +418,9 @@ fn name(contender: &Contender) -> String {
             if !spec.selective {
                 parts.push("no-probcut".to_owned());
             }
+            if spec.book != BookSpec::Default {
+                parts.push(spec.book.to_string());
+            }
             format!("self:{}", parts.join(","))
         }
         Contender::Gtp(words) => format!("gtp:{}", shell_words::join(words)),
@@ -411,19 +428,28 @@ fn name(contender: &Contender) -> String {
     }
 }
 
-/// The evaluation of a `self` player that names a weights file, read now.
-fn load_evaluation(contender: &Contender) -> Result<Option<Evaluation>, MatchError> {
-    let Contender::Engine(EngineSpec {
-        evaluation: spec, ..
-    }) = contender
-    else {
+/// What a `self` player reads before the match: its evaluation and its opening book.
+struct Loaded {
+    evaluation: Evaluation,
+    book: Option<Arc<Book>>,
+}
+
+/// The evaluation and book of a `self` player, the files it names read now; `None` for an
+/// external engine.
+fn load_engine(contender: &Contender) -> Result<Option<Loaded>, MatchError> {
+    let Contender::Engine(spec) = contender else {
         return Ok(None);
     };
-    Ok(Some(match spec {
+    let evaluation = match &spec.evaluation {
         EvaluationSpec::Trained => Evaluation::Trained,
         EvaluationSpec::Classic => Evaluation::Classic,
         EvaluationSpec::File(path) => weights_file(path).map_err(MatchError::Weights)?,
-    }))
+    };
+    let book = match &spec.book {
+        BookSpec::File(path) => Some(Arc::new(read_book(path).map_err(MatchError::Book)?)),
+        _ => spec.uses_builtin_book().then(Book::builtin),
+    };
+    Ok(Some(Loaded { evaluation, book }))
 }
 
 /// The openings of a file: each game's moves from the standard start.

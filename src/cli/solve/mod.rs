@@ -276,6 +276,7 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
         depth: args.depth,
         nodes: None,
         time: args.time,
+        target: None,
     };
     let largest = entries
         .iter()
