@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use othello::{Engine, EngineConfig, EngineError, Game, Limits, SearchReport, Setup, Square};
+use othello::{Engine, EngineConfig, Game, Limits, SearchReport, Setup, Square};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -250,7 +250,7 @@ impl PyEngine {
         let values = interruptible(py, &stop, || {
             engine.move_values(&position, &limits, &stop, &mut |_, _| {})
         })?
-            .map_err(errors::engine)?;
+        .map_err(errors::engine)?;
         Ok(values
             .into_iter()
             .map(|value| PyMoveValue {

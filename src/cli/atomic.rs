@@ -39,6 +39,33 @@ pub fn check_overwrite(
     limit: usize,
     judge: impl FnOnce(&[u8]) -> Result<(), String>,
 ) -> Result<(), NotOurs> {
+    judge_existing(path, force, limit, true, judge)
+}
+
+/// Checks, as [`check_overwrite`] does, that the file at `path` may be replaced, judging only
+/// its first `head` bytes, however long it is: for files too large to read whole that say
+/// what they are at their start (a data file's header).
+///
+/// # Errors
+/// [`NotOurs`] saying what the file holds.
+pub fn check_overwrite_by_head(
+    path: &Path,
+    force: bool,
+    head: usize,
+    judge: impl FnOnce(&[u8]) -> Result<(), String>,
+) -> Result<(), NotOurs> {
+    judge_existing(path, force, head, false, judge)
+}
+
+/// The check of [`check_overwrite`] (`whole`) and [`check_overwrite_by_head`]: reads at most
+/// `limit` bytes of an existing regular file and judges them.
+fn judge_existing(
+    path: &Path,
+    force: bool,
+    limit: usize,
+    whole: bool,
+    judge: impl FnOnce(&[u8]) -> Result<(), String>,
+) -> Result<(), NotOurs> {
     let refuse = |found: String| NotOurs {
         path: path.to_owned(),
         found,
@@ -57,9 +84,12 @@ pub fn check_overwrite(
         .read_to_end(&mut bytes)
         .map_err(|error| refuse(format!("cannot be read ({error})")))?;
     if bytes.len() > limit {
-        return Err(refuse(format!(
-            "larger than the files this command writes: over {limit} bytes"
-        )));
+        if whole {
+            return Err(refuse(format!(
+                "larger than the files this command writes: over {limit} bytes"
+            )));
+        }
+        bytes.truncate(limit);
     }
     judge(&bytes).map_err(refuse)
 }

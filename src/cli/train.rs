@@ -13,18 +13,20 @@ use clap::{Args, Subcommand};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use othello::Evaluation;
 use othello::engine::patterns::{MAX_FILE_BYTES, PHASES, Weights, WeightsError};
 use othello::engine::probcut::{MIN_DEPTH, shallow_depth};
 use othello::train::fit::FitConfig;
 use othello::train::probcut::{GROUP_EMPTIES, Observation};
+use othello::train::records::{RecordPositions, Unused};
 use othello::train::selfplay::{count_games, data_bytes, read_data};
-use othello::train::{DATA_MAGIC, Data, DataError, Sample, SampleError, SelfPlay};
+use othello::train::{DATA_MAGIC, Data, DataError, Rescoring, Sample, SampleError, SelfPlay};
+use othello::{Evaluation, RuleSet};
 use rand::SeedableRng;
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand_chacha::ChaCha8Rng;
 
-use super::atomic::{NotOurs, check_overwrite, same_file, write_atomic};
+use super::atomic::{NotOurs, check_overwrite, check_overwrite_by_head, same_file, write_atomic};
+use super::records::{RecordsFile, RecordsFileError};
 use super::solve::EvalArg;
 use super::{Failure, ThreadsError, progress, thread_pool, threads_parser};
 
@@ -48,6 +50,9 @@ enum Step {
     /// deeper search (targets for a further round of fitting); a run continues the games
     /// already in the output file.
     Rescore(RescoreArgs),
+    /// Turn the games of records (the WTHOR database, GGF archives, move lists) into a data
+    /// file for `rescore`: each position once, scored by its game's result until rescored.
+    Import(ImportArgs),
     /// Fit the error model of the midgame search's probabilistic cut-offs: search positions
     /// of data files deeper and deeper, compare each depth with its shallow search, and
     /// print the model's coefficients for `src/engine/probcut.rs`.
@@ -68,9 +73,14 @@ struct RescoreArgs {
     #[arg(long, value_name = "PLIES", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=20))]
     depth: u32,
 
-    /// Positions with fewer empty squares keep their scores.
+    /// Positions with fewer empty squares keep their scores (unless solved exactly).
     #[arg(long, value_name = "N", default_value_t = 19, value_parser = clap::value_parser!(u32).range(0..=60))]
     from_empties: u32,
+
+    /// Positions with at most this many empty squares are solved exactly (and flagged exact);
+    /// 0 solves none.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=30))]
+    exact_empties: u32,
 
     /// The evaluation of the search: `trained` (the weights compiled in), `classic`, or a
     /// weights file written by `othello train fit`.
@@ -80,6 +90,31 @@ struct RescoreArgs {
     /// Worker threads, one game each at a time.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
     threads: u16,
+}
+
+/// Arguments of `othello train import`.
+#[derive(Debug, Args)]
+struct ImportArgs {
+    /// Game records in any format `othello convert` reads (WTHOR `.wtb` files, GGF, ...).
+    #[arg(required = true)]
+    records: Vec<PathBuf>,
+
+    /// The data file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+
+    /// Replace --out even when it is not a data file.
+    #[arg(long)]
+    force: bool,
+
+    /// Keep this many games (those with a new position), drawn at random; all by default.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+
+    /// Orders the games at random (so that a `rescore` run cut short has covered every file
+    /// alike) and draws those kept.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
 }
 
 /// Arguments of `othello train probcut`.
@@ -262,6 +297,9 @@ pub enum TrainError {
     /// The worker threads could not be started.
     #[error(transparent)]
     Threads(#[from] ThreadsError),
+    /// A file of game records could not be read.
+    #[error(transparent)]
+    Records(#[from] RecordsFileError),
 }
 
 impl TrainError {
@@ -277,7 +315,7 @@ impl TrainError {
             | TrainError::Sample(_)
             | TrainError::Write(_)
             | TrainError::Threads(_) => 1,
-            TrainError::OutIsInput { .. } | TrainError::NotOurs(_) => 2,
+            TrainError::OutIsInput { .. } | TrainError::NotOurs(_) | TrainError::Records(_) => 2,
         }
     }
 
@@ -297,6 +335,7 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
         Step::Fit(args) => Ok(fit(args)?),
         Step::Rescore(args) => Ok(rescore(args)?),
         Step::Probcut(args) => Ok(probcut(args)?),
+        Step::Import(args) => Ok(import(args)?),
     }
 }
 
@@ -351,6 +390,11 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
     let samples = read_games(std::slice::from_ref(&args.data))?;
     let games: Vec<&[Sample]> = samples.split_inclusive(|s| s.last).collect();
     let (mut file, done) = open_data(&args.out)?;
+    let rescoring = Rescoring {
+        depth: args.depth,
+        from_empties: args.from_empties,
+        exact_empties: args.exact_empties,
+    };
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
     let mut out = stdout();
     let bar = progress::bar(games.len() as u64, "games");
@@ -372,8 +416,7 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
                         let mut bytes =
                             Vec::with_capacity(game.len() * othello::train::RECORD_BYTES);
                         for sample in *game {
-                            let rescored =
-                                sample.rescored(engine, args.depth, args.from_empties)?;
+                            let rescored = sample.rescored(engine, rescoring)?;
                             bytes.extend_from_slice(&rescored.to_bytes());
                         }
                         Ok(bytes)
@@ -391,12 +434,59 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
     say(
         &mut out,
         format_args!(
-            "{}: {} games rescored at depth {} from {} empties in {:.1} s",
+            "{}: {} games rescored at depth {} from {} empties{} in {:.1} s",
             args.out.display(),
             games.len(),
             args.depth,
             args.from_empties,
+            if args.exact_empties > 0 {
+                format!(", solved from {} empties", args.exact_empties)
+            } else {
+                String::new()
+            },
             started.elapsed().as_secs_f64()
+        ),
+    )
+}
+
+fn import(args: &ImportArgs) -> Result<(), TrainError> {
+    check_not_an_input(&args.out, &args.records)?;
+    check_overwrite_by_head(&args.out, args.force, DATA_MAGIC.len(), |head| {
+        if head == DATA_MAGIC.as_slice() {
+            Ok(())
+        } else {
+            Err("not a data file of othello train (it does not start with OTHDAT01)".to_owned())
+        }
+    })?;
+    let mut positions = RecordPositions::default();
+    let mut games: Vec<Vec<Sample>> = Vec::new();
+    let mut not_standard = 0u64;
+    for path in &args.records {
+        let file = RecordsFile::open(path, RuleSet::Full)?;
+        let mut readable = file.games(None)?;
+        for record in readable.by_ref() {
+            match positions.samples(&record) {
+                Ok(samples) => games.push(samples),
+                Err(Unused::NotStandard) => not_standard += 1,
+                Err(Unused::NoNewPosition) => {}
+            }
+        }
+        readable.finish()?;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    games.shuffle(&mut rng);
+    games.truncate(usize::try_from(args.games.unwrap_or(u64::MAX)).unwrap_or(usize::MAX));
+    let samples = games.concat();
+    write_atomic(&args.out, &data_bytes(&samples)).map_err(file_error(&args.out))?;
+    say(
+        &mut stdout(),
+        format_args!(
+            "{}: {} games, {} positions ({} positions repeated and {not_standard} games not \
+             8x8 FULL from the standard start left out)",
+            args.out.display(),
+            games.len(),
+            samples.len(),
+            positions.repeated(),
         ),
     )
 }

@@ -1,5 +1,6 @@
-//! Training the pattern evaluation of 8x8 Othello from the engine's own games: self-play data
-//! ([`selfplay`]), the fit of the weights to it ([`fit`]) and the error model of the search's probabilistic
+//! Training the pattern evaluation of 8x8 Othello from the engine's own games and from games
+//! people played: self-play data ([`selfplay`]), the positions of game records ([`records`]),
+//! the fit of the weights to it ([`fit`]) and the error model of the search's probabilistic
 //! cut-offs ([`probcut`]). Matches that measure what the weights are worth are in
 //! [`crate::arena`].
 //!
@@ -8,6 +9,9 @@
 
 pub mod fit;
 pub mod probcut;
+pub mod records;
 pub mod selfplay;
 
-pub use selfplay::{DATA_MAGIC, Data, DataError, RECORD_BYTES, Sample, SampleError, SelfPlay};
+pub use selfplay::{
+    DATA_MAGIC, Data, DataError, RECORD_BYTES, Rescoring, Sample, SampleError, SelfPlay,
+};

@@ -201,30 +201,50 @@ impl Sample {
         ))
     }
 
-    /// The sample with its score replaced by the value of a `depth`-ply search with `engine`,
-    /// in discs, when it is not exact and has at least `from_empties` empty squares; otherwise
-    /// the sample unchanged.
+    /// The sample rescored as `rescoring` says: a position that is not exact gets the exact
+    /// value of perfect play (and is flagged exact) when it has at most
+    /// [`Rescoring::exact_empties`] empty squares, otherwise the value of a
+    /// [`Rescoring::depth`]-ply search with `engine`, in discs, when it has at least
+    /// [`Rescoring::from_empties`]; any other sample is returned unchanged.
     ///
     /// # Errors
     /// What is wrong with the sample ([`Sample::check`]).
     pub fn rescored(
         &self,
         engine: &mut Engine,
-        depth: u32,
-        from_empties: u32,
+        rescoring: Rescoring,
     ) -> Result<Sample, SampleError> {
-        if self.exact || self.empties() < from_empties {
+        let empties = self.empties();
+        let (limits, exact) = if self.exact {
             return Ok(*self);
-        }
+        } else if empties <= rescoring.exact_empties {
+            (Limits::exact(), true)
+        } else if empties >= rescoring.from_empties {
+            (Limits::depth(rescoring.depth), false)
+        } else {
+            return Ok(*self);
+        };
         let report = engine
-            .search(&self.game()?, &Limits::depth(depth))
+            .search(&self.game()?, &limits)
             .map_err(|_| SampleError::NoMove)?;
         let score = report.score.clamp(-64, 64);
         Ok(Sample {
             score: i8::try_from(score).unwrap_or(if score < 0 { -64 } else { 64 }),
+            exact,
             ..*self
         })
     }
+}
+
+/// Which positions [`Sample::rescored`] scores again, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rescoring {
+    /// Depth of the search that scores a position.
+    pub depth: u32,
+    /// Positions with fewer empty squares keep their scores (unless solved exactly).
+    pub from_empties: u32,
+    /// Positions with at most this many empty squares are solved exactly (0: none is).
+    pub exact_empties: u32,
 }
 
 /// The whole games of a data file read from `input` in batches of a few thousand records,
@@ -499,8 +519,13 @@ mod tests {
         };
         let mut engine = SelfPlay::engine();
         let game = config.game(&mut engine, 2);
+        let rescoring = Rescoring {
+            depth: 3,
+            from_empties: 40,
+            exact_empties: 0,
+        };
         for sample in &game {
-            let rescored = sample.rescored(&mut engine, 3, 40).unwrap();
+            let rescored = sample.rescored(&mut engine, rescoring).unwrap();
             if sample.exact || sample.empties() < 40 {
                 assert_eq!(rescored, *sample);
             } else {
@@ -515,6 +540,43 @@ mod tests {
             }
         }
         assert!(game.iter().any(|s| s.empties() >= 40));
+    }
+
+    #[test]
+    fn rescoring_solves_the_last_positions_exactly() {
+        let config = SelfPlay {
+            solve_empties: 0,
+            depth: 1,
+            ..SelfPlay::default()
+        };
+        let mut engine = SelfPlay::engine();
+        let game = config.game(&mut engine, 5);
+        assert!(game.iter().all(|s| !s.exact));
+        let rescoring = Rescoring {
+            depth: 2,
+            from_empties: 50,
+            exact_empties: 10,
+        };
+        let mut solved = 0;
+        for sample in &game {
+            let rescored = sample.rescored(&mut engine, rescoring).unwrap();
+            let empties = sample.empties();
+            if empties <= 10 {
+                let report = engine
+                    .search(&sample.game().unwrap(), &Limits::exact())
+                    .unwrap();
+                assert!(rescored.exact);
+                assert_eq!(i32::from(rescored.score), report.score);
+                solved += 1;
+            } else if empties < 50 {
+                assert_eq!(rescored, *sample);
+            } else {
+                assert!(!rescored.exact);
+            }
+            // Rescoring again changes nothing (a solved sample is exact now).
+            assert_eq!(rescored.rescored(&mut engine, rescoring).unwrap(), rescored);
+        }
+        assert!(solved >= 5);
     }
 
     #[test]
@@ -569,7 +631,17 @@ mod tests {
             let bytes = data_bytes(&[good, good, bad]);
             assert_eq!(not_data(&bytes), format!("byte 44: {message}"));
             let mut engine = SelfPlay::engine();
-            assert!(bad.rescored(&mut engine, 1, 0).is_err());
+            assert!(
+                bad.rescored(
+                    &mut engine,
+                    Rescoring {
+                        depth: 1,
+                        from_empties: 0,
+                        exact_empties: 0
+                    }
+                )
+                .is_err()
+            );
         }
         let mut bytes = data_bytes(&[good]);
         bytes[8 + 17] = 0x80;

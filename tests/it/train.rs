@@ -134,6 +134,114 @@ fn rescore_replaces_the_inexact_scores_and_continues_an_interrupted_run() {
     assert_eq!(std::fs::read(&resumed).unwrap(), after);
 }
 
+/// The records of a data file after its header: the mover's discs, the other side's, the score
+/// and the flags.
+fn samples(bytes: &[u8]) -> Vec<(u64, u64, i8, u8)> {
+    assert!(bytes.starts_with(b"OTHDAT01"));
+    bytes[8..]
+        .chunks(18)
+        .map(|r| {
+            (
+                u64::from_le_bytes(r[..8].try_into().unwrap()),
+                u64::from_le_bytes(r[8..16].try_into().unwrap()),
+                r[16] as i8,
+                r[17],
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn import_turns_real_wthor_games_into_data_that_rescore_solves() {
+    let dir = scratch("train", "import");
+    let wthor = |year: u32| crate::support::real_file(&format!("wthor/WTH_{year}.wtb"));
+    let data = dir.join("wthor.bin");
+    let import = |out: &std::path::Path, extra: &[&str]| {
+        othello()
+            .args(["train", "import"])
+            .arg(wthor(1977))
+            .arg(wthor(1978))
+            .arg("--out")
+            .arg(out)
+            .args(extra)
+            .assert()
+    };
+    import(&data, &[]).success().stdout(predicate::str::is_match(
+        r"wthor\.bin: 20 games, \d+ positions \(\d+ positions repeated and 0 games not 8x8 FULL from the standard start left out\)\n$",
+    ).unwrap());
+    let imported = samples(&std::fs::read(&data).unwrap());
+    // Every position once; a game's first and last flagged; none exact yet.
+    let distinct: std::collections::HashSet<(u64, u64)> =
+        imported.iter().map(|&(me, opp, ..)| (me, opp)).collect();
+    assert_eq!(distinct.len(), imported.len());
+    assert_eq!(imported.iter().filter(|s| s.3 & 4 != 0).count(), 20);
+    assert!(imported.iter().all(|s| s.3 & 1 == 0));
+    assert!(imported.len() > 20 * 40, "{} positions", imported.len());
+    // The same seed draws the same games; --games keeps that many.
+    let five = dir.join("five.bin");
+    import(&five, &["--games", "5", "--seed", "7"]).success();
+    let again = dir.join("again.bin");
+    import(&again, &["--games", "5", "--seed", "7"]).success();
+    assert_eq!(
+        std::fs::read(&five).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
+    let drawn = samples(&std::fs::read(&five).unwrap());
+    assert_eq!(drawn.iter().filter(|s| s.3 & 4 != 0).count(), 5);
+    // A file that is not data is not replaced; data is.
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "keep me\n").unwrap();
+    import(&notes, &[])
+        .code(2)
+        .stderr(predicate::str::contains("notes.txt: not a data file"));
+    assert_eq!(std::fs::read(&notes).unwrap(), b"keep me\n");
+    import(&five, &[]).success();
+    // Rescoring solves the last 12 empties exactly and searches the rest.
+    let rescored = dir.join("rescored.bin");
+    othello()
+        .args(["train", "rescore"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&rescored)
+        .args([
+            "--depth",
+            "1",
+            "--from-empties",
+            "0",
+            "--exact-empties",
+            "12",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "20 games rescored at depth 1 from 0 empties, solved from 12 empties",
+        ));
+    let after = samples(&std::fs::read(&rescored).unwrap());
+    assert_eq!(after.len(), imported.len());
+    let empties = |me: u64, opp: u64| 64 - (me | opp).count_ones();
+    for (old, new) in imported.iter().zip(&after) {
+        assert_eq!((old.0, old.1), (new.0, new.1));
+        assert_eq!(new.3 & 1 != 0, empties(new.0, new.1) <= 12, "exact flag");
+    }
+    assert!(after.iter().any(|s| s.3 & 1 != 0));
+}
+
+#[test]
+fn import_names_a_file_that_is_not_a_record() {
+    let dir = scratch("train", "import-bad");
+    let bad = dir.join("bad.wtb");
+    std::fs::write(&bad, [0u8; 40]).unwrap();
+    othello()
+        .args(["train", "import"])
+        .arg(&bad)
+        .arg("--out")
+        .arg(dir.join("out.bin"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.wtb: "));
+    assert!(!dir.join("out.bin").exists());
+}
+
 #[test]
 fn probcut_prints_the_error_table_and_the_model() {
     let dir = scratch("train", "probcut");

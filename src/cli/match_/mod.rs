@@ -113,7 +113,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 pub enum MatchError {
     /// A weights file of a player cannot be used.
     #[error(transparent)]
-    Weights(TrainError),
+    Weights(Box<TrainError>),
     /// A book file of a player cannot be used.
     #[error(transparent)]
     Book(BookCliError),
@@ -443,7 +443,9 @@ fn load_engine(contender: &Contender) -> Result<Option<Loaded>, MatchError> {
     let evaluation = match &spec.evaluation {
         EvaluationSpec::Trained => Evaluation::Trained,
         EvaluationSpec::Classic => Evaluation::Classic,
-        EvaluationSpec::File(path) => weights_file(path).map_err(MatchError::Weights)?,
+        EvaluationSpec::File(path) => {
+            weights_file(path).map_err(|error| MatchError::Weights(Box::new(error)))?
+        }
     };
     let book = match &spec.book {
         BookSpec::File(path) => Some(Arc::new(read_book(path).map_err(MatchError::Book)?)),
