@@ -1034,7 +1034,8 @@ fn an_invalid_move_line_is_skipped_by_every_reader_of_protocol_inputs() {
     fs::write(&plain, format!("{START_4X4}1 2\n")).unwrap();
     fs::write(&noisy, format!("{START_4X4}foo\n1 2\n9 9\n")).unwrap();
     for command in [&["solve"][..], &["convert", "--to", "movelist"]] {
-        // The output without its timings (fields such as `0.001`).
+        // The output without its timings: times (`0.001`) and speeds (`-` under a
+        // millisecond, otherwise `890 k` or `3.56 M`, whatever the machine's load).
         let run = |path: &std::path::Path| {
             let output = othello().args(command).arg(path).output().unwrap();
             assert!(output.status.success(), "{command:?}: {output:?}");
@@ -1042,8 +1043,18 @@ fn an_invalid_move_line_is_skipped_by_every_reader_of_protocol_inputs() {
                 .unwrap()
                 .lines()
                 .map(|line| {
-                    line.split_whitespace()
-                        .filter(|field| !(field.contains('.') && field.parse::<f64>().is_ok()))
+                    let fields: Vec<&str> = line.split_whitespace().collect();
+                    let prefix =
+                        |i: usize| fields.get(i).is_some_and(|f| ["k", "M", "G"].contains(f));
+                    (0..fields.len())
+                        .filter(|&i| {
+                            let field = fields[i];
+                            !(prefix(i)
+                                || prefix(i + 1)
+                                || field == "-"
+                                || (field.contains('.') && field.parse::<f64>().is_ok()))
+                        })
+                        .map(|i| fields[i])
                         .collect::<Vec<_>>()
                         .join(" ")
                 })
