@@ -519,50 +519,27 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         if n >= SOLVE_ETC_MIN {
             // Enhanced transposition cut-off: a child already known to be bad enough for the
             // opponent settles this position.
-            for item in &list {
-                let child = item.child.expect("the solver makes every child");
-                if let Some(hit) = self.table.probe(self.key(child, true))
-                    && -hit.upper >= beta
-                {
-                    self.give_back(list);
-                    return -hit.upper;
-                }
+            if let Some(cut) = self.etc_cut(&list, beta) {
+                self.give_back(list);
+                return cut;
             }
         }
         let mut first = Best::NONE;
         if shallow.is_some() {
-            // The table's move (else the best move of the midgame's entry, left by the
-            // iterations before the solve or by the parent's ordering search) is searched
-            // before the others are ordered: when it cuts off, their shallow searches are
-            // saved.
-            if table_move.is_none() {
-                table_move = self
-                    .table
-                    .probe(self.key(pos, false))
-                    .filter(|hit| hit.depth >= SOLVE_MIDGAME_MOVE_DEPTH)
-                    .and_then(|hit| hit.best)
-                    .filter(|&m| moves.has(m));
-            }
-            if let Some(place) = table_move.and_then(|m| list.iter().position(|c| c.index() == m)) {
-                let item = list.swap_remove(place);
-                let child = item.child.expect("the solver makes every child");
-                self.ply += 1;
-                let score = -self.solve(child, -beta, -alpha, false);
-                self.ply -= 1;
-                if self.aborted {
+            // The table's move (else the best move of a deep midgame entry) is searched before
+            // the others are ordered: when it cuts off, their shallow searches are saved.
+            table_move = table_move.or_else(|| self.deep_midgame_move(pos, moves));
+            if let Some(found) =
+                table_move.and_then(|m| self.solve_first(&mut list, m, alpha, beta))
+            {
+                first = found;
+                if self.aborted || found.score >= beta {
+                    // (After an abort the score means nothing and nothing is stored.)
                     self.give_back(list);
-                    return 0;
-                }
-                first = Best {
-                    score,
-                    index: Some(item.index()),
-                };
-                if score >= beta {
-                    self.give_back(list);
-                    if n >= SOLVE_TABLE_MIN {
-                        self.store(key, score, alpha, beta, n, first.index);
+                    if n >= SOLVE_TABLE_MIN && !self.aborted {
+                        self.store(key, found.score, alpha, beta, n, found.index);
                     }
-                    return score;
+                    return found.score;
                 }
             }
         }
@@ -593,6 +570,54 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             self.store(key, best.score, alpha, beta, n, best.index);
         }
         best.score
+    }
+
+    /// A score at or above `beta` that the table already proves for one of the children in
+    /// `list` (enhanced transposition cut-off), if any.
+    #[inline(always)]
+    fn etc_cut(&self, list: &[Candidate<B>], beta: i32) -> Option<i32> {
+        list.iter().find_map(|item| {
+            let child = item.child.expect("the solver makes every child");
+            let hit = self.table.probe(self.key(child, true))?;
+            (-hit.upper >= beta).then_some(-hit.upper)
+        })
+    }
+
+    /// The best move of the midgame's entry for `pos`, one of `moves`, if that entry was
+    /// searched at least [`SOLVE_MIDGAME_MOVE_DEPTH`] plies deep (by the iterations before the
+    /// solve).
+    #[inline(always)]
+    fn deep_midgame_move(&self, pos: Position<B>, moves: B) -> Option<u32> {
+        self.table
+            .probe(self.key(pos, false))
+            .filter(|hit| hit.depth >= SOLVE_MIDGAME_MOVE_DEPTH)
+            .and_then(|hit| hit.best)
+            .filter(|&m| moves.has(m))
+    }
+
+    /// Takes the move at cell `index` out of `list` and solves it with the full window
+    /// (`alpha`, `beta`), before the other moves are ordered: its score and cell, or `None` if
+    /// the move is not in the list.
+    #[inline(always)]
+    fn solve_first(
+        &mut self,
+        list: &mut Vec<Candidate<B>>,
+        index: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<Best> {
+        let place = list.iter().position(|c| c.index() == index)?;
+        let child = list
+            .swap_remove(place)
+            .child
+            .expect("the solver makes every child");
+        self.ply += 1;
+        let score = -self.solve(child, -beta, -alpha, false);
+        self.ply -= 1;
+        Some(Best {
+            score,
+            index: Some(index),
+        })
     }
 
     /// How good the move at `index` to `child` looks to the solver, before searching it: a
