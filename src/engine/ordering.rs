@@ -22,11 +22,14 @@ pub(crate) const SOLVE_TABLE_MOVE: i32 = 1 << 28;
 /// replies is searched earlier, as fastest-first does below [`SOLVE_SHALLOW_MIN`].
 const WEIGHT_SHALLOW_MOBILITY: i32 = 100;
 /// Fastest-first weights: the opponent's replies (corners count twice), the opponent's
-/// potential mobility (empty cells next to the mover's discs), and playing in a region with an
-/// odd number of empties.
+/// potential mobility (empty cells next to the mover's discs), playing in a region with an
+/// odd number of empties, and the mover's corner stability (its corners and the discs of its
+/// own next to them on the edges, as Edax counts it).
 const WEIGHT_MOBILITY: i32 = 256;
 const WEIGHT_POTENTIAL: i32 = 8;
 const WEIGHT_PARITY: i32 = 16;
+/// With 16 FFO #40-#49 took 7% fewer nodes than without; 32 and 64 within 1% of 16.
+const WEIGHT_CORNER_STABILITY: i32 = 16;
 
 /// A move to search: its cell and sort key, and the position after the move when the ordering
 /// already made it.
@@ -107,7 +110,8 @@ pub(crate) fn shallow_key(score: i32, mobility: i32) -> i32 {
 
 /// The solver's fastest-first key of the move at `index` to `child`, leaving the opponent
 /// `mobility` replies: `empties` and `odd`, the regions with an odd number of them, are those
-/// before the move.
+/// before the move. Few replies first, then the mover's corner stability, then few empty cells
+/// next to the mover's discs, then parity.
 #[inline(always)]
 pub(crate) fn fastest_first_key<B: SearchBits>(
     shape: &Shape<B>,
@@ -121,6 +125,20 @@ pub(crate) fn fastest_first_key<B: SearchBits>(
     let potential = (shape.geo.dilate(child.opp) & after).count() as i32;
     -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
         + WEIGHT_PARITY * i32::from(odd.has(index))
+        + WEIGHT_CORNER_STABILITY * corner_stability(shape, child.opp)
+}
+
+/// The discs of `discs` that are corners or next to a corner of theirs on an edge (the
+/// C-squares): stable whatever comes (Edax's corner stability).
+#[inline(always)]
+fn corner_stability<B: SearchBits>(shape: &Shape<B>, discs: B) -> i32 {
+    let mut stable = 0;
+    for zone in &shape.corner_zones {
+        if !(zone.corner & discs).is_empty() {
+            stable += 1 + (zone.c_squares & discs).count() as i32;
+        }
+    }
+    stable
 }
 
 /// The depth of the midgame search that orders moves in the solver at `n` empties.

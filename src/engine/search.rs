@@ -34,16 +34,26 @@ use crate::rules::Rules;
 pub(crate) use budget::Budget;
 use small::Finisher;
 
-/// Empties from which the solver probes and stores the transposition table.
-const SOLVE_TABLE_MIN: u32 = 10;
+/// Empties from which the solver probes and stores the transposition table: as low as the
+/// sorting solver goes ([`SOLVE_SORT_MIN`]). From 10 empties (and the enhanced transposition
+/// cut-off from 11) FFO #40-#49 took 16% more nodes than from 8 (and 9), and 40% more than
+/// from 7 (and 8).
+const SOLVE_TABLE_MIN: u32 = 7;
 /// Empties from which the solver orders moves by the opponent's mobility (fastest first);
 /// below, the solver runs its small, table-free code.
 const SOLVE_SORT_MIN: u32 = 7;
 /// Empties from which the solver tries a stability cut-off.
 const SOLVE_STABILITY_MIN: u32 = 7;
 /// Empties from which the solver looks up every child in the table before searching any
-/// (enhanced transposition cut-off).
-const SOLVE_ETC_MIN: u32 = 11;
+/// (enhanced transposition cut-off): the children of a node with this many empties are the
+/// first that the table holds.
+const SOLVE_ETC_MIN: u32 = SOLVE_TABLE_MIN + 1;
+/// Depth from which the solver trusts the best move of a midgame table entry (when it has no
+/// exact one) enough to search it before ordering the other moves: entries of the iterations
+/// before the solve qualify, those of the ordering searches (2-4 plies) do not. With every
+/// midgame entry FFO #40-#49 took 29% more nodes; from depth 4, 5% more; from depth 7, 6%
+/// fewer (6 and 8: 4% and 5% fewer).
+const SOLVE_MIDGAME_MOVE_DEPTH: u32 = 7;
 /// Depth from which the midgame search probes the table.
 const MIDGAME_TABLE_MIN: u32 = 1;
 
@@ -52,6 +62,14 @@ const MIDGAME_TABLE_MIN: u32 = 1;
 struct Best {
     score: i32,
     index: Option<u32>,
+}
+
+impl Best {
+    /// No move searched yet.
+    const NONE: Best = Best {
+        score: -INFINITY,
+        index: None,
+    };
 }
 
 /// One search thread's state, for bit width `B`, rule set `R` and processor `C`.
@@ -202,20 +220,18 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         pos: Position<B>,
         list: &mut [Candidate<B>],
         window: Window,
+        mut best: Best,
         search: impl Fn(&mut Self, Position<B>, i32, i32) -> i32,
     ) -> Option<Best> {
         let Window { mut alpha, beta } = window;
-        let mut best = Best {
-            score: -INFINITY,
-            index: None,
-        };
+        alpha = alpha.max(best.score);
         for i in 0..list.len() {
             let candidate = pick_best(list, i);
             let index = candidate.index();
             let child = candidate.child.unwrap_or_else(|| self.play(pos, index));
             self.ply += 1;
             let mut score;
-            if i == 0 {
+            if i == 0 && best.index.is_none() {
                 score = -search(self, child, -beta, -alpha);
             } else {
                 score = -search(self, child, -alpha - 1, -alpha);
@@ -364,6 +380,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             pos,
             &mut list,
             Window { alpha, beta },
+            Best::NONE,
             #[inline(always)]
             |s: &mut Self, child, a, b| s.midgame(child, depth - 1, a, b, false),
         );
@@ -488,11 +505,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             table_move = hit.best.filter(|&m| moves.has(m));
         }
         let mut list = self.take_list();
-        let shallow = if n >= SOLVE_SHALLOW_MIN {
-            shallow_depth(n)
-        } else {
-            0
-        };
+        let shallow = (n >= SOLVE_SHALLOW_MIN).then(|| shallow_depth(n));
         // The children, their table slots fetched ahead when they will probe the table, so
         // that the misses overlap.
         let prefetch = n > SOLVE_TABLE_MIN;
@@ -506,13 +519,27 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         if n >= SOLVE_ETC_MIN {
             // Enhanced transposition cut-off: a child already known to be bad enough for the
             // opponent settles this position.
-            for item in &list {
-                let child = item.child.expect("the solver makes every child");
-                if let Some(hit) = self.table.probe(self.key(child, true))
-                    && -hit.upper >= beta
-                {
+            if let Some(cut) = self.etc_cut(&list, beta) {
+                self.give_back(list);
+                return cut;
+            }
+        }
+        let mut first = Best::NONE;
+        if shallow.is_some() {
+            // The table's move (else the best move of a deep midgame entry) is searched before
+            // the others are ordered: when it cuts off, their shallow searches are saved.
+            table_move = table_move.or_else(|| self.deep_midgame_move(pos, moves));
+            if let Some(found) =
+                table_move.and_then(|m| self.solve_first(&mut list, m, alpha, beta))
+            {
+                first = found;
+                if self.aborted || found.score >= beta {
+                    // (After an abort the score means nothing and nothing is stored.)
                     self.give_back(list);
-                    return -hit.upper;
+                    if n >= SOLVE_TABLE_MIN && !self.aborted {
+                        self.store(key, found.score, alpha, beta, n, found.index);
+                    }
+                    return found.score;
                 }
             }
         }
@@ -531,6 +558,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             pos,
             &mut list,
             Window { alpha, beta },
+            first,
             #[inline(always)]
             |s: &mut Self, child, a, b| s.solve(child, a, b, false),
         );
@@ -544,6 +572,54 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         best.score
     }
 
+    /// A score at or above `beta` that the table already proves for one of the children in
+    /// `list` (enhanced transposition cut-off), if any.
+    #[inline(always)]
+    fn etc_cut(&self, list: &[Candidate<B>], beta: i32) -> Option<i32> {
+        list.iter().find_map(|item| {
+            let child = item.child.expect("the solver makes every child");
+            let hit = self.table.probe(self.key(child, true))?;
+            (-hit.upper >= beta).then_some(-hit.upper)
+        })
+    }
+
+    /// The best move of the midgame's entry for `pos`, one of `moves`, if that entry was
+    /// searched at least [`SOLVE_MIDGAME_MOVE_DEPTH`] plies deep (by the iterations before the
+    /// solve).
+    #[inline(always)]
+    fn deep_midgame_move(&self, pos: Position<B>, moves: B) -> Option<u32> {
+        self.table
+            .probe(self.key(pos, false))
+            .filter(|hit| hit.depth >= SOLVE_MIDGAME_MOVE_DEPTH)
+            .and_then(|hit| hit.best)
+            .filter(|&m| moves.has(m))
+    }
+
+    /// Takes the move at cell `index` out of `list` and solves it with the full window
+    /// (`alpha`, `beta`), before the other moves are ordered: its score and cell, or `None` if
+    /// the move is not in the list.
+    #[inline(always)]
+    fn solve_first(
+        &mut self,
+        list: &mut Vec<Candidate<B>>,
+        index: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<Best> {
+        let place = list.iter().position(|c| c.index() == index)?;
+        let child = list
+            .swap_remove(place)
+            .child
+            .expect("the solver makes every child");
+        self.ply += 1;
+        let score = -self.solve(child, -beta, -alpha, false);
+        self.ply -= 1;
+        Some(Best {
+            score,
+            index: Some(index),
+        })
+    }
+
     /// How good the move at `index` to `child` looks to the solver, before searching it: a
     /// midgame search `shallow` plies deep (when not 0), else fastest first (`empties` and
     /// `odd`, the regions with an odd number of them, are those before the move); either way
@@ -555,10 +631,10 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         index: u32,
         empties: B,
         odd: B,
-        shallow: u32,
+        shallow: Option<u32>,
     ) -> i32 {
         let mobility = ordering::mobility(self.shape, self.moves(child));
-        if shallow > 0 {
+        if let Some(shallow) = shallow {
             self.ply += 1;
             let score = -self.ordering_search(child, shallow);
             self.ply -= 1;

@@ -1,13 +1,16 @@
 //! What the driver asks of a searcher at the root of a search: the score of each root move,
 //! the order to solve them in, and the table's entries for the root.
 
-use super::{SOLVE_TABLE_MIN, Searcher};
+use super::Searcher;
 use crate::bitboard::SearchBits;
 use crate::cpu::Cpu;
 use crate::engine::bounds::{INFINITY, Window};
 use crate::engine::ordering::shallow_depth;
 use crate::position::Position;
 use crate::rules::Rules;
+
+/// Empties up to which [`Searcher::best_by_solving`] solves every move of a position.
+const SOLVE_BY_MOVE_MAX: u32 = 14;
 
 impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
     /// The midgame score of a root move's position (`depth` counts the root move).
@@ -23,7 +26,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
     /// The best move of a position with few empties, found by solving every move; `None` for
     /// positions with too many empties to do that quickly.
     pub(crate) fn best_by_solving(&mut self, pos: Position<B>) -> Option<u32> {
-        if pos.empties(&self.shape.geo).count() > SOLVE_TABLE_MIN + 4 {
+        if pos.empties(&self.shape.geo).count() > SOLVE_BY_MOVE_MAX {
             return None;
         }
         let mut best = None;
