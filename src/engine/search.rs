@@ -34,20 +34,20 @@ use crate::rules::Rules;
 pub(crate) use budget::Budget;
 use small::Finisher;
 
-/// Empties from which the solver probes and stores the transposition table: as low as the
-/// sorting solver goes ([`SOLVE_SORT_MIN`]). From 10 empties (and the enhanced transposition
-/// cut-off from 11) FFO #40-#49 took 16% more nodes than from 8 (and 9), and 40% more than
-/// from 7 (and 8).
-const SOLVE_TABLE_MIN: u32 = 7;
+/// Empties from which the solver probes and stores the transposition table. Lower, fewer nodes
+/// but slower ones (more table traffic): on FFO #40-#49 (one thread, with the enhanced
+/// transposition cut-off from 11 empties) from 8 empties took 1.03 G nodes, from 9 1.10 G,
+/// from 10 1.16 G; timed back to back, from 9 was the fastest (DESIGN.md, "Exact solver").
+const SOLVE_TABLE_MIN: u32 = 9;
 /// Empties from which the solver orders moves by the opponent's mobility (fastest first);
 /// below, the solver runs its small, table-free code.
 const SOLVE_SORT_MIN: u32 = 7;
 /// Empties from which the solver tries a stability cut-off.
 const SOLVE_STABILITY_MIN: u32 = 7;
 /// Empties from which the solver looks up every child in the table before searching any
-/// (enhanced transposition cut-off): the children of a node with this many empties are the
-/// first that the table holds.
-const SOLVE_ETC_MIN: u32 = SOLVE_TABLE_MIN + 1;
+/// (enhanced transposition cut-off). Lower (down to [`SOLVE_TABLE_MIN`] + 1, whose children
+/// are the first the table holds) saves nodes but costs more in probes than it saves.
+const SOLVE_ETC_MIN: u32 = 11;
 /// Depth from which the solver trusts the best move of a midgame table entry (when it has no
 /// exact one) enough to search it before ordering the other moves: entries of the iterations
 /// before the solve qualify, those of the ordering searches (2-4 plies) do not. With every
