@@ -475,7 +475,9 @@ fn import(args: &ImportArgs) -> Result<(), TrainError> {
     }
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     games.shuffle(&mut rng);
-    games.truncate(usize::try_from(args.games.unwrap_or(u64::MAX)).unwrap_or(usize::MAX));
+    if let Some(kept) = args.games {
+        games.truncate(usize::try_from(kept).unwrap_or(usize::MAX));
+    }
     let samples = games.concat();
     write_atomic(&args.out, &data_bytes(&samples)).map_err(file_error(&args.out))?;
     say(

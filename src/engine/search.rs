@@ -621,7 +621,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     }
 
     /// How good the move at `index` to `child` looks to the solver, before searching it: a
-    /// midgame search `shallow` plies deep (when not 0), else fastest first (`empties` and
+    /// midgame search `shallow` plies deep (when given), else fastest first (`empties` and
     /// `odd`, the regions with an odd number of them, are those before the move); either way
     /// less for each reply it leaves the opponent.
     #[inline(always)]

@@ -215,14 +215,14 @@ impl Sample {
         rescoring: Rescoring,
     ) -> Result<Sample, SampleError> {
         let empties = self.empties();
-        let (limits, exact) = if self.exact {
+        let exact = empties <= rescoring.exact_empties;
+        if self.exact || !(exact || empties >= rescoring.from_empties) {
             return Ok(*self);
-        } else if empties <= rescoring.exact_empties {
-            (Limits::exact(), true)
-        } else if empties >= rescoring.from_empties {
-            (Limits::depth(rescoring.depth), false)
+        }
+        let limits = if exact {
+            Limits::exact()
         } else {
-            return Ok(*self);
+            Limits::depth(rescoring.depth)
         };
         let report = engine
             .search(&self.game()?, &limits)
