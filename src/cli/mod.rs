@@ -19,6 +19,7 @@ mod records;
 mod serve;
 mod solve;
 mod train;
+mod weights;
 
 use std::io;
 

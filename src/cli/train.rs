@@ -4,15 +4,15 @@
 //! against each other).
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Stdout, Write};
+use std::io::{self, Stdout, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use rayon::prelude::*;
 use thiserror::Error;
 
+use othello::RuleSet;
 use othello::engine::patterns::{MAX_FILE_BYTES, PHASES, Weights, WeightsError};
 use othello::engine::probcut::{MIN_DEPTH, shallow_depth};
 use othello::train::fit::FitConfig;
@@ -20,14 +20,13 @@ use othello::train::probcut::{GROUP_EMPTIES, Observation};
 use othello::train::records::{RecordPositions, Unused};
 use othello::train::selfplay::{count_games, data_bytes, read_data};
 use othello::train::{DATA_MAGIC, Data, DataError, Rescoring, Sample, SampleError, SelfPlay};
-use othello::{Evaluation, RuleSet};
 use rand::SeedableRng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand_chacha::ChaCha8Rng;
 
 use super::atomic::{NotOurs, check_overwrite, check_overwrite_by_head, same_file, write_atomic};
 use super::records::{RecordsFile, RecordsFileError};
-use super::solve::EvalArg;
+use super::weights::{EvalArg, WeightsFileError, evaluation};
 use super::{Failure, ThreadsError, progress, thread_pool, threads_parser};
 
 /// Arguments of `othello train`.
@@ -257,14 +256,9 @@ pub enum TrainError {
         /// What went wrong.
         source: io::Error,
     },
-    /// A weights file is not one `othello train fit` wrote.
-    #[error("{path}: {source}")]
-    Weights {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        source: WeightsError,
-    },
+    /// A weights file cannot be read or is not one `othello train fit` wrote.
+    #[error(transparent)]
+    Weights(#[from] WeightsFileError),
     /// A data file is not self-play data, or holds a record that is not a sample.
     #[error("{path}: {source}")]
     Data {
@@ -309,7 +303,7 @@ impl TrainError {
     pub fn exit_status(&self) -> u8 {
         match self {
             TrainError::File { .. }
-            | TrainError::Weights { .. }
+            | TrainError::Weights(_)
             | TrainError::Data { .. }
             | TrainError::NoGames { .. }
             | TrainError::Sample(_)
@@ -337,29 +331,6 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
         Step::Probcut(args) => Ok(probcut(args)?),
         Step::Import(args) => Ok(import(args)?),
     }
-}
-
-/// The evaluation named `name` on the command line: `trained`, `classic` or a weights file
-/// (read and kept for the rest of the run).
-fn evaluation(name: &str) -> Result<Evaluation, TrainError> {
-    match name {
-        "trained" => Ok(Evaluation::Trained),
-        "classic" => Ok(Evaluation::Classic),
-        _ => weights_file(Path::new(name)),
-    }
-}
-
-/// The evaluation of the weights file at `path` (read within the size a weights file can have).
-pub(super) fn weights_file(path: &Path) -> Result<Evaluation, TrainError> {
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|file| file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
-        .map_err(file_error(path))?;
-    let weights = Weights::from_bytes(&bytes).map_err(|source| TrainError::Weights {
-        path: path.to_owned(),
-        source,
-    })?;
-    Ok(Evaluation::Weights(Arc::new(weights)))
 }
 
 /// Standard output, for the lines every step prints.
@@ -731,10 +702,7 @@ fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
         depth: args.depth,
         random_per_mille: args.random,
         solve_empties: args.solve_empties,
-        evaluation: match args.eval {
-            EvalArg::Trained => Evaluation::Trained,
-            EvalArg::Classic => Evaluation::Classic,
-        },
+        evaluation: args.eval.into(),
     };
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
     let mut out = stdout();

@@ -7,7 +7,7 @@ use crate::support::othello;
 
 /// FFO #40 after the first ten moves of its principal variation: 10 empties, white to move,
 /// with its best move, exact score and every move's exact score (empties to the winner).
-const FFO_10: &str = "4010 OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-O-XOOOXXOOOX--X-X---X-- O 10 C6 -38 C6:-38,F7:-44,D8:-46,E8:-48";
+pub(crate) const FFO_10: &str = "4010 OOXXXXXXXOXXXXXXOOXOXOXXOOXXOXXXOOXOXOXX-O-XOOOXXOOOX--X-X---X-- O 10 C6 -38 C6:-38,F7:-44,D8:-46,E8:-48";
 
 /// The 4x4 start, black to move.
 const START_4X4: &str = "4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n";

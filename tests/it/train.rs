@@ -3,6 +3,7 @@
 
 use predicates::prelude::*;
 
+use crate::solve::FFO_10;
 use crate::support::{othello, scratch};
 
 #[test]
@@ -71,6 +72,36 @@ fn fit_writes_a_weights_file_the_engine_can_read() {
             weights.display()
         )))
         .stdout(predicate::str::contains("of 2 games: "));
+    // They order the solver's moves; the exact score is the listed one.
+    othello()
+        .args(["solve", "--empties-to-winner", "--eval"])
+        .arg(&weights)
+        .write_stdin(FFO_10)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 of 1 match"));
+}
+
+#[test]
+fn solve_names_a_weights_file_it_cannot_use() {
+    let dir = scratch("train", "solve-eval");
+    let data = games(&dir, 1);
+    othello()
+        .args(["solve", "--eval"])
+        .arg(&data)
+        .write_stdin(FFO_10)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "data.bin: not an othello weights file (starts with \"OTHDAT01\")",
+        ));
+    othello()
+        .args(["solve", "--eval", "no-such-weights.bin"])
+        .write_stdin(FFO_10)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no-such-weights.bin: "));
 }
 
 /// `count` short self-play games in a new data file of `dir`.

@@ -34,7 +34,7 @@ use super::atomic::{NotOurs, check_overwrite, write_atomic};
 use super::book::{BookCliError, read_book};
 use super::input::MAX_INPUT_BYTES;
 use super::records::{RecordsFile, RecordsFileError};
-use super::train::{TrainError, weights_file};
+use super::weights::{WeightsFileError, weights_file};
 use external::{External, Protocol};
 
 /// Arguments of `othello match`.
@@ -113,7 +113,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 pub enum MatchError {
     /// A weights file of a player cannot be used.
     #[error(transparent)]
-    Weights(Box<TrainError>),
+    Weights(WeightsFileError),
     /// A book file of a player cannot be used.
     #[error(transparent)]
     Book(BookCliError),
@@ -443,9 +443,7 @@ fn load_engine(contender: &Contender) -> Result<Option<Loaded>, MatchError> {
     let evaluation = match &spec.evaluation {
         EvaluationSpec::Trained => Evaluation::Trained,
         EvaluationSpec::Classic => Evaluation::Classic,
-        EvaluationSpec::File(path) => {
-            weights_file(path).map_err(|error| MatchError::Weights(Box::new(error)))?
-        }
+        EvaluationSpec::File(path) => weights_file(path).map_err(MatchError::Weights)?,
     };
     let book = match &spec.book {
         BookSpec::File(path) => Some(Arc::new(read_book(path).map_err(MatchError::Book)?)),

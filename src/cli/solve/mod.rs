@@ -18,30 +18,21 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use thiserror::Error;
 
 use othello::ffo::{Listed, ProblemError};
 use othello::record::RecordError;
 use othello::{
-    Color, Engine, EngineConfig, EngineError, Evaluation, Game, Limits, MoveValue, Scoring,
-    SearchReport,
+    Color, Engine, EngineConfig, EngineError, Game, Limits, MoveValue, Scoring, SearchReport,
 };
 
 use super::input::{ReadError, read_bytes};
+use super::weights::{WeightsFileError, evaluation};
 use super::{RulesArg, threads_parser};
 use input::{bench_positions, parse_input, warn_beyond_reach};
 use report::{Totals, Verdict, block, describe, table_header, table_row};
 use search::{interrupt_flag, solve_one};
-
-/// An evaluation as named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EvalArg {
-    /// The trained pattern evaluation.
-    Trained,
-    /// The hand-made evaluation.
-    Classic,
-}
 
 /// Arguments of `othello solve`.
 #[derive(Debug, Args)]
@@ -93,11 +84,12 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = RulesArg::Full)]
     rules: RulesArg,
 
-    /// The midgame evaluation that orders the moves: the trained patterns (8x8 FULL, most
-    /// discs wins; the classic one elsewhere) or the classic hand-made one. Exact scores do
-    /// not depend on it.
-    #[arg(long, value_enum, default_value_t = EvalArg::Trained)]
-    eval: EvalArg,
+    /// The midgame evaluation that orders the moves: `trained`, the trained patterns (8x8
+    /// FULL, most discs wins; the classic one elsewhere), `classic`, the hand-made one, or a
+    /// weights file written by `othello train fit` (8x8 FULL). Exact scores do not depend on
+    /// it.
+    #[arg(long, value_name = "EVAL", default_value = "trained")]
+    eval: String,
 
     /// Without FILE, solve the built-in FFO #40-#49 benchmark (with --empties-to-winner);
     /// FILE `-` reads standard input.
@@ -149,6 +141,9 @@ pub enum SolveError {
         /// What is wrong, and where.
         source: RecordError,
     },
+    /// The evaluation's weights file cannot be used.
+    #[error(transparent)]
+    Eval(WeightsFileError),
     /// The input holds no position.
     #[error("{path}: no position found (expected protocol setups or FFO lines)")]
     Empty {
@@ -182,6 +177,7 @@ impl SolveError {
             | SolveError::Input { .. }
             | SolveError::Record { .. }
             | SolveError::Empty { .. }
+            | SolveError::Eval(_)
             | SolveError::Memory(_) => 2,
             SolveError::Write(_) | SolveError::Mismatch { .. } => 1,
             SolveError::Interrupted => 130,
@@ -255,6 +251,7 @@ struct Plan<'a> {
 
 /// Runs `othello solve`.
 pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
+    let evaluation = evaluation(&args.eval).map_err(SolveError::Eval)?;
     let path = args.from.as_ref().or(args.file.as_ref());
     let (name, entries) = match path {
         None if args.bench => ("FFO #40-#49".to_owned(), bench_positions()),
@@ -294,10 +291,7 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
     })
     .map_err(SolveError::Memory)?;
     engine.set_scoring(scoring);
-    engine.set_evaluation(match args.eval {
-        EvalArg::Trained => Evaluation::Trained,
-        EvalArg::Classic => Evaluation::Classic,
-    });
+    engine.set_evaluation(evaluation);
     warn_beyond_reach(&entries, &limits);
     let plan = Plan {
         limits,
