@@ -4,15 +4,20 @@
 //!
 //! Moves are held as [`Candidate`]s and searched best key first ([`pick_best`]). The midgame
 //! orders by [`quick_key`]; the solver by a shallow midgame search ([`shallow_key`]) from
-//! [`SOLVE_SHALLOW_MIN`] empties, by [`fastest_first_key`] below; both put the table's move
-//! first.
+//! [`SOLVE_SHALLOW_MIN`] empties, by [`fastest_first_key`] below, with the evaluation of the
+//! position after the move added ([`evaluated_key`]) from [`SOLVE_EVALUATED_MIN`]; both put
+//! the table's move first.
 
+use super::eval::SCALE;
 use super::shape::Shape;
 use crate::bitboard::SearchBits;
 use crate::position::Position;
 
 /// Empties from which the solver orders moves with a shallow midgame search.
 pub(crate) const SOLVE_SHALLOW_MIN: u32 = 16;
+/// Empties from which the solver's fastest-first key adds the evaluation of the position
+/// after the move ([`evaluated_key`]).
+pub(crate) const SOLVE_EVALUATED_MIN: u32 = 12;
 /// The midgame's key for the table's move: above every [`quick_key`].
 pub(crate) const MIDGAME_TABLE_MOVE: i32 = 1 << 20;
 /// The solver's key for the table's move: above every other key of the solver.
@@ -126,6 +131,17 @@ pub(crate) fn fastest_first_key<B: SearchBits>(
     -WEIGHT_MOBILITY * mobility - WEIGHT_POTENTIAL * potential
         + WEIGHT_PARITY * i32::from(odd.has(index))
         + WEIGHT_CORNER_STABILITY * corner_stability(shape, child.opp)
+}
+
+/// What a disc of the evaluation of the position after a move is worth in the solver's
+/// fastest-first key, against [`WEIGHT_MOBILITY`] for each reply left to the opponent.
+const WEIGHT_EVALUATION: i32 = 32;
+
+/// The solver's key of a move whose fastest-first key is `fastest` and after which the
+/// evaluation (from the opponent's side, in evaluation units) is `evaluation`.
+#[inline(always)]
+pub(crate) fn evaluated_key(fastest: i32, evaluation: i32) -> i32 {
+    fastest - WEIGHT_EVALUATION * evaluation / SCALE
 }
 
 /// The discs of `discs` that are corners or next to a corner of theirs on an edge (the

@@ -20,8 +20,8 @@ use std::marker::PhantomData;
 use super::bounds::{INFINITY, Window};
 use super::eval::{SCALE, evaluate};
 use super::ordering::{
-    self, Candidate, MIDGAME_TABLE_MOVE, SOLVE_SHALLOW_MIN, SOLVE_TABLE_MOVE, pick_best,
-    shallow_depth,
+    self, Candidate, MIDGAME_TABLE_MOVE, SOLVE_EVALUATED_MIN, SOLVE_SHALLOW_MIN, SOLVE_TABLE_MOVE,
+    pick_best, shallow_depth,
 };
 use super::probcut::{self, ProbCut};
 use super::shape::Shape;
@@ -622,8 +622,9 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
 
     /// How good the move at `index` to `child` looks to the solver, before searching it: a
     /// midgame search `shallow` plies deep (when given), else fastest first (`empties` and
-    /// `odd`, the regions with an odd number of them, are those before the move); either way
-    /// less for each reply it leaves the opponent.
+    /// `odd`, the regions with an odd number of them, are those before the move) with the
+    /// evaluation after the move from [`SOLVE_EVALUATED_MIN`] empties; either way less for
+    /// each reply it leaves the opponent.
     #[inline(always)]
     fn solve_key(
         &mut self,
@@ -640,7 +641,12 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             self.ply -= 1;
             ordering::shallow_key(score, mobility)
         } else {
-            ordering::fastest_first_key(self.shape, child, index, empties, odd, mobility)
+            let key = ordering::fastest_first_key(self.shape, child, index, empties, odd, mobility);
+            if empties.count() >= SOLVE_EVALUATED_MIN {
+                ordering::evaluated_key(key, evaluate::<B, R, C>(self.shape, child, self.cpu))
+            } else {
+                key
+            }
         }
     }
 }
