@@ -14,7 +14,7 @@ use thiserror::Error;
 
 use othello::RuleSet;
 use othello::engine::patterns::{MAX_FILE_BYTES, PHASES, Weights, WeightsError};
-use othello::engine::probcut::{MIN_DEPTH, shallow_depth};
+use othello::engine::probcut::{MIN_DEPTH, ProbCut, shallow_depth};
 use othello::train::fit::FitConfig;
 use othello::train::probcut::{GROUP_EMPTIES, Observation};
 use othello::train::records::{RecordPositions, Unused};
@@ -139,6 +139,11 @@ struct ProbcutArgs {
     /// Chooses the positions.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
+
+    /// The evaluation whose searches are compared: `trained` (the weights compiled in), or a
+    /// weights file written by `othello train fit`, to fit its model before it is compiled in.
+    #[arg(long, value_name = "EVAL", default_value = "trained")]
+    eval: String,
 
     /// Worker threads, one position each at a time.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
@@ -465,6 +470,7 @@ fn import(args: &ImportArgs) -> Result<(), TrainError> {
 }
 
 fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
+    let evaluation = evaluation(&args.eval)?;
     let mut samples = read_games(&args.data)?;
     samples.retain(|s| !s.exact && s.empties() >= args.min_empties);
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
@@ -483,11 +489,18 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
     let observations: Result<Vec<Vec<Observation>>, SampleError> = pool.install(|| {
         chosen
             .par_iter()
-            .map_init(SelfPlay::engine, |engine, sample| {
-                let found = othello::train::probcut::observe(engine, sample, args.depth);
-                bar.inc(1);
-                found
-            })
+            .map_init(
+                || {
+                    let mut engine = SelfPlay::engine();
+                    engine.set_evaluation(evaluation.clone());
+                    engine
+                },
+                |engine, sample| {
+                    let found = othello::train::probcut::observe(engine, sample, args.depth);
+                    bar.inc(1);
+                    found
+                },
+            )
             .collect()
     });
     let observations: Vec<Observation> = observations
@@ -526,23 +539,35 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
             })
             .collect();
         let middle = buckets.iter().sum::<u32>() / buckets.len().max(1) as u32 + 2;
+        let modelled = model.map_or_else(
+            || "-".to_owned(),
+            |model| format!("{:.2} at {middle}", model.sigma(depth, middle) / 100.0),
+        );
         say(
             &mut out,
             format_args!(
-                "{depth:>2} ({:>2}) {}  {:.2} at {middle}",
+                "{depth:>2} ({:>2}) {}  {modelled}",
                 shallow_depth(depth),
                 cells.join(""),
-                model.sigma(depth, middle) / 100.0
             ),
         )?;
     }
-    let [c0, c1, c2] = model.coefficients;
-    say(
-        &mut out,
-        format_args!(
-            "model: sigma = {c0:.1} + {c1:.2} * (depth - shallow depth) + {c2:.2} * empties (hundredths of a disc)"
+    match model {
+        Some(ProbCut {
+            coefficients: [c0, c1, c2],
+        }) => say(
+            &mut out,
+            format_args!(
+                "model: sigma = {c0:.1} + {c1:.2} * (depth - shallow depth) + {c2:.2} * empties (hundredths of a disc)"
+            ),
         ),
-    )
+        None => say(
+            &mut out,
+            format_args!(
+                "model: not determined (it needs depths at two distances from their shallow searches, --depth 6 or more, and positions in two ranges of empties)"
+            ),
+        ),
+    }
 }
 
 /// The whole games of the data file at `path`, every record checked (read in batches).

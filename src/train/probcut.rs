@@ -101,9 +101,10 @@ pub fn groups(observations: &[Observation]) -> Vec<Group> {
 
 /// The model fitted to the groups: least squares of their errors (weighted by their sizes)
 /// on the plies between the two searches and the empty squares (the group's middle), in
-/// hundredths of a disc.
+/// hundredths of a disc; `None` when the groups cannot tell the three coefficients apart
+/// (fewer than two gaps between the depths, or than two ranges of empties).
 #[must_use]
-pub fn fit(groups: &[Group]) -> ProbCut {
+pub fn fit(groups: &[Group]) -> Option<ProbCut> {
     // Normal equations of sigma = c0 + c1 * (depth - shallow depth) + c2 * empties.
     let mut a = [[0.0f64; 3]; 3];
     let mut b = [0.0f64; 3];
@@ -121,9 +122,7 @@ pub fn fit(groups: &[Group]) -> ProbCut {
             b[i] += w * x[i] * 100.0 * g.rms;
         }
     }
-    ProbCut {
-        coefficients: solve3(a, b).unwrap_or([0.0; 3]),
-    }
+    solve3(a, b).map(|coefficients| ProbCut { coefficients })
 }
 
 /// The solution of a 3x3 linear system by Gaussian elimination with partial pivoting, or
@@ -175,12 +174,28 @@ mod tests {
                 })
             })
             .collect();
-        let [c0, c1, c2] = fit(&groups).coefficients;
+        let [c0, c1, c2] = fit(&groups).unwrap().coefficients;
         assert!(
             (c0 - 150.0).abs() < 1e-6 && (c1 - 20.0).abs() < 1e-6,
             "{c0} {c1}"
         );
         assert!((c2 - 3.0).abs() < 1e-6, "{c2}");
+    }
+
+    #[test]
+    fn one_gap_between_the_depths_determines_no_model() {
+        // Depths 3 and 4 are both 2 plies beyond their shallow searches.
+        let groups: Vec<Group> = (3..=4)
+            .flat_map(|depth| {
+                [20, 40].map(|empties| Group {
+                    depth,
+                    empties,
+                    count: 10,
+                    rms: 2.0,
+                })
+            })
+            .collect();
+        assert_eq!(fit(&groups), None);
     }
 
     #[test]

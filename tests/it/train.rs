@@ -277,6 +277,7 @@ fn import_names_a_file_that_is_not_a_record() {
 fn probcut_prints_the_error_table_and_the_model() {
     let dir = scratch("train", "probcut");
     let data = games(&dir, 2);
+    // At depths 3 and 4 both are 2 plies beyond their shallow searches: no model.
     othello()
         .args(["train", "probcut"])
         .arg(&data)
@@ -285,7 +286,24 @@ fn probcut_prints_the_error_table_and_the_model() {
         .success()
         .stdout(predicate::str::contains("3 positions, 6 comparisons"))
         .stdout(predicate::str::contains(" 4 ( 2) "))
-        .stdout(predicate::str::contains("model: sigma = "));
+        .stdout(predicate::str::contains("model: not determined"));
+    let model = |eval: &str| {
+        let output = othello()
+            .args(["train", "probcut"])
+            .arg(&data)
+            .args(["--positions", "4", "--depth", "6", "--eval", eval])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(" 6 ( 2) "))
+            .stdout(predicate::str::contains("model: sigma = "))
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(output).unwrap();
+        text.lines().last().unwrap().to_owned()
+    };
+    // Another evaluation's searches differ, and so does the model fitted to them.
+    assert_ne!(model("trained"), model("classic"));
 }
 
 #[test]
