@@ -229,7 +229,7 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
                     score,
                     exact: true,
                     depth: n,
-                    pv: principal_variation(searcher, position, root[0].index, true, n),
+                    pv: principal_variation(searcher, position, root[0].index, Some(score), n),
                 };
                 on_progress(&best_line, searcher.nodes);
             }
@@ -256,7 +256,7 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
                     score: to_discs(score),
                     exact: false,
                     depth,
-                    pv: principal_variation(searcher, position, root[0].index, false, depth),
+                    pv: principal_variation(searcher, position, root[0].index, None, depth),
                 };
                 on_progress(&best_line, searcher.nodes);
             }
@@ -570,17 +570,20 @@ impl Share {
     }
 }
 
-/// The line of play from `position` through `first`: the table's moves, and for the last few
-/// empties of an exact line, the moves found by solving.
+/// The line of play from `position` through `first`, `depth` moves at most. An exact line
+/// (`exact`, the exact score of `position`) takes each move the table proves keeps the score,
+/// or one a null-window solve proves does; an estimate takes the table's moves.
 fn principal_variation<B: SearchBits, R: Rules, C: Cpu>(
     searcher: &mut Searcher<B, R, C>,
     position: Position<B>,
     first: u32,
-    exact: bool,
+    exact: Option<i32>,
     depth: u32,
 ) -> Vec<u32> {
     let mut line = Vec::new();
     let mut position = position;
+    // The exact score of `position` for its mover.
+    let mut value = exact;
     let mut next = Some(first);
     while let Some(index) = next {
         if searcher.aborted || line.len() as u32 >= depth {
@@ -588,19 +591,21 @@ fn principal_variation<B: SearchBits, R: Rules, C: Cpu>(
         }
         line.push(index);
         position = searcher.play(position, index);
+        value = value.map(|v| -v);
         if searcher.moves(position).is_empty() {
             position = position.passed();
+            value = value.map(|v| -v);
         }
         let moves = searcher.moves(position);
         if moves.is_empty() {
             break;
         }
-        next = searcher
-            .table_move(position, exact)
-            .filter(|&m| moves.has(m));
-        if next.is_none() && exact {
-            next = searcher.best_by_solving(position);
-        }
+        next = match value {
+            Some(v) => searcher.move_reaching(position, v),
+            None => searcher
+                .table_move(position, false)
+                .filter(|&m| moves.has(m)),
+        };
     }
     line
 }

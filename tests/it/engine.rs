@@ -511,3 +511,56 @@ fn a_share_of_the_clock_stops_the_deepening_but_not_the_exact_solve() {
     let exact = engine.search(&near_end, &Limits::exact()).unwrap();
     assert_eq!(report.score, exact.score);
 }
+
+/// Every move of an exact principal variation keeps the score: played out to its end (or to
+/// where it stops, then solved afresh), it reaches the margin the solve found. A line taken
+/// from a table entry that only bounds its position's score could leave it.
+#[test]
+fn exact_principal_variations_keep_their_score() {
+    let mut rng = SplitMix(77);
+    let mut checked = 0;
+    while checked < 24 {
+        let empties = 13 + rng.below(4) as u32;
+        let Some(game) = random_game(
+            Dimensions::STANDARD,
+            RuleSet::Full,
+            WinRule::MostDiscs,
+            empties,
+            &mut rng,
+        ) else {
+            continue;
+        };
+        let mut engine = Engine::new(EngineConfig {
+            hash_mb: 4,
+            ..EngineConfig::default()
+        });
+        let report = engine.search(&game, &Limits::default()).unwrap();
+        assert!(report.exact);
+        let mover = game.turn().unwrap();
+        let mut end = game.clone();
+        for &square in &report.pv {
+            end.play(square).unwrap();
+        }
+        let reached = match end.turn() {
+            None => end.margin(mover),
+            Some(next) => {
+                let rest = Engine::new(EngineConfig::default())
+                    .search(&end, &Limits::default())
+                    .unwrap();
+                if next == mover {
+                    rest.score
+                } else {
+                    -rest.score
+                }
+            }
+        };
+        assert_eq!(
+            reached,
+            report.score,
+            "{}\npv {:?}",
+            game.board(),
+            report.pv
+        );
+        checked += 1;
+    }
+}

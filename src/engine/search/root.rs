@@ -9,9 +9,6 @@ use crate::engine::ordering::shallow_depth;
 use crate::position::Position;
 use crate::rules::Rules;
 
-/// Empties up to which [`Searcher::best_by_solving`] solves every move of a position.
-const SOLVE_BY_MOVE_MAX: u32 = 14;
-
 impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
     /// The midgame score of a root move's position (`depth` counts the root move).
     pub(crate) fn midgame_child(&mut self, pos: Position<B>, window: Window, depth: u32) -> i32 {
@@ -23,25 +20,34 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         self.solve(pos, window.alpha, window.beta, false)
     }
 
-    /// The best move of a position with few empties, found by solving every move; `None` for
-    /// positions with too many empties to do that quickly.
-    pub(crate) fn best_by_solving(&mut self, pos: Position<B>) -> Option<u32> {
-        if pos.empties(&self.shape.geo).count() > SOLVE_BY_MOVE_MAX {
-            return None;
+    /// A move of `pos` that reaches `score`, the exact score of `pos`: the table's move when
+    /// its entry proves at least that much, else the first move (in the solver's order) that
+    /// a null-window solve proves reaches it; `None` only if the budget ran out.
+    pub(crate) fn move_reaching(&mut self, pos: Position<B>, score: i32) -> Option<u32> {
+        let moves = self.moves(pos);
+        let proven = self
+            .table
+            .probe(self.key(pos, true))
+            .filter(|hit| hit.lower >= score)
+            .and_then(|hit| hit.best)
+            .filter(|&m| moves.has(m));
+        if proven.is_some() {
+            return proven;
         }
-        let mut best = None;
-        let mut best_score = -INFINITY - 1;
-        for index in self.moves(pos).members() {
-            let score = -self.solve_child(self.play(pos, index), Window::FULL);
+        for index in self.solve_order(pos) {
+            let window = Window {
+                alpha: -score,
+                beta: -score + 1,
+            };
+            let reply = self.solve_child(self.play(pos, index), window);
             if self.aborted {
                 return None;
             }
-            if score > best_score {
-                best_score = score;
-                best = Some(index);
+            if reply <= -score {
+                return Some(index);
             }
         }
-        best
+        None
     }
 
     /// The moves of a position to solve, best first: the table's move, then by a shallow
