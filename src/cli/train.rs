@@ -12,7 +12,6 @@ use clap::{Args, Subcommand};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use othello::RuleSet;
 use othello::engine::patterns::{MAX_FILE_BYTES, PHASES, Weights, WeightsError};
 use othello::engine::probcut::{MIN_DEPTH, ProbCut, shallow_depth};
 use othello::train::fit::FitConfig;
@@ -20,6 +19,7 @@ use othello::train::probcut::{GROUP_EMPTIES, Observation};
 use othello::train::records::{RecordPositions, Unused};
 use othello::train::selfplay::{count_games, data_bytes, read_data};
 use othello::train::{DATA_MAGIC, Data, DataError, Rescoring, Sample, SampleError, SelfPlay};
+use othello::{Engine, Evaluation, RuleSet};
 use rand::SeedableRng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand_chacha::ChaCha8Rng;
@@ -338,6 +338,13 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
     }
 }
 
+/// A self-play engine that searches with `evaluation`.
+fn engine_with(evaluation: &Evaluation) -> Engine {
+    let mut engine = SelfPlay::engine();
+    engine.set_evaluation(evaluation.clone());
+    engine
+}
+
 /// Standard output, for the lines every step prints.
 fn stdout() -> Stdout {
     io::stdout()
@@ -383,11 +390,7 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
             games[next..end]
                 .par_iter()
                 .map_init(
-                    || {
-                        let mut engine = SelfPlay::engine();
-                        engine.set_evaluation(evaluation.clone());
-                        engine
-                    },
+                    || engine_with(&evaluation),
                     |engine, game| {
                         let mut bytes =
                             Vec::with_capacity(game.len() * othello::train::RECORD_BYTES);
@@ -490,11 +493,7 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
         chosen
             .par_iter()
             .map_init(
-                || {
-                    let mut engine = SelfPlay::engine();
-                    engine.set_evaluation(evaluation.clone());
-                    engine
-                },
+                || engine_with(&evaluation),
                 |engine, sample| {
                     let found = othello::train::probcut::observe(engine, sample, args.depth);
                     bar.inc(1);
