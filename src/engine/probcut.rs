@@ -35,7 +35,7 @@ pub struct ProbCut {
 
 /// The model of the compiled-in weights, as `othello train probcut` printed it.
 pub const TRAINED: ProbCut = ProbCut {
-    coefficients: [542.5, 12.90, -8.34],
+    coefficients: [493.6, 18.73, -7.41],
 };
 
 impl ProbCut {
