@@ -68,6 +68,11 @@ struct RescoreArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
 
+    /// Rescore only the first N games of DATA (a later run with a larger N, or without it,
+    /// continues).
+    #[arg(long, value_name = "N")]
+    games: Option<u64>,
+
     /// Depth of the search that scores a position.
     #[arg(long, value_name = "PLIES", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=20))]
     depth: u32,
@@ -371,7 +376,10 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
     check_not_an_input(&args.out, std::slice::from_ref(&args.data))?;
     let evaluation = evaluation(&args.eval)?;
     let samples = read_games(std::slice::from_ref(&args.data))?;
-    let games: Vec<&[Sample]> = samples.split_inclusive(|s| s.last).collect();
+    let mut games: Vec<&[Sample]> = samples.split_inclusive(|s| s.last).collect();
+    if let Some(limit) = args.games {
+        games.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    }
     let (mut file, done) = open_data(&args.out)?;
     let rescoring = Rescoring {
         depth: args.depth,

@@ -163,6 +163,23 @@ fn rescore_replaces_the_inexact_scores_and_continues_an_interrupted_run() {
     std::fs::write(&resumed, &after[..8 + (first_game + 1) * 18 + 7]).unwrap();
     rescore(&resumed);
     assert_eq!(std::fs::read(&resumed).unwrap(), after);
+    // `--games 1` rescores the first game alone; a run without it continues.
+    let limited = dir.join("limited.bin");
+    othello()
+        .args(["train", "rescore"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&limited)
+        .args(["--depth", "2", "--from-empties", "30", "--games", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 games rescored"));
+    assert_eq!(
+        std::fs::read(&limited).unwrap(),
+        after[..8 + (first_game + 1) * 18]
+    );
+    rescore(&limited);
+    assert_eq!(std::fs::read(&limited).unwrap(), after);
 }
 
 /// The records of a data file after its header: the mover's discs, the other side's, the score
