@@ -3,10 +3,10 @@
 //! early; none of this changes a score, only how many nodes it takes to find it.
 //!
 //! Moves are held as [`Candidate`]s and searched best key first ([`pick_best`]). The midgame
-//! orders by [`quick_key`]; the solver by a shallow midgame search ([`shallow_key`]) from
-//! [`SOLVE_SHALLOW_MIN`] empties, by [`fastest_first_key`] below, with the evaluation of the
-//! position after the move added ([`evaluated_key`]) from [`SOLVE_EVALUATED_MIN`]; both put
-//! the table's move first.
+//! orders by [`quick_key`]; the solver as [`SolveOrdering::at`] its node's empties says: by a
+//! shallow midgame search ([`shallow_key`]) from [`SOLVE_SHALLOW_MIN`] empties, by
+//! [`fastest_first_key`] below, with the evaluation of the position after the move added
+//! ([`evaluated_key`]) from [`SOLVE_EVALUATED_MIN`]; both put the table's move first.
 
 use super::eval::SCALE;
 use super::shape::Shape;
@@ -14,10 +14,10 @@ use crate::bitboard::SearchBits;
 use crate::position::Position;
 
 /// Empties from which the solver orders moves with a shallow midgame search.
-pub(crate) const SOLVE_SHALLOW_MIN: u32 = 16;
+const SOLVE_SHALLOW_MIN: u32 = 16;
 /// Empties from which the solver's fastest-first key adds the evaluation of the position
 /// after the move ([`evaluated_key`]).
-pub(crate) const SOLVE_EVALUATED_MIN: u32 = 12;
+const SOLVE_EVALUATED_MIN: u32 = 12;
 /// The midgame's key for the table's move: above every [`quick_key`].
 pub(crate) const MIDGAME_TABLE_MOVE: i32 = 1 << 20;
 /// The solver's key for the table's move: above every other key of the solver.
@@ -35,6 +35,31 @@ const WEIGHT_POTENTIAL: i32 = 8;
 const WEIGHT_PARITY: i32 = 16;
 /// With 16 FFO #40-#49 took 7% fewer nodes than without; 32 and 64 within 1% of 16.
 const WEIGHT_CORNER_STABILITY: i32 = 16;
+
+/// How the solver orders the moves of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SolveOrdering {
+    /// By a midgame search this many plies deep ([`shallow_key`]).
+    Shallow(u32),
+    /// Fastest first, with the evaluation of the position after the move ([`evaluated_key`]).
+    Evaluated,
+    /// Fastest first alone ([`fastest_first_key`]).
+    FastestFirst,
+}
+
+impl SolveOrdering {
+    /// The ordering of a node with `empties` empty squares.
+    #[inline(always)]
+    pub(crate) fn at(empties: u32) -> SolveOrdering {
+        if empties >= SOLVE_SHALLOW_MIN {
+            SolveOrdering::Shallow(shallow_depth(empties))
+        } else if empties >= SOLVE_EVALUATED_MIN {
+            SolveOrdering::Evaluated
+        } else {
+            SolveOrdering::FastestFirst
+        }
+    }
+}
 
 /// A move to search: its cell and sort key, and the position after the move when the ordering
 /// already made it.

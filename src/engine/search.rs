@@ -20,8 +20,7 @@ use std::marker::PhantomData;
 use super::bounds::{INFINITY, Window};
 use super::eval::{SCALE, evaluate};
 use super::ordering::{
-    self, Candidate, MIDGAME_TABLE_MOVE, SOLVE_EVALUATED_MIN, SOLVE_SHALLOW_MIN, SOLVE_TABLE_MOVE,
-    pick_best, shallow_depth,
+    self, Candidate, MIDGAME_TABLE_MOVE, SOLVE_TABLE_MOVE, SolveOrdering, pick_best,
 };
 use super::probcut::{self, ProbCut};
 use super::shape::Shape;
@@ -505,7 +504,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             table_move = hit.best.filter(|&m| moves.has(m));
         }
         let mut list = self.take_list();
-        let shallow = (n >= SOLVE_SHALLOW_MIN).then(|| shallow_depth(n));
+        let order = SolveOrdering::at(n);
         // The children, their table slots fetched ahead when they will probe the table, so
         // that the misses overlap.
         let prefetch = n > SOLVE_TABLE_MIN;
@@ -525,7 +524,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             }
         }
         let mut first = Best::NONE;
-        if shallow.is_some() {
+        if matches!(order, SolveOrdering::Shallow(_)) {
             // The table's move (else the best move of a deep midgame entry) is searched before
             // the others are ordered: when it cuts off, their shallow searches are saved.
             table_move = table_move.or_else(|| self.deep_midgame_move(pos, moves));
@@ -550,7 +549,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             let key = if Some(index) == table_move {
                 SOLVE_TABLE_MOVE
             } else {
-                self.solve_key(child, index, empties, odd, shallow)
+                self.solve_key(child, index, empties, odd, order)
             };
             *item = Candidate::new(key, index, Some(child));
         }
@@ -620,11 +619,10 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         })
     }
 
-    /// How good the move at `index` to `child` looks to the solver, before searching it: a
-    /// midgame search `shallow` plies deep (when given), else fastest first (`empties` and
-    /// `odd`, the regions with an odd number of them, are those before the move) with the
-    /// evaluation after the move from [`SOLVE_EVALUATED_MIN`] empties; either way less for
-    /// each reply it leaves the opponent.
+    /// How good the move at `index` to `child` looks to the solver, before searching it, by
+    /// `order`: a shallow midgame search, or fastest first (`empties` and `odd`, the regions
+    /// with an odd number of them, are those before the move), with or without the evaluation
+    /// after the move; either way less for each reply it leaves the opponent.
     #[inline(always)]
     fn solve_key(
         &mut self,
@@ -632,21 +630,20 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         index: u32,
         empties: B,
         odd: B,
-        shallow: Option<u32>,
+        order: SolveOrdering,
     ) -> i32 {
         let mobility = ordering::mobility(self.shape, self.moves(child));
-        if let Some(shallow) = shallow {
+        if let SolveOrdering::Shallow(depth) = order {
             self.ply += 1;
-            let score = -self.ordering_search(child, shallow);
+            let score = -self.ordering_search(child, depth);
             self.ply -= 1;
-            ordering::shallow_key(score, mobility)
+            return ordering::shallow_key(score, mobility);
+        }
+        let key = ordering::fastest_first_key(self.shape, child, index, empties, odd, mobility);
+        if order == SolveOrdering::Evaluated {
+            ordering::evaluated_key(key, evaluate::<B, R, C>(self.shape, child, self.cpu))
         } else {
-            let key = ordering::fastest_first_key(self.shape, child, index, empties, odd, mobility);
-            if empties.count() >= SOLVE_EVALUATED_MIN {
-                ordering::evaluated_key(key, evaluate::<B, R, C>(self.shape, child, self.cpu))
-            } else {
-                key
-            }
+            key
         }
     }
 }

@@ -34,11 +34,12 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         if proven.is_some() {
             return proven;
         }
+        // A reply at or below -score proves the move reaches score.
+        let window = Window {
+            alpha: -score,
+            beta: -score + 1,
+        };
         for index in self.solve_order(pos) {
-            let window = Window {
-                alpha: -score,
-                beta: -score + 1,
-            };
             let reply = self.solve_child(self.play(pos, index), window);
             if self.aborted {
                 return None;
