@@ -334,6 +334,7 @@ impl Computer {
                 score: chosen.value,
                 exact: false,
                 depth,
+                confidence: None,
                 pv,
                 nodes: 0,
                 elapsed: Duration::ZERO,

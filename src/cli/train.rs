@@ -128,14 +128,23 @@ struct ProbcutArgs {
     #[arg(required = true)]
     data: Vec<PathBuf>,
 
-    /// Positions searched, drawn at random from those not solved exactly and with at least
-    /// `--min-empties` empty squares.
+    /// Positions searched, drawn at random from those with `--min-empties` to
+    /// `--max-empties` empty squares (for the midgame's model, only those not solved exactly).
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     positions: u64,
 
-    /// Fewest empty squares of a position drawn.
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=60))]
-    min_empties: u32,
+    /// Fit the selective solver's model: each position's exact score (solved when the data
+    /// has none) against midgame searches of each depth.
+    #[arg(long)]
+    endgame: bool,
+
+    /// Fewest empty squares of a position drawn [default: 20, with --endgame 14].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=60))]
+    min_empties: Option<u32>,
+
+    /// Most empty squares of a position drawn [default: 60, with --endgame 24].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=60))]
+    max_empties: Option<u32>,
 
     /// Deepest search.
     #[arg(long, value_name = "PLIES", default_value_t = 10, value_parser = clap::value_parser!(u32).range(3..=20))]
@@ -482,8 +491,21 @@ fn import(args: &ImportArgs) -> Result<(), TrainError> {
 
 fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
     let evaluation = evaluation(&args.eval)?;
+    let (min_empties, max_empties) = if args.endgame {
+        (
+            args.min_empties.unwrap_or(14),
+            args.max_empties.unwrap_or(24),
+        )
+    } else {
+        (
+            args.min_empties.unwrap_or(20),
+            args.max_empties.unwrap_or(60),
+        )
+    };
     let mut samples = read_games(&args.data)?;
-    samples.retain(|s| !s.exact && s.empties() >= args.min_empties);
+    samples.retain(|s| {
+        (args.endgame || !s.exact) && (min_empties..=max_empties).contains(&s.empties())
+    });
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let chosen: Vec<Sample> = samples
         .choose_multiple(
@@ -503,7 +525,11 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
             .map_init(
                 || engine_with(&evaluation),
                 |engine, sample| {
-                    let found = othello::train::probcut::observe(engine, sample, args.depth);
+                    let found = if args.endgame {
+                        othello::train::probcut::observe_endgame(engine, sample, args.depth)
+                    } else {
+                        othello::train::probcut::observe(engine, sample, args.depth)
+                    };
                     bar.inc(1);
                     found
                 },
@@ -516,65 +542,124 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
         .flatten()
         .collect();
     bar.finish_and_clear();
-    let groups = othello::train::probcut::groups(&observations);
+    let width = if args.endgame { 1 } else { GROUP_EMPTIES };
+    let groups = othello::train::probcut::groups(&observations, width);
     let model = othello::train::probcut::fit(&groups);
+    let (rows, gap) = if args.endgame {
+        ("shallow depth", "empties - shallow depth")
+    } else {
+        ("depth (shallow depth)", "depth - shallow depth")
+    };
     say(
         &mut out,
         format_args!(
-            "{} positions, {} comparisons in {:.1} s; root mean square error in discs by depth (shallow depth) and empty squares:",
+            "{} positions, {} comparisons in {:.1} s; root mean square error in discs by {rows} and empty squares:",
             chosen.len(),
             observations.len(),
             started.elapsed().as_secs_f64()
         ),
     )?;
+    print_error_table(&mut out, args, &groups, model, gap)
+}
+
+/// The error table of `train probcut` (a row per depth, a column per group of empty squares,
+/// the model's value beside each row) and the model's line.
+fn print_error_table(
+    out: &mut impl Write,
+    args: &ProbcutArgs,
+    groups: &[othello::train::probcut::Group],
+    model: Option<ProbCut>,
+    gap: &str,
+) -> Result<(), TrainError> {
+    let width = groups.first().map_or(1, |g| g.width);
     let mut buckets: Vec<u32> = groups.iter().map(|g| g.empties).collect();
     buckets.sort_unstable();
     buckets.dedup();
     let header: Vec<String> = buckets
         .iter()
-        .map(|&e| format!("{:>7}", format!("{e}-{}", e + GROUP_EMPTIES - 1)))
+        .map(|&e| {
+            if width == 1 {
+                format!("{e:>7}")
+            } else {
+                format!("{:>7}", format!("{e}-{}", e + width - 1))
+            }
+        })
         .collect();
-    say(&mut out, format_args!("depth   {}  model", header.join("")))?;
-    for depth in MIN_DEPTH..=args.depth {
+    say(out, format_args!("depth   {}  model", header.join("")))?;
+    let middle = buckets.iter().sum::<u32>() / buckets.len().max(1) as u32 + (width - 1) / 2;
+    // The endgame's searches stop 4 plies short of the end: no deeper rows than were searched.
+    let depths = if args.endgame {
+        1..=groups.iter().map(|g| g.shallow).max().unwrap_or(0)
+    } else {
+        MIN_DEPTH..=args.depth
+    };
+    for depth in depths {
         let cells: Vec<String> = buckets
             .iter()
             .map(|&e| {
                 groups
                     .iter()
-                    .find(|g| g.depth == depth && g.empties == e)
+                    .find(|g| {
+                        g.empties == e
+                            && if args.endgame {
+                                g.shallow == depth
+                            } else {
+                                g.depth == depth
+                            }
+                    })
                     .map_or_else(|| format!("{:>7}", "-"), |g| format!("{:>7.2}", g.rms))
             })
             .collect();
-        let middle = buckets.iter().sum::<u32>() / buckets.len().max(1) as u32 + 2;
-        let modelled = model.map_or_else(
+        let (label, sigma) = if args.endgame {
+            (
+                format!("{depth:>7}"),
+                model.and_then(|m| {
+                    middle
+                        .checked_sub(depth)
+                        .map(|gap| m.sigma_gap(gap, middle))
+                }),
+            )
+        } else {
+            (
+                format!("{depth:>2} ({:>2})", shallow_depth(depth)),
+                model.map(|m| m.sigma(depth, middle)),
+            )
+        };
+        let modelled = sigma.map_or_else(
             || "-".to_owned(),
-            |model| format!("{:.2} at {middle}", model.sigma(depth, middle) / 100.0),
+            |sigma| format!("{:.2} at {middle}", sigma / 100.0),
         );
-        say(
-            &mut out,
-            format_args!(
-                "{depth:>2} ({:>2}) {}  {modelled}",
-                shallow_depth(depth),
-                cells.join(""),
-            ),
-        )?;
+        say(out, format_args!("{label} {}  {modelled}", cells.join("")))?;
     }
     match model {
         Some(ProbCut {
             coefficients: [c0, c1, c2],
         }) => say(
-            &mut out,
+            out,
             format_args!(
-                "model: sigma = {c0:.1} + {c1:.2} * (depth - shallow depth) + {c2:.2} * empties (hundredths of a disc)"
+                "model: sigma = {c0:.1} {} * ({gap}) {} * empties (hundredths of a disc)",
+                signed_term(c1),
+                signed_term(c2)
+            ),
+        ),
+        None if args.endgame => say(
+            out,
+            format_args!(
+                "model: not determined (it needs positions at two numbers of empty squares or more)"
             ),
         ),
         None => say(
-            &mut out,
+            out,
             format_args!(
                 "model: not determined (it needs depths at two distances from their shallow searches, --depth 6 or more, and positions in two ranges of empties)"
             ),
         ),
     }
+}
+/// A coefficient after another term: `+ 1.50` or `- 1.50`.
+fn signed_term(coefficient: f64) -> String {
+    let sign = if coefficient < 0.0 { '-' } else { '+' };
+    format!("{sign} {:.2}", coefficient.abs())
 }
 
 /// The whole games of the data file at `path`, every record checked (read in batches).

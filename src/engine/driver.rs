@@ -37,6 +37,17 @@ pub(crate) struct Request<'a> {
     pub visited: &'a AtomicU64,
 }
 
+/// Empties from which the exact solve follows selective ones ([`SELECTIVITIES`]).
+const SELECTIVE_SOLVE_MIN: u32 = 18;
+
+/// The selective solves before the exact one, as Edax runs them: each cut-off's margin in
+/// standard deviations of the model's error, and the chance in percent that a normal error
+/// stays within it (Edax's `@87%`). They leave the table a score to aim the exact solve's window
+/// at and best moves to order it by; a search stopped during the exact solve reports the last
+/// of them. One solve at 1.5 took FFO #40-#49 and the tuning positions the fewest nodes
+/// (DESIGN.md, "Exact solver").
+const SELECTIVITIES: [(f64, u32); 1] = [(1.5, 87)];
+
 /// Empties at or below which a search with a time or node limit tries to solve exactly.
 const EXACT_WITH_LIMITS_MAX: u32 = 24;
 
@@ -86,6 +97,7 @@ struct BestLine {
     score: i32,
     exact: bool,
     depth: u32,
+    confidence: Option<u32>,
     pv: Vec<u32>,
 }
 
@@ -168,6 +180,7 @@ fn report<B: Bits>(
         score: best_line.score,
         exact: best_line.exact,
         depth: best_line.depth,
+        confidence: best_line.confidence,
         pv: best_line
             .pv
             .iter()
@@ -209,6 +222,7 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
         score: to_discs(root[0].score),
         exact: false,
         depth: 0,
+        confidence: None,
         pv: vec![root[0].index],
     };
     let exact_allowed = limits.depth.is_none_or(|depth| depth >= n);
@@ -223,12 +237,24 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
     let mut depth = 1;
     loop {
         if solve_at(depth) {
+            if shape.endcut.is_some() && n >= SELECTIVE_SOLVE_MIN {
+                guess = selective_solves(
+                    searcher,
+                    team,
+                    position,
+                    &mut root,
+                    guess,
+                    &mut best_line,
+                    on_progress,
+                );
+            }
             if let Some(score) = solve_root(searcher, team, position, &mut root, guess) {
                 best_line = BestLine {
                     best: root[0].index,
                     score,
                     exact: true,
                     depth: n,
+                    confidence: None,
                     pv: principal_variation(searcher, position, root[0].index, Some(score), n),
                 };
                 on_progress(&best_line, searcher.nodes);
@@ -256,6 +282,7 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
                     score: to_discs(score),
                     exact: false,
                     depth,
+                    confidence: None,
                     pv: principal_variation(searcher, position, root[0].index, None, depth),
                 };
                 on_progress(&best_line, searcher.nodes);
@@ -270,6 +297,41 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
         depth += 1;
     }
     best_line
+}
+
+/// The selective solves ([`SELECTIVITIES`]) before the exact one: each that completes becomes
+/// `best_line`, is reported and aims the next solve's window; returns the last one's score
+/// (else `guess`).
+fn selective_solves<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    team: &Team<B, C>,
+    position: Position<B>,
+    root: &mut [RootMove],
+    mut guess: Option<i32>,
+    best_line: &mut BestLine,
+    on_progress: &mut dyn FnMut(&BestLine, u64),
+) -> Option<i32> {
+    let n = position.empties(&searcher.shape().geo).count();
+    for (t, confidence) in SELECTIVITIES {
+        searcher.end_cut = Some(t);
+        if let Some(score) = solve_root(searcher, team, position, root, guess) {
+            guess = Some(score);
+            *best_line = BestLine {
+                best: root[0].index,
+                score,
+                exact: false,
+                depth: n,
+                confidence: Some(confidence),
+                pv: principal_variation(searcher, position, root[0].index, None, n),
+            };
+            on_progress(best_line, searcher.nodes);
+        }
+        searcher.end_cut = None;
+        if searcher.aborted {
+            break;
+        }
+    }
+    guess
 }
 
 /// Iterative deepening against a move's share of the clock ([`Limits::target`]): whether the
@@ -444,6 +506,7 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
     } else {
         team.helpers.min(moves.len() - 1)
     };
+    let end_cut = searcher.end_cut;
     std::thread::scope(|scope| {
         for _ in 0..helpers {
             scope.spawn(|| {
@@ -455,6 +518,7 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
                 };
                 let mut helper =
                     Searcher::<B, R, C>::new(team.shape, team.table, budget, team.salt, team.cpu);
+                helper.end_cut = end_cut;
                 take_moves(&mut helper);
                 team.helper_nodes.fetch_add(helper.nodes, Ordering::Relaxed);
             });
@@ -603,7 +667,7 @@ fn principal_variation<B: SearchBits, R: Rules, C: Cpu>(
         next = match value {
             Some(v) => searcher.move_reaching(position, v),
             None => searcher
-                .table_move(position, false)
+                .table_move(position, searcher.end_cut.is_some())
                 .filter(|&m| moves.has(m)),
         };
     }

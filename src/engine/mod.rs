@@ -128,8 +128,12 @@ pub struct SearchReport {
     pub score: i32,
     /// Whether `score` is the exact result of perfect play.
     pub exact: bool,
-    /// The last completed iteration's depth in plies (the number of empties when exact).
+    /// The last completed iteration's depth in plies (the number of empties when exact, and
+    /// when the score comes from a selective solve).
     pub depth: u32,
+    /// When the score comes from a selective solve (to the end, with probable cut-offs): the
+    /// chance in percent that each cut-off is right, as Edax shows it (`24@87%`).
+    pub confidence: Option<u32>,
     /// The expected line of play, starting with `best_move`; passes are not listed.
     pub pv: Vec<Square>,
     /// Positions visited.

@@ -38,13 +38,27 @@ pub const TRAINED: ProbCut = ProbCut {
     coefficients: [493.6, 18.73, -7.41],
 };
 
+/// The selective solver's model of the compiled-in weights, as `othello train probcut
+/// --endgame` printed it (3,000 positions of 14-24 empties from WTHOR 2010-2011, DESIGN.md):
+/// the exact score against a midgame search, the gap being the empty squares less the midgame
+/// search's depth.
+pub const TRAINED_ENDGAME: ProbCut = ProbCut {
+    coefficients: [909.5, 36.80, -41.07],
+};
+
 impl ProbCut {
     /// The standard deviation of the deep value's error for a search `depth` plies deep at
     /// `empties` empty squares, in hundredths of a disc.
     #[must_use]
     pub fn sigma(&self, depth: u32, empties: u32) -> f64 {
+        self.sigma_gap(depth - shallow_depth(depth), empties)
+    }
+
+    /// The standard deviation of the error of a search `gap` plies shallower than the deep
+    /// one at `empties` empty squares, in hundredths of a disc.
+    #[must_use]
+    pub fn sigma_gap(&self, gap: u32, empties: u32) -> f64 {
         let [c0, c1, c2] = self.coefficients;
-        let gap = depth - shallow_depth(depth);
         (c0 + c1 * f64::from(gap) + c2 * f64::from(empties)).max(1.0)
     }
 

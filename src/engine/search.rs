@@ -53,6 +53,12 @@ const SOLVE_ETC_MIN: u32 = 11;
 /// midgame entry FFO #40-#49 took 29% more nodes; from depth 4, 5% more; from depth 7, 6%
 /// fewer (6 and 8: 4% and 5% fewer).
 const SOLVE_MIDGAME_MOVE_DEPTH: u32 = 7;
+/// Empties from which the selective solver tries probabilistic cut-offs, with a midgame search
+/// of [`probcut::shallow_depth`] plies. From 14 FFO #40-#49 took 0.82 G nodes, from 12 0.79 G
+/// but no less time (the midgame searches visit fewer nodes a second), from 16 and 18 more
+/// (DESIGN.md, "Exact solver").
+const END_CUT_MIN: u32 = 14;
+
 /// Depth from which the midgame search probes the table.
 const MIDGAME_TABLE_MIN: u32 = 1;
 
@@ -80,6 +86,12 @@ pub(crate) struct Searcher<'a, B, R, C> {
     budget: Budget<'a>,
     midgame_salt: u64,
     exact_salt: u64,
+    /// The salt of the selective solver's entries (positions from [`END_CUT_MIN`] empties up
+    /// searched with [`Searcher::end_cut`] on): their bounds are probable, not proven.
+    selective_salt: u64,
+    /// While set, the solver is selective: from [`END_CUT_MIN`] empties a node tries a
+    /// probabilistic cut-off this many standard deviations beyond its window.
+    pub end_cut: Option<f64>,
     /// Positions visited.
     pub nodes: u64,
     /// The part of `nodes` already added to the budget's running total.
@@ -111,6 +123,8 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             budget,
             midgame_salt: salt ^ 0x6d69_6467_616d_6521,
             exact_salt: salt ^ 0x6578_6163_7421_2121,
+            selective_salt: salt ^ 0x7365_6c65_6374_2121,
+            end_cut: None,
             nodes: 0,
             published: 0,
             aborted: false,
@@ -169,6 +183,74 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             self.midgame_salt
         };
         pos.me.hash_pair(pos.opp, salt)
+    }
+
+    /// The solver's table key of a position with `n` empties: exact, unless the solver is
+    /// selective and may cut off at the position.
+    #[inline(always)]
+    fn solve_table_key(&self, pos: Position<B>, n: u32) -> u64 {
+        let salt = if self.end_cut.is_some() && n >= END_CUT_MIN {
+            self.selective_salt
+        } else {
+            self.exact_salt
+        };
+        pos.me.hash_pair(pos.opp, salt)
+    }
+
+    /// The best move of the selective solver's entry for `pos` (with `n` empties), one of
+    /// `moves`.
+    #[inline(always)]
+    fn selective_move(&self, pos: Position<B>, moves: B) -> Option<u32> {
+        self.table
+            .probe(pos.me.hash_pair(pos.opp, self.selective_salt))
+            .and_then(|hit| hit.best)
+            .filter(|&m| moves.has(m))
+    }
+
+    /// The solver's children of `pos` (`n` empties), one per move of `moves`, their table
+    /// slots fetched ahead when they will probe the table, so that the misses overlap.
+    #[inline(always)]
+    fn solve_children(&mut self, pos: Position<B>, moves: B, n: u32) -> Vec<Candidate<B>> {
+        let mut list = self.take_list();
+        let prefetch = n > SOLVE_TABLE_MIN;
+        for index in moves.members() {
+            let child = self.play(pos, index);
+            if prefetch {
+                self.table.prefetch(self.solve_table_key(child, n - 1));
+            }
+            list.push(Candidate::new(0, index, Some(child)));
+        }
+        list
+    }
+
+    /// A probabilistic cut-off of the selective solver at `pos` (`n` empties) with window
+    /// (`alpha`, `beta`), [`Searcher::end_cut`] standard deviations beyond it: a midgame search
+    /// predicts the exact score at or above `beta` (or at or below `alpha`). Never while the
+    /// solver is exact or below [`END_CUT_MIN`] empties.
+    #[inline(always)]
+    fn end_probcut(&mut self, pos: Position<B>, n: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let (Some(t), Some(model)) = (self.end_cut, self.shape.endcut) else {
+            return None;
+        };
+        if n < END_CUT_MIN {
+            return None;
+        }
+        let cells = self.shape.cells;
+        let shallow = probcut::shallow_depth(n);
+        let margin = (t * model.sigma_gap(n - shallow, n)).round() as i32;
+        if beta < cells {
+            let high = beta * SCALE + margin;
+            if high < cells * SCALE && self.midgame(pos, shallow, high - 1, high, false) >= high {
+                return Some(beta);
+            }
+        }
+        if alpha > -cells {
+            let low = alpha * SCALE - margin;
+            if low > -cells * SCALE && self.midgame(pos, shallow, low, low + 1, false) <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     #[inline]
@@ -486,7 +568,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             return cut;
         }
         let mut table_move = None;
-        let key = self.key(pos, true);
+        let key = self.solve_table_key(pos, n);
         if n >= SOLVE_TABLE_MIN
             && let Some(hit) = self.table.probe(key)
         {
@@ -503,22 +585,15 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             beta = beta.min(hit.upper);
             table_move = hit.best.filter(|&m| moves.has(m));
         }
-        let mut list = self.take_list();
-        let order = SolveOrdering::at(n);
-        // The children, their table slots fetched ahead when they will probe the table, so
-        // that the misses overlap.
-        let prefetch = n > SOLVE_TABLE_MIN;
-        for index in moves.members() {
-            let child = self.play(pos, index);
-            if prefetch {
-                self.table.prefetch(self.key(child, true));
-            }
-            list.push(Candidate::new(0, index, Some(child)));
+        if let Some(cut) = self.end_probcut(pos, n, alpha, beta) {
+            return cut;
         }
+        let mut list = self.solve_children(pos, moves, n);
+        let order = SolveOrdering::at(n);
         if n >= SOLVE_ETC_MIN {
             // Enhanced transposition cut-off: a child already known to be bad enough for the
             // opponent settles this position.
-            if let Some(cut) = self.etc_cut(&list, beta) {
+            if let Some(cut) = self.etc_cut(&list, beta, n - 1) {
                 self.give_back(list);
                 return cut;
             }
@@ -527,7 +602,9 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         if matches!(order, SolveOrdering::Shallow(_)) {
             // The table's move (else the best move of a deep midgame entry) is searched before
             // the others are ordered: when it cuts off, their shallow searches are saved.
-            table_move = table_move.or_else(|| self.deep_midgame_move(pos, moves));
+            table_move = table_move
+                .or_else(|| self.selective_move(pos, moves))
+                .or_else(|| self.deep_midgame_move(pos, moves));
             if let Some(found) =
                 table_move.and_then(|m| self.solve_first(&mut list, m, alpha, beta))
             {
@@ -574,10 +651,10 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     /// A score at or above `beta` that the table already proves for one of the children in
     /// `list` (enhanced transposition cut-off), if any.
     #[inline(always)]
-    fn etc_cut(&self, list: &[Candidate<B>], beta: i32) -> Option<i32> {
+    fn etc_cut(&self, list: &[Candidate<B>], beta: i32, n: u32) -> Option<i32> {
         list.iter().find_map(|item| {
             let child = item.child.expect("the solver makes every child");
-            let hit = self.table.probe(self.key(child, true))?;
+            let hit = self.table.probe(self.solve_table_key(child, n))?;
             (-hit.upper >= beta).then_some(-hit.upper)
         })
     }

@@ -114,6 +114,15 @@ impl Evaluation {
             Evaluation::Classic | Evaluation::Weights(_) => None,
         }
     }
+
+    /// The selective solver's cut-off model fitted for these weights
+    /// ([`probcut::TRAINED_ENDGAME`] for the compiled-in ones), as for [`Evaluation::probcut`].
+    fn endcut(&self) -> Option<ProbCut> {
+        match self {
+            Evaluation::Trained => Some(probcut::TRAINED_ENDGAME),
+            Evaluation::Classic | Evaluation::Weights(_) => None,
+        }
+    }
 }
 
 impl PartialEq for Evaluation {
@@ -174,6 +183,9 @@ pub(crate) struct Shape<'w, B> {
     /// The cut-off model of the midgame search, when it is selective (only with pattern
     /// weights).
     pub probcut: Option<ProbCut>,
+    /// The cut-off model of the selective solver, when the search is selective (only with
+    /// pattern weights).
+    pub endcut: Option<ProbCut>,
 }
 
 fn steps_to_cross(distance: u32) -> u32 {
@@ -255,6 +267,7 @@ impl<'w, B: Bits> Shape<'w, B> {
             rule_set,
             patterns,
             probcut: patterns.and(evaluation.probcut()).filter(|_| selective),
+            endcut: patterns.and(evaluation.endcut()).filter(|_| selective),
         }
     }
 

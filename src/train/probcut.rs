@@ -1,8 +1,9 @@
-//! Fitting the error model of the midgame search's probabilistic cut-offs
-//! ([`crate::engine::probcut`]): self-play positions are searched deeper and deeper without
-//! cut-offs, and the difference between the value at each depth and the value at its shallow
-//! depth is modelled as a normal error whose standard deviation is linear in the depth and the
-//! empty squares.
+//! Fitting the error models of the probabilistic cut-offs ([`crate::engine::probcut`]):
+//! self-play positions are searched deeper and deeper without cut-offs, and the difference
+//! between the value at each depth and the value at its shallow depth (the midgame's model), or
+//! between the exact score and the value at each depth (the selective solver's), is modelled as
+//! a normal error whose standard deviation is linear in the plies between the two searches and
+//! the empty squares.
 
 use std::sync::atomic::AtomicBool;
 
@@ -17,8 +18,10 @@ use crate::engine::probcut::{MIN_DEPTH, ProbCut, shallow_depth};
 pub struct Observation {
     /// Empty squares of the position.
     pub empties: u32,
-    /// Depth of the deep search.
+    /// Depth of the deep search (the empty squares for an exact score).
     pub depth: u32,
+    /// Depth of the shallow search.
+    pub shallow: u32,
     /// The deep value minus the shallow value, in discs.
     pub error: i32,
 }
@@ -56,43 +59,98 @@ pub fn observe(
             Some(Observation {
                 empties: sample.empties(),
                 depth,
+                shallow: shallow_depth(depth),
                 error: deep - shallow,
             })
         })
         .collect())
 }
 
-/// The root mean square error of the observations at one depth and a range of empty squares.
+/// The observations of one endgame position: its exact score (the sample's when it has one,
+/// else solved by `engine`, which this turns non-selective) against the value of a midgame
+/// search of each depth from 1 to `max_depth` (and at least 4 plies short of the end).
+///
+/// # Errors
+/// What is wrong with the sample ([`Sample::check`]).
+pub fn observe_endgame(
+    engine: &mut Engine,
+    sample: &Sample,
+    max_depth: u32,
+) -> Result<Vec<Observation>, SampleError> {
+    engine.set_selective(false);
+    let game = sample.game()?;
+    let empties = sample.empties();
+    let deepest = max_depth.min(empties.saturating_sub(4));
+    let mut values: Vec<Option<i32>> = vec![None; deepest as usize + 1];
+    let stop = AtomicBool::new(false);
+    if deepest >= 1 {
+        engine
+            .search_with(&game, &Limits::depth(deepest), &stop, &mut |report| {
+                if !report.exact && report.depth <= deepest {
+                    values[report.depth as usize] = Some(report.score);
+                }
+            })
+            .map_err(|_| SampleError::NoMove)?;
+    }
+    let exact = if sample.exact {
+        i32::from(sample.score)
+    } else {
+        engine
+            .search(&game, &Limits::exact())
+            .map_err(|_| SampleError::NoMove)?
+            .score
+    };
+    Ok((1..=deepest)
+        .filter_map(|depth| {
+            Some(Observation {
+                empties,
+                depth: empties,
+                shallow: depth,
+                error: exact - values[depth as usize]?,
+            })
+        })
+        .collect())
+}
+
+/// The root mean square error of the observations at one pair of depths and a range of empty
+/// squares.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Group {
     /// Depth of the deep search.
     pub depth: u32,
-    /// The lowest empty squares of the group (it holds [`GROUP_EMPTIES`] values).
+    /// Depth of the shallow search.
+    pub shallow: u32,
+    /// The lowest empty squares of the group.
     pub empties: u32,
+    /// How many values of empty squares the group holds from `empties` on.
+    pub width: u32,
     /// Observations in the group.
     pub count: usize,
     /// Their root mean square error, in discs.
     pub rms: f64,
 }
 
-/// Empty squares per group.
+/// Empty squares per group of the midgame's observations.
 pub const GROUP_EMPTIES: u32 = 5;
 
-/// Groups the observations by depth and empty squares.
+/// Groups the observations by their two depths and by `width` values of empty squares.
 #[must_use]
-pub fn groups(observations: &[Observation]) -> Vec<Group> {
-    let mut sums: std::collections::BTreeMap<(u32, u32), (usize, f64)> =
+pub fn groups(observations: &[Observation], width: u32) -> Vec<Group> {
+    let width = width.max(1);
+    let mut sums: std::collections::BTreeMap<(u32, u32, u32), (usize, f64)> =
         std::collections::BTreeMap::new();
     for o in observations {
-        let key = (o.depth, o.empties / GROUP_EMPTIES * GROUP_EMPTIES);
+        let key = (o.depth, o.shallow, o.empties / width * width);
         let entry = sums.entry(key).or_default();
         entry.0 += 1;
         entry.1 += f64::from(o.error * o.error);
     }
     sums.into_iter()
-        .map(|((depth, empties), (count, squares))| Group {
+        .map(|((depth, shallow, empties), (count, squares))| Group {
             depth,
+            shallow,
             empties,
+            width,
             count,
             rms: (squares / count as f64).sqrt(),
         })
@@ -111,8 +169,8 @@ pub fn fit(groups: &[Group]) -> Option<ProbCut> {
     for g in groups {
         let x = [
             1.0,
-            f64::from(g.depth - shallow_depth(g.depth)),
-            f64::from(g.empties) + f64::from(GROUP_EMPTIES - 1) / 2.0,
+            f64::from(g.depth - g.shallow),
+            f64::from(g.empties) + f64::from(g.width - 1) / 2.0,
         ];
         let w = g.count as f64;
         for i in 0..3 {
@@ -167,7 +225,9 @@ mod tests {
                     let gap = f64::from(depth - shallow_depth(depth));
                     Group {
                         depth,
+                        shallow: shallow_depth(depth),
                         empties,
+                        width: GROUP_EMPTIES,
                         count: 10,
                         rms: (150.0 + 20.0 * gap + 3.0 * middle) / 100.0,
                     }
@@ -189,7 +249,9 @@ mod tests {
             .flat_map(|depth| {
                 [20, 40].map(|empties| Group {
                     depth,
+                    shallow: shallow_depth(depth),
                     empties,
+                    width: GROUP_EMPTIES,
                     count: 10,
                     rms: 2.0,
                 })
@@ -220,12 +282,60 @@ mod tests {
             .map(|depth| Observation {
                 empties: 40,
                 depth,
+                shallow: shallow_depth(depth),
                 error: values[depth as usize] - values[shallow_depth(depth) as usize],
             })
             .collect();
         assert_eq!(observations, expected);
-        let grouped = groups(&observations);
+        let grouped = groups(&observations, GROUP_EMPTIES);
         assert_eq!(grouped.len(), 3);
         assert!(grouped.iter().all(|g| g.empties == 40 && g.count == 1));
+    }
+
+    #[test]
+    fn endgame_observations_compare_the_exact_score_with_each_depth() {
+        let mut engine = SelfPlay::engine();
+        let game = SelfPlay::default().game(&mut engine, 4);
+        let sample = game
+            .iter()
+            .find(|s| s.empties() == 12)
+            .expect("a position at 12 empties");
+        let position = sample.game().unwrap();
+        // Deeper than the position allows: depths 1 to 8, 4 plies short of the end.
+        let observations = observe_endgame(&mut engine, sample, 10).unwrap();
+        assert!(!engine.selective());
+        let exact = engine.search(&position, &Limits::exact()).unwrap().score;
+        let expected: Vec<Observation> = (1..=8)
+            .map(|depth| Observation {
+                empties: 12,
+                depth: 12,
+                shallow: depth,
+                error: exact
+                    - engine
+                        .search(&position, &Limits::depth(depth))
+                        .unwrap()
+                        .score,
+            })
+            .collect();
+        assert_eq!(observations, expected);
+        // An exact sample keeps its score: a wrong one shows in every error.
+        let mut wrong = *sample;
+        wrong.exact = true;
+        wrong.score = i8::try_from(exact + 2).unwrap();
+        let shifted = observe_endgame(&mut engine, &wrong, 3).unwrap();
+        assert_eq!(
+            shifted.iter().map(|o| o.error).collect::<Vec<_>>(),
+            expected[..3]
+                .iter()
+                .map(|o| o.error + 2)
+                .collect::<Vec<_>>()
+        );
+        let grouped = groups(&observations, 1);
+        assert_eq!(grouped.len(), 8);
+        assert!(
+            grouped
+                .iter()
+                .all(|g| g.empties == 12 && g.width == 1 && g.count == 1)
+        );
     }
 }

@@ -564,3 +564,37 @@ fn exact_principal_variations_keep_their_score() {
         checked += 1;
     }
 }
+
+/// From 18 empties a selective solve (Edax's `@87%`) reports before the exact one, which it
+/// leaves the same score; a search without cut-offs solves exactly at once.
+#[test]
+fn a_selective_solve_reports_before_the_exact_one() {
+    let mut rng = SplitMix(18);
+    let game = random_game(
+        Dimensions::STANDARD,
+        RuleSet::Full,
+        WinRule::MostDiscs,
+        18,
+        &mut rng,
+    )
+    .expect("a game in progress at 18 empties");
+    let reports = |selective: bool| {
+        let mut engine = Engine::new(EngineConfig::default());
+        engine.set_selective(selective);
+        let mut seen = Vec::new();
+        let stop = AtomicBool::new(false);
+        let last = engine
+            .search_with(&game, &Limits::exact(), &stop, &mut |report| {
+                seen.push((report.depth, report.exact, report.confidence));
+            })
+            .unwrap();
+        (seen, last)
+    };
+    let (seen, last) = reports(true);
+    let selective: Vec<_> = seen.iter().filter(|r| r.2.is_some()).collect();
+    assert_eq!(selective, [&(18, false, Some(87))], "{seen:?}");
+    assert_eq!(seen.last(), Some(&(18, true, None)), "{seen:?}");
+    let (plain, exact) = reports(false);
+    assert!(plain.iter().all(|r| r.2.is_none()), "{plain:?}");
+    assert_eq!((last.score, last.exact), (exact.score, true));
+}

@@ -84,7 +84,10 @@ fn a_search_cut_short_is_not_exact_and_not_a_difference() {
         0,
     );
     let row = table.lines().nth(1).unwrap();
-    assert!(row.starts_with("#4010       10      1    -21  "), "{table}");
+    assert!(
+        row.starts_with("#4010       10       1    -21  "),
+        "{table}"
+    );
     assert!(row.contains("  not exact, move ok  "), "{table}");
     assert!(!table.contains("DIFFERENT"), "{table}");
     assert!(table.contains("0 of 1 match, 1 not exact"), "{table}");
@@ -239,5 +242,5 @@ fn a_finished_game_is_scored_for_the_side_to_move() {
         .unwrap();
     let table = solve(&[], &text, 0);
     let row = table.lines().nth(1).unwrap();
-    assert!(row.starts_with("game 1        0   over     +8"), "{table}");
+    assert!(row.starts_with("game 1        0    over     +8"), "{table}");
 }

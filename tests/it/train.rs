@@ -324,6 +324,45 @@ fn probcut_prints_the_error_table_and_the_model() {
 }
 
 #[test]
+fn probcut_endgame_compares_exact_scores_with_each_depth() {
+    let dir = scratch("train", "probcut-endgame");
+    let data = games(&dir, 2);
+    // Positions of 10 empties against depths 1 to 6 (4 plies short of the end); the data's
+    // exact scores reach 8 empties, so these are solved.
+    othello()
+        .args(["train", "probcut"])
+        .arg(&data)
+        .args(["--endgame", "--min-empties", "10", "--max-empties", "10"])
+        .args(["--positions", "2", "--depth", "8"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2 positions, 12 comparisons in "))
+        .stdout(predicate::str::contains(
+            "root mean square error in discs by shallow depth and empty squares:",
+        ))
+        .stdout(predicate::str::contains("depth        10  model"))
+        .stdout(predicate::str::contains("      6 "))
+        .stdout(predicate::str::contains("      7 ").not())
+        .stdout(predicate::str::contains(
+            "model: not determined (it needs positions at two numbers of empty squares or more)",
+        ));
+    // Two numbers of empty squares determine the model.
+    othello()
+        .args(["train", "probcut"])
+        .arg(&data)
+        .args(["--endgame", "--min-empties", "10", "--max-empties", "11"])
+        .args(["--positions", "4", "--depth", "3"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("depth        10     11  model"))
+        .stdout(predicate::str::contains("      3 "))
+        .stdout(predicate::str::contains("      4 ").not())
+        .stdout(predicate::str::is_match(
+            r"model: sigma = -?[0-9.]+ [+-] [0-9.]+ \* \(empties - shallow depth\) [+-] [0-9.]+ \* empties",
+        ).unwrap());
+}
+
+#[test]
 fn match_names_a_file_that_is_not_a_weights_file() {
     let dir = scratch("train", "match");
     let data = games(&dir, 2);

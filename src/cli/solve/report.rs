@@ -159,6 +159,8 @@ pub(super) fn block(entry: &Entry, solved: &Solved, verdict: &Verdict, scoring: 
         Finding::Searched(report) => {
             let kind = if report.exact {
                 "exact".to_owned()
+            } else if report.confidence.is_some() {
+                format!("selective solve {}", depth_text(report))
             } else {
                 format!("evaluation at depth {}", report.depth)
             };
@@ -207,7 +209,7 @@ pub(super) fn block(entry: &Entry, solved: &Solved, verdict: &Verdict, scoring: 
 
 pub(super) fn table_header(label_width: usize) -> String {
     format!(
-        "{:<label_width$}  empties  depth  score    time (s)          nodes       N/s  listed                 principal variation",
+        "{:<label_width$}  empties   depth  score    time (s)          nodes       N/s  listed                 principal variation",
         "#"
     )
 }
@@ -223,18 +225,14 @@ pub(super) fn table_row(
     let verdict = verdict.word();
     let mut row = match &solved.finding {
         Finding::Over(margin) => format!(
-            "{:<label_width$}  {empties:>7}  {:>5}  {margin:>+5}  {:>10}  {:>13}  {:>8}  {verdict:<21}  -",
+            "{:<label_width$}  {empties:>7}  {:>6}  {margin:>+5}  {:>10}  {:>13}  {:>8}  {verdict:<21}  -",
             entry.label, "over", "-", "-", "-",
         ),
         Finding::Failed(error) => format!("{:<label_width$}  {empties:>7}  {error}", entry.label),
         Finding::Searched(report) => {
-            let depth = if report.exact {
-                "exact".to_owned()
-            } else {
-                report.depth.to_string()
-            };
+            let depth = depth_text(report);
             format!(
-                "{:<label_width$}  {empties:>7}  {depth:>5}  {:>+5}  {:>10.3}  {:>13}  {:>8}  {verdict:<21}  {}",
+                "{:<label_width$}  {empties:>7}  {depth:>6}  {:>+5}  {:>10.3}  {:>13}  {:>8}  {verdict:<21}  {}",
                 entry.label,
                 report.score,
                 report.elapsed.as_secs_f64(),
@@ -292,7 +290,7 @@ impl Totals {
         if table {
             let _ = writeln!(
                 text,
-                "{:<label_width$}  {:>7}  {:>5}  {:>5}  {:>10.3}  {:>13}  {:>8}  {}",
+                "{:<label_width$}  {:>7}  {:>6}  {:>5}  {:>10.3}  {:>13}  {:>8}  {}",
                 "total",
                 "",
                 "",
@@ -333,10 +331,20 @@ impl Totals {
     }
 }
 
+/// A report's depth as the table shows it: `exact`, the plies, or a selective solve's empties
+/// and confidence as Edax writes them (`24@87%`).
+pub(super) fn depth_text(report: &SearchReport) -> String {
+    match (report.exact, report.confidence) {
+        (true, _) => "exact".to_owned(),
+        (false, Some(confidence)) => format!("{}@{confidence}%", report.depth),
+        (false, None) => report.depth.to_string(),
+    }
+}
+
 /// `--verbose`: one completed iteration.
 pub(super) fn iteration_line(report: &SearchReport) -> String {
-    let depth = if report.exact {
-        "exact".to_owned()
+    let depth = if report.exact || report.confidence.is_some() {
+        depth_text(report)
     } else {
         format!("depth {}", report.depth)
     };

@@ -10,7 +10,7 @@ use indicatif::ProgressBar;
 
 use othello::{Engine, EngineError, Game, SearchReport};
 
-use super::report::iteration_line;
+use super::report::{depth_text, iteration_line};
 use super::{Entry, Finding, Plan, SolveError, Solved};
 use crate::cli::progress;
 use crate::cli::rate::per_second;
@@ -90,7 +90,9 @@ fn search(
             } else {
                 format!(
                     "best so far {} {:+} (depth {})",
-                    report.best_move, report.score, report.depth
+                    report.best_move,
+                    report.score,
+                    depth_text(report)
                 )
             });
             if plan.verbose && written.is_ok() {

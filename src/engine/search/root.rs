@@ -27,7 +27,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         let moves = self.moves(pos);
         let proven = self
             .table
-            .probe(self.key(pos, true))
+            .probe(self.solve_table_key(pos, pos.empties(&self.shape.geo).count()))
             .filter(|hit| hit.lower >= score)
             .and_then(|hit| hit.best)
             .filter(|&m| moves.has(m));
@@ -55,11 +55,13 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
     /// midgame search, as the solver orders them.
     pub(crate) fn solve_order(&mut self, pos: Position<B>) -> Vec<u32> {
         let n = pos.empties(&self.shape.geo).count();
+        let moves = self.moves(pos);
         let table_move = self
             .table_move(pos, true)
+            .or_else(|| self.selective_move(pos, moves))
             .or_else(|| self.table_move(pos, false));
         let mut list: Vec<(i32, u32)> = Vec::new();
-        for index in self.moves(pos).members() {
+        for index in moves.members() {
             let key = if Some(index) == table_move {
                 INFINITY + 1
             } else {
@@ -74,21 +76,24 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
     /// The table's exact bounds for a position, if any.
     pub(crate) fn probe_exact(&self, pos: Position<B>) -> Option<(i32, i32)> {
         self.table
-            .probe(self.key(pos, true))
+            .probe(self.solve_table_key(pos, pos.empties(&self.shape.geo).count()))
             .map(|hit| (hit.lower, hit.upper))
     }
 
     /// Stores the exact score `best` of a position searched with `window`.
     pub(crate) fn store_exact(&self, pos: Position<B>, best: i32, window: Window, best_move: u32) {
         let n = pos.empties(&self.shape.geo).count();
-        let key = self.key(pos, true);
+        let key = self.solve_table_key(pos, n);
         self.store(key, best, window.alpha, window.beta, n, Some(best_move));
     }
 
     /// The table's best move for a position, if any.
     pub(crate) fn table_move(&self, pos: Position<B>, exact: bool) -> Option<u32> {
-        self.table
-            .probe(self.key(pos, exact))
-            .and_then(|hit| hit.best)
+        let key = if exact {
+            self.solve_table_key(pos, pos.empties(&self.shape.geo).count())
+        } else {
+            self.key(pos, false)
+        };
+        self.table.probe(key).and_then(|hit| hit.best)
     }
 }
