@@ -66,6 +66,10 @@ pub struct PySearchResult {
     depth: u32,
     /// Whether ``score`` is the result of perfect play.
     exact: bool,
+    /// When ``score`` comes from a selective solve (to the end, with probable cut-offs, run
+    /// before the exact one): the chance in percent that each cut-off is right (``87``, as
+    /// Edax's ``22@87%``); ``None`` otherwise.
+    confidence: Option<u32>,
     /// Positions visited.
     nodes: u64,
     /// The expected line of play, from ``move`` on (passes are not listed).
@@ -81,6 +85,7 @@ impl From<&SearchReport> for PySearchResult {
             score: report.score,
             depth: report.depth,
             exact: report.exact,
+            confidence: report.confidence,
             nodes: report.nodes,
             pv: squares_text(&report.pv),
             seconds: report.elapsed.as_secs_f64(),

@@ -49,6 +49,16 @@ def test_solve_ffo_40_exactly() -> None:
     assert result.exact and result.score == score
     assert result.move in best
     assert result.pv[0] == result.move and result.nodes > 0 and result.depth == 20
+    assert result.confidence is None
+
+
+def test_a_search_stopped_in_the_selective_solve_says_how_sure_it_is() -> None:
+    game, _, _ = ffo_position(40)
+    for seconds in (0.01, 0.05, 0.2):
+        result = Engine(threads=1).best_move(game, time=seconds)
+        # Midgame iterations stop short of the end; a selective solve reaches it at 87%.
+        selective = not result.exact and result.depth == 20
+        assert result.confidence == (87 if selective else None), result
 
 
 def test_best_move_within_limits() -> None:

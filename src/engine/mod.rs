@@ -142,6 +142,19 @@ pub struct SearchReport {
     pub elapsed: Duration,
 }
 
+impl SearchReport {
+    /// How far the search saw, as engines print it: `exact`, the depth in plies (`12`), or a
+    /// selective solve's empties and confidence (`22@87%`, as Edax writes it).
+    #[must_use]
+    pub fn depth_text(&self) -> String {
+        match (self.exact, self.confidence) {
+            (true, _) => "exact".to_owned(),
+            (false, Some(confidence)) => format!("{}@{confidence}%", self.depth),
+            (false, None) => self.depth.to_string(),
+        }
+    }
+}
+
 /// A search that could not be run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum EngineError {

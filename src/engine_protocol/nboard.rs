@@ -608,8 +608,8 @@ impl Task {
     ) -> Option<SearchReport> {
         let limits = limits_for_depth(self.depth, game.board().empties());
         let mut progress = |report: &SearchReport| {
-            let depth = if report.exact {
-                "exact".to_owned()
+            let depth = if report.exact || report.confidence.is_some() {
+                report.depth_text()
             } else {
                 format!("depth {}", report.depth)
             };
@@ -751,6 +751,31 @@ mod tests {
                 .any(|line| line.starts_with(&format!("search {}", fields[0]))),
             "{one:?}"
         );
+    }
+
+    #[test]
+    fn a_selective_solve_shows_in_the_status_before_the_exact_one() {
+        let text = include_str!("../../fixtures/records/two-games.ggf");
+        let record = &ggf::read(text).unwrap()[0];
+        let (game, _) = record
+            .positions()
+            .into_iter()
+            .find(|(game, _)| game.board().empties() == 18)
+            .unwrap();
+        let mut nboard = NBoard::new();
+        let start =
+            crate::record::GameRecord::from_position(&game, crate::record::Metadata::default());
+        nboard.handle(&format!("set game {}", ggf::game(&start)));
+        nboard.handle("set depth 60");
+        let go = run(&nboard.handle("go").task.unwrap());
+        let status: Vec<&str> = go
+            .iter()
+            .filter_map(|line| line.strip_prefix("status "))
+            .filter_map(|line| line.split(':').next())
+            .collect();
+        let selective = status.iter().position(|&s| s == "18@87%");
+        let exact = status.iter().position(|&s| s == "exact");
+        assert!(selective.is_some() && selective < exact, "{go:?}");
     }
 
     #[test]

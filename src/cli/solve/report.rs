@@ -160,7 +160,7 @@ pub(super) fn block(entry: &Entry, solved: &Solved, verdict: &Verdict, scoring: 
             let kind = if report.exact {
                 "exact".to_owned()
             } else if report.confidence.is_some() {
-                format!("selective solve {}", depth_text(report))
+                format!("selective solve {}", report.depth_text())
             } else {
                 format!("evaluation at depth {}", report.depth)
             };
@@ -230,7 +230,7 @@ pub(super) fn table_row(
         ),
         Finding::Failed(error) => format!("{:<label_width$}  {empties:>7}  {error}", entry.label),
         Finding::Searched(report) => {
-            let depth = depth_text(report);
+            let depth = report.depth_text();
             format!(
                 "{:<label_width$}  {empties:>7}  {depth:>6}  {:>+5}  {:>10.3}  {:>13}  {:>8}  {verdict:<21}  {}",
                 entry.label,
@@ -331,20 +331,10 @@ impl Totals {
     }
 }
 
-/// A report's depth as the table shows it: `exact`, the plies, or a selective solve's empties
-/// and confidence as Edax writes them (`24@87%`).
-pub(super) fn depth_text(report: &SearchReport) -> String {
-    match (report.exact, report.confidence) {
-        (true, _) => "exact".to_owned(),
-        (false, Some(confidence)) => format!("{}@{confidence}%", report.depth),
-        (false, None) => report.depth.to_string(),
-    }
-}
-
 /// `--verbose`: one completed iteration.
 pub(super) fn iteration_line(report: &SearchReport) -> String {
     let depth = if report.exact || report.confidence.is_some() {
-        depth_text(report)
+        report.depth_text()
     } else {
         format!("depth {}", report.depth)
     };

@@ -10,7 +10,7 @@ use indicatif::ProgressBar;
 
 use othello::{Engine, EngineError, Game, SearchReport};
 
-use super::report::{depth_text, iteration_line};
+use super::report::iteration_line;
 use super::{Entry, Finding, Plan, SolveError, Solved};
 use crate::cli::progress;
 use crate::cli::rate::per_second;
@@ -92,7 +92,7 @@ fn search(
                     "best so far {} {:+} (depth {})",
                     report.best_move,
                     report.score,
-                    depth_text(report)
+                    report.depth_text()
                 )
             });
             if plan.verbose && written.is_ok() {
