@@ -313,12 +313,21 @@ pub enum TrainError {
     /// A file of game records could not be read.
     #[error(transparent)]
     Records(#[from] RecordsFileError),
+    /// `--min-empties` above `--max-empties`: no position could be drawn.
+    #[error("--min-empties {min} is more than --max-empties {max}")]
+    EmptiesRange {
+        /// The fewest empty squares asked for.
+        min: u32,
+        /// The most empty squares asked for.
+        max: u32,
+    },
 }
 
 impl TrainError {
     /// The exit status: 1, a run-time failure (a data or weights file that cannot be read is
     /// one too: it is usually the output of an earlier step); 2 for an output file that is an
-    /// input or not one the command writes (without `--force`).
+    /// input or not one the command writes (without `--force`), and for an empty range of
+    /// empty squares.
     pub fn exit_status(&self) -> u8 {
         match self {
             TrainError::File { .. }
@@ -328,7 +337,10 @@ impl TrainError {
             | TrainError::Sample(_)
             | TrainError::Write(_)
             | TrainError::Threads(_) => 1,
-            TrainError::OutIsInput { .. } | TrainError::NotOurs(_) | TrainError::Records(_) => 2,
+            TrainError::OutIsInput { .. }
+            | TrainError::NotOurs(_)
+            | TrainError::Records(_)
+            | TrainError::EmptiesRange { .. } => 2,
         }
     }
 
@@ -502,6 +514,12 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
             args.max_empties.unwrap_or(60),
         )
     };
+    if min_empties > max_empties {
+        return Err(TrainError::EmptiesRange {
+            min: min_empties,
+            max: max_empties,
+        });
+    }
     let mut samples = read_games(&args.data)?;
     samples.retain(|s| {
         (args.endgame || !s.exact) && (min_empties..=max_empties).contains(&s.empties())

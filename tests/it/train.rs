@@ -346,6 +346,21 @@ fn probcut_endgame_compares_exact_scores_with_each_depth() {
         .stdout(predicate::str::contains(
             "model: not determined (it needs positions at two numbers of empty squares or more)",
         ));
+    // An empty range is refused before any file is read.
+    othello()
+        .args([
+            "train",
+            "probcut",
+            "missing.bin",
+            "--endgame",
+            "--min-empties",
+            "30",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--min-empties 30 is more than --max-empties 24",
+        ));
     // Two numbers of empty squares determine the model.
     othello()
         .args(["train", "probcut"])
