@@ -436,7 +436,7 @@ impl Table {
                 0 => "even".to_owned(),
                 score => format!("{score:+} for you"),
             };
-            format!("evaluation {balance} ({} moves ahead)", report.depth)
+            format!("evaluation {balance} ({})", super::view::lookahead(&report))
         };
         write_out(out, &format!("Hint: {}, {verdict}.\n", report.best_move))?;
         Ok(Next::Continue)

@@ -900,7 +900,7 @@ fn verdict(report: &SearchReport) -> String {
         0 => "even".to_owned(),
         s => format!("{s:+} discs for you"),
     };
-    format!("{balance} ({} moves ahead)", report.depth)
+    format!("{balance} ({})", super::super::view::lookahead(report))
 }
 
 /// `the game is over` as `The game is over`.
