@@ -503,17 +503,9 @@ fn import(args: &ImportArgs) -> Result<(), TrainError> {
 
 fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
     let evaluation = evaluation(&args.eval)?;
-    let (min_empties, max_empties) = if args.endgame {
-        (
-            args.min_empties.unwrap_or(14),
-            args.max_empties.unwrap_or(24),
-        )
-    } else {
-        (
-            args.min_empties.unwrap_or(20),
-            args.max_empties.unwrap_or(60),
-        )
-    };
+    let (fewest, most) = if args.endgame { (14, 24) } else { (20, 60) };
+    let min_empties = args.min_empties.unwrap_or(fewest);
+    let max_empties = args.max_empties.unwrap_or(most);
     if min_empties > max_empties {
         return Err(TrainError::EmptiesRange {
             min: min_empties,
@@ -674,6 +666,7 @@ fn print_error_table(
         ),
     }
 }
+
 /// A coefficient after another term: `+ 1.50` or `- 1.50`.
 fn signed_term(coefficient: f64) -> String {
     let sign = if coefficient < 0.0 { '-' } else { '+' };

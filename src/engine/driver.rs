@@ -591,7 +591,7 @@ fn solve_split<B: SearchBits, R: Rules, C: Cpu>(
     if team.helpers == 0 || n < SPLIT_MIN || searcher.moves(position).count() < 2 {
         return searcher.solve_child(position, window);
     }
-    if let Some((lower, upper)) = searcher.probe_exact(position) {
+    if let Some((lower, upper)) = searcher.probe_solved(position) {
         if lower >= window.beta || lower == upper {
             return lower;
         }
@@ -609,7 +609,7 @@ fn solve_split<B: SearchBits, R: Rules, C: Cpu>(
         return 0;
     };
     let (best, best_at) = best_of(&results);
-    searcher.store_exact(position, best, window, moves[best_at]);
+    searcher.store_solved(position, best, window, moves[best_at]);
     best
 }
 

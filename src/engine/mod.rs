@@ -153,6 +153,16 @@ impl SearchReport {
             (false, None) => self.depth.to_string(),
         }
     }
+
+    /// The same as a progress line names an iteration: `exact`, `22@87%` or `depth 12`.
+    #[must_use]
+    pub fn iteration_text(&self) -> String {
+        if self.exact || self.confidence.is_some() {
+            self.depth_text()
+        } else {
+            format!("depth {}", self.depth)
+        }
+    }
 }
 
 /// A search that could not be run.

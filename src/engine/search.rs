@@ -197,10 +197,13 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         pos.me.hash_pair(pos.opp, salt)
     }
 
-    /// The best move of the selective solver's entry for `pos` (with `n` empties), one of
-    /// `moves`.
+    /// The best move of the selective solver's entry for `pos`, one of `moves`, for the exact
+    /// solver to try first (a selective solver has already read that entry as its own).
     #[inline(always)]
     fn selective_move(&self, pos: Position<B>, moves: B) -> Option<u32> {
+        if self.end_cut.is_some() {
+            return None;
+        }
         self.table
             .probe(pos.me.hash_pair(pos.opp, self.selective_salt))
             .and_then(|hit| hit.best)

@@ -608,13 +608,9 @@ impl Task {
     ) -> Option<SearchReport> {
         let limits = limits_for_depth(self.depth, game.board().empties());
         let mut progress = |report: &SearchReport| {
-            let depth = if report.exact || report.confidence.is_some() {
-                report.depth_text()
-            } else {
-                format!("depth {}", report.depth)
-            };
             emit(format!(
-                "status {depth}: {} {}",
+                "status {}: {} {}",
+                report.iteration_text(),
                 report.best_move,
                 eval_text(report.score)
             ));

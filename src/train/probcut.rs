@@ -260,14 +260,22 @@ mod tests {
         assert_eq!(fit(&groups), None);
     }
 
-    #[test]
-    fn observations_compare_each_depth_with_its_shallow_depth() {
+    /// The position of a seeded self-play game at `empties` empty squares, and the engine that
+    /// played it.
+    fn self_play_sample(empties: u32) -> (Engine, Sample) {
         let mut engine = SelfPlay::engine();
         let game = SelfPlay::default().game(&mut engine, 4);
-        let sample = game
+        let sample = *game
             .iter()
-            .find(|s| s.empties() == 40)
-            .expect("a position at 40 empties");
+            .find(|s| s.empties() == empties)
+            .expect("a position at that many empties");
+        (engine, sample)
+    }
+
+    #[test]
+    fn observations_compare_each_depth_with_its_shallow_depth() {
+        let (mut engine, sample) = self_play_sample(40);
+        let sample = &sample;
         let observations = observe(&mut engine, sample, 5).unwrap();
         assert!(!engine.selective());
         let values: Vec<i32> = (0..=5)
@@ -294,12 +302,8 @@ mod tests {
 
     #[test]
     fn endgame_observations_compare_the_exact_score_with_each_depth() {
-        let mut engine = SelfPlay::engine();
-        let game = SelfPlay::default().game(&mut engine, 4);
-        let sample = game
-            .iter()
-            .find(|s| s.empties() == 12)
-            .expect("a position at 12 empties");
+        let (mut engine, sample) = self_play_sample(12);
+        let sample = &sample;
         let position = sample.game().unwrap();
         // Deeper than the position allows: depths 1 to 8, 4 plies short of the end.
         let observations = observe_endgame(&mut engine, sample, 10).unwrap();

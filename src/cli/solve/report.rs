@@ -333,11 +333,7 @@ impl Totals {
 
 /// `--verbose`: one completed iteration.
 pub(super) fn iteration_line(report: &SearchReport) -> String {
-    let depth = if report.exact || report.confidence.is_some() {
-        report.depth_text()
-    } else {
-        format!("depth {}", report.depth)
-    };
+    let depth = report.iteration_text();
     format!(
         "  {depth:<9} {:>+4}  {:>9.3} s {:>13} nodes  {}\n",
         report.score,

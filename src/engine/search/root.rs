@@ -27,7 +27,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         let moves = self.moves(pos);
         let proven = self
             .table
-            .probe(self.solve_table_key(pos, pos.empties(&self.shape.geo).count()))
+            .probe(self.solve_key_of(pos))
             .filter(|hit| hit.lower >= score)
             .and_then(|hit| hit.best)
             .filter(|&m| moves.has(m));
@@ -73,15 +73,22 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         list.into_iter().map(|(_, index)| index).collect()
     }
 
-    /// The table's exact bounds for a position, if any.
-    pub(crate) fn probe_exact(&self, pos: Position<B>) -> Option<(i32, i32)> {
+    /// The solver's table key of a position (the selective solver's while it is selective).
+    fn solve_key_of(&self, pos: Position<B>) -> u64 {
+        self.solve_table_key(pos, pos.empties(&self.shape.geo).count())
+    }
+
+    /// The solver's bounds for a position, if any (exact, or the selective solver's while it
+    /// is selective).
+    pub(crate) fn probe_solved(&self, pos: Position<B>) -> Option<(i32, i32)> {
         self.table
-            .probe(self.solve_table_key(pos, pos.empties(&self.shape.geo).count()))
+            .probe(self.solve_key_of(pos))
             .map(|hit| (hit.lower, hit.upper))
     }
 
-    /// Stores the exact score `best` of a position searched with `window`.
-    pub(crate) fn store_exact(&self, pos: Position<B>, best: i32, window: Window, best_move: u32) {
+    /// Stores the solver's score `best` of a position searched with `window` (exact, or the
+    /// selective solver's while it is selective).
+    pub(crate) fn store_solved(&self, pos: Position<B>, best: i32, window: Window, best_move: u32) {
         let n = pos.empties(&self.shape.geo).count();
         let key = self.solve_table_key(pos, n);
         self.store(key, best, window.alpha, window.beta, n, Some(best_move));
@@ -90,7 +97,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
     /// The table's best move for a position, if any.
     pub(crate) fn table_move(&self, pos: Position<B>, exact: bool) -> Option<u32> {
         let key = if exact {
-            self.solve_table_key(pos, pos.empties(&self.shape.geo).count())
+            self.solve_key_of(pos)
         } else {
             self.key(pos, false)
         };
