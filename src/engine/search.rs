@@ -451,10 +451,14 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 let child = self.play(pos, index);
                 // Its table slot, fetched ahead (the child probes it at `depth - 1 >= 1`).
                 self.table.prefetch(self.key(child, false));
-                (
-                    ordering::quick_key(shape, pos, index, self.moves(child)),
-                    Some(child),
-                )
+                let quick = ordering::quick_key(shape, pos, index, self.moves(child));
+                let key = if depth >= ordering::MIDGAME_EVALUATED_MIN {
+                    let evaluation = evaluate::<B, R, C>(shape, child, self.cpu);
+                    ordering::midgame_evaluated_key(quick, evaluation)
+                } else {
+                    quick
+                };
+                (key, Some(child))
             } else {
                 (0, None)
             };
