@@ -200,8 +200,21 @@ fn corner_stability<B: SearchBits>(shape: &Shape<B>, discs: B) -> i32 {
     stable
 }
 
-/// The depth of the midgame search that orders moves in the solver at `n` empties.
+/// The depth of the midgame search that orders the moves of a solver's node with `n` empties
+/// (from [`SOLVE_SHALLOW_MIN`]). Shallower than the root's ([`root_shallow_depth`]): a
+/// midgame node costs several solver nodes, and with 1 ply at 16-17 empties and 3 from 18 (2,
+/// 3 and 4 before) FFO #40-#49 took 1.8% fewer nodes and 8-10% less time, back to back
+/// (DESIGN.md, "Move ordering").
 pub(crate) fn shallow_depth(n: u32) -> u32 {
+    match n {
+        0..=17 => 1,
+        _ => 3,
+    }
+}
+
+/// The depth of the midgame search that orders the moves of a position to solve with `n`
+/// empties, at the root: once a move, so deeper than inside the tree.
+pub(crate) fn root_shallow_depth(n: u32) -> u32 {
     match n {
         0..=13 => 1,
         14..=17 => 2,

@@ -5,7 +5,7 @@ use super::Searcher;
 use crate::bitboard::SearchBits;
 use crate::cpu::Cpu;
 use crate::engine::bounds::{INFINITY, Window};
-use crate::engine::ordering::shallow_depth;
+use crate::engine::ordering::root_shallow_depth;
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -65,7 +65,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
             let key = if Some(index) == table_move {
                 INFINITY + 1
             } else {
-                -self.ordering_search(self.play(pos, index), shallow_depth(n))
+                -self.ordering_search(self.play(pos, index), root_shallow_depth(n))
             };
             list.push((key, index));
         }
