@@ -398,12 +398,21 @@ fn solve_root<B: SearchBits, R: Rules, C: Cpu>(
         };
         let score = root_search(searcher, team, position, root, window, &first, &child)?;
 
+        // An exact score that fails low (high) is an upper (lower) bound, so the other end of
+        // the window closes in on it. A selective solve's scores bound nothing (its cut-offs
+        // change with the window, and it can fail low, then high, then low again), so its
+        // window only widens, which ends the loop at the full window at the latest.
+        let exact = searcher.end_cut.is_none();
         if score <= low && low > -cells - 1 {
             low = (score - widen).max(-cells - 1);
-            high = score + 1;
+            if exact {
+                high = score + 1;
+            }
         } else if score >= high && high < cells + 1 {
             high = (score + widen).min(cells + 1);
-            low = score - 1;
+            if exact {
+                low = score - 1;
+            }
         } else {
             return Some(score);
         }

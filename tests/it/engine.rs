@@ -598,3 +598,22 @@ fn a_selective_solve_reports_before_the_exact_one() {
     assert!(plain.iter().all(|r| r.2.is_none()), "{plain:?}");
     assert_eq!((last.score, last.exact), (exact.score, true));
 }
+
+/// A selective solve whose scores disagree from one window to the next (here it failed low,
+/// then high, then low again without end, in a self-play game) widens its window until it
+/// settles: the exact solve after it finishes in a few thousand nodes.
+#[test]
+fn an_unstable_selective_solve_still_ends() {
+    let line = "OOOOOOOXOOOOOOOXOOOOOOOXOOOOOOOOOOXXXX--OO------XXXX------------ X";
+    let game = othello::ffo::parse_line(line).unwrap().unwrap().game();
+    let limits = Limits {
+        nodes: Some(50_000_000),
+        ..Limits::exact()
+    };
+    let report = Engine::new(EngineConfig::default())
+        .search(&game, &limits)
+        .unwrap();
+    assert!(report.exact, "stopped by the node budget: {report:?}");
+    assert_eq!(report.score, -54);
+    assert!(report.nodes < 1_000_000, "{} nodes", report.nodes);
+}
