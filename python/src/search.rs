@@ -97,11 +97,13 @@ impl From<&SearchReport> for PySearchResult {
 impl PySearchResult {
     fn __repr__(&self) -> String {
         format!(
-            "SearchResult(move={:?}, score={}, depth={}, exact={}, nodes={}, pv={:?})",
+            "SearchResult(move={:?}, score={}, depth={}, exact={}, confidence={}, nodes={}, pv={:?})",
             self.r#move,
             self.score,
             self.depth,
             if self.exact { "True" } else { "False" },
+            self.confidence
+                .map_or_else(|| "None".to_owned(), |percent| percent.to_string()),
             self.nodes,
             self.pv
         )

@@ -50,6 +50,7 @@ def test_solve_ffo_40_exactly() -> None:
     assert result.move in best
     assert result.pv[0] == result.move and result.nodes > 0 and result.depth == 20
     assert result.confidence is None
+    assert f", score={score}, depth=20, exact=True, confidence=None, nodes=" in repr(result)
 
 
 def test_a_search_stopped_in_the_selective_solve_says_how_sure_it_is() -> None:
@@ -59,6 +60,7 @@ def test_a_search_stopped_in_the_selective_solve_says_how_sure_it_is() -> None:
         # Midgame iterations stop short of the end; a selective solve reaches it at 87%.
         selective = not result.exact and result.depth == 20
         assert result.confidence == (87 if selective else None), result
+        assert f"exact=False, confidence={87 if selective else None}, nodes=" in repr(result)
 
 
 def test_best_move_within_limits() -> None:
