@@ -54,6 +54,17 @@ fn squares_text(squares: &[Square]) -> Vec<String> {
     squares.iter().map(ToString::to_string).collect()
 }
 
+/// A square's name as Python writes it in a repr: `'d3'` (names need no escapes).
+fn quoted(square: &str) -> String {
+    format!("'{square}'")
+}
+
+/// Square names as Python writes their list in a repr: `['d3', 'c5']`.
+fn quoted_list(squares: &[String]) -> String {
+    let names: Vec<String> = squares.iter().map(|square| quoted(square)).collect();
+    format!("[{}]", names.join(", "))
+}
+
 /// What a search found: the best move, its score and how it was reached.
 #[pyclass(name = "SearchResult", module = "othello", frozen, get_all)]
 pub struct PySearchResult {
@@ -97,15 +108,15 @@ impl From<&SearchReport> for PySearchResult {
 impl PySearchResult {
     fn __repr__(&self) -> String {
         format!(
-            "SearchResult(move={:?}, score={}, depth={}, exact={}, confidence={}, nodes={}, pv={:?})",
-            self.r#move,
+            "SearchResult(move={}, score={}, depth={}, exact={}, confidence={}, nodes={}, pv={})",
+            quoted(&self.r#move),
             self.score,
             self.depth,
             if self.exact { "True" } else { "False" },
             self.confidence
                 .map_or_else(|| "None".to_owned(), |percent| percent.to_string()),
             self.nodes,
-            self.pv
+            quoted_list(&self.pv)
         )
     }
 }
@@ -132,8 +143,8 @@ pub struct PyMoveValue {
 impl PyMoveValue {
     fn __repr__(&self) -> String {
         format!(
-            "MoveValue(move={:?}, score={}, exact={}, depth={})",
-            self.r#move,
+            "MoveValue(move={}, score={}, exact={}, depth={})",
+            quoted(&self.r#move),
             self.score,
             if self.exact { "True" } else { "False" },
             self.depth

@@ -50,7 +50,10 @@ def test_solve_ffo_40_exactly() -> None:
     assert result.move in best
     assert result.pv[0] == result.move and result.nodes > 0 and result.depth == 20
     assert result.confidence is None
-    assert f", score={score}, depth=20, exact=True, confidence=None, nodes=" in repr(result)
+    assert repr(result) == (
+        f"SearchResult(move={result.move!r}, score={score}, depth=20, exact=True, "
+        f"confidence=None, nodes={result.nodes}, pv={result.pv!r})"
+    )
 
 
 def test_a_search_stopped_in_the_selective_solve_says_how_sure_it_is() -> None:
@@ -94,6 +97,10 @@ def test_move_values_agree_with_the_solve() -> None:
     assert all(value.pv[0] == value.move for value in values)
     shallow = Engine().move_values(Game(), depth=3)
     assert len(shallow) == 4 and all(not value.exact for value in shallow)
+    first = shallow[0]
+    assert repr(first) == (
+        f"MoveValue(move={first.move!r}, score={first.score}, exact=False, depth={first.depth})"
+    )
 
 
 def test_searches_release_the_gil() -> None:
