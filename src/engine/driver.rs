@@ -388,6 +388,11 @@ fn solve_root<B: SearchBits, R: Rules, C: Cpu>(
         Some(guess) => (guess - 3, guess + 3),
         _ => (-cells - 1, cells + 1),
     };
+    // An exact score that fails low (high) is an upper (lower) bound, so the other end of the
+    // window closes in on it. A selective solve's scores bound nothing (its cut-offs change
+    // with the window, and it can fail low, then high, then low again), so its window only
+    // widens, which ends the loop at the full window at the latest.
+    let exact = searcher.end_cut.is_none();
     let mut widen = 8;
     loop {
         let first = |s: &mut Searcher<B, R, C>, p, w| solve_split(s, team, p, w);
@@ -398,11 +403,6 @@ fn solve_root<B: SearchBits, R: Rules, C: Cpu>(
         };
         let score = root_search(searcher, team, position, root, window, &first, &child)?;
 
-        // An exact score that fails low (high) is an upper (lower) bound, so the other end of
-        // the window closes in on it. A selective solve's scores bound nothing (its cut-offs
-        // change with the window, and it can fail low, then high, then low again), so its
-        // window only widens, which ends the loop at the full window at the latest.
-        let exact = searcher.end_cut.is_none();
         if score <= low && low > -cells - 1 {
             low = (score - widen).max(-cells - 1);
             if exact {

@@ -275,8 +275,7 @@ mod tests {
     #[test]
     fn observations_compare_each_depth_with_its_shallow_depth() {
         let (mut engine, sample) = self_play_sample(40);
-        let sample = &sample;
-        let observations = observe(&mut engine, sample, 5).unwrap();
+        let observations = observe(&mut engine, &sample, 5).unwrap();
         assert!(!engine.selective());
         let values: Vec<i32> = (0..=5)
             .map(|depth| {
@@ -303,10 +302,9 @@ mod tests {
     #[test]
     fn endgame_observations_compare_the_exact_score_with_each_depth() {
         let (mut engine, sample) = self_play_sample(12);
-        let sample = &sample;
         let position = sample.game().unwrap();
         // Deeper than the position allows: depths 1 to 8, 4 plies short of the end.
-        let observations = observe_endgame(&mut engine, sample, 10).unwrap();
+        let observations = observe_endgame(&mut engine, &sample, 10).unwrap();
         assert!(!engine.selective());
         let exact = engine.search(&position, &Limits::exact()).unwrap().score;
         let expected: Vec<Observation> = (1..=8)
@@ -323,7 +321,7 @@ mod tests {
             .collect();
         assert_eq!(observations, expected);
         // An exact sample keeps its score: a wrong one shows in every error.
-        let mut wrong = *sample;
+        let mut wrong = sample;
         wrong.exact = true;
         wrong.score = i8::try_from(exact + 2).unwrap();
         let shifted = observe_endgame(&mut engine, &wrong, 3).unwrap();
