@@ -181,13 +181,13 @@ fn verdict(margin: i32, win: WinRule) -> String {
 fn table(number: usize, record: &GameRecord, analysis: &GameAnalysis) -> String {
     let setup = record.setup();
     let mut text = format!(
-        "Game {number}: {} - {}, {} {} rules, {} discs wins, {} moves\n",
+        "Game {number}: {} - {}, {} {} rules, {} discs wins, {}\n",
         player(record, Color::Black),
         player(record, Color::White),
         record.dims(),
         record.rules(),
         setup.win,
-        analysis.moves.len(),
+        super::counted(analysis.moves.len(), "move", "moves"),
     );
     let _ = writeln!(
         text,

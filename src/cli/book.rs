@@ -403,9 +403,9 @@ fn status(
 ) -> Result<(), BookCliError> {
     writeln!(
         out,
-        "{}: {} positions, {} expanded ({:.0} s)",
+        "{}: {}, {} expanded ({:.0} s)",
         path.display(),
-        book.len(),
+        super::counted(book.len(), "position", "positions"),
         book.expanded(),
         began.elapsed().as_secs_f64()
     )
@@ -417,8 +417,8 @@ fn show(args: &ShowArgs) -> Result<(), BookCliError> {
     let book = source_book(&args.source)?;
     let game = game_after(&args.moves)?;
     let mut text = format!(
-        "book: {} positions, {} expanded\n",
-        book.len(),
+        "book: {}, {} expanded\n",
+        super::counted(book.len(), "position", "positions"),
         book.expanded()
     );
     let moves_text = if args.moves.trim().is_empty() {
@@ -519,9 +519,9 @@ fn import(args: &ImportArgs) -> Result<(), BookCliError> {
     let mut out = io::stdout().lock();
     writeln!(
         out,
-        "{}: {} positions, {} expanded",
+        "{}: {}, {} expanded",
         args.out.display(),
-        book.len(),
+        super::counted(book.len(), "position", "positions"),
         book.expanded()
     )
     .and_then(|()| out.flush())

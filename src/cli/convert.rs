@@ -202,7 +202,10 @@ pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
     if let Some(old) = old_games.filter(|&old| old > written) {
         return Err(ConvertError::NotOurs(NotOurs {
             path: path.clone(),
-            found: format!("holds {old} games, more than the {written} written"),
+            found: format!(
+                "holds {}, more than the {written} written",
+                super::counted(old, "game", "games")
+            ),
         }));
     }
     out.commit().map_err(file_error)

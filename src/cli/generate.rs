@@ -184,8 +184,8 @@ pub fn run(args: GenArgs) -> Result<(), Failure> {
     write_cases(&generator, args.count, &args.out)?;
     writeln!(
         io::stdout(),
-        "wrote {} cases ({rules} rules, seed {}) to {}",
-        args.count,
+        "wrote {} ({rules} rules, seed {}) to {}",
+        super::counted(args.count, "case", "cases"),
         args.seed,
         args.out.display()
     )

@@ -142,16 +142,13 @@ fn report(
             writeln!(out, "{ply}: {leaves}")?;
         }
     }
-    let noun = if division.total == 1 {
-        "leaf"
-    } else {
-        "leaves"
-    };
-    writeln!(out, "perft {}: {} {noun}", args.depth, division.total)?;
-    let threads = match args.threads {
-        1 => "1 thread".to_owned(),
-        n => format!("{n} threads"),
-    };
+    writeln!(
+        out,
+        "perft {}: {}",
+        args.depth,
+        super::counted(division.total, "leaf", "leaves")
+    )?;
+    let threads = super::counted(args.threads, "thread", "threads");
     let seconds = elapsed.as_secs_f64();
     match per_second(division.total, elapsed) {
         unknown if unknown == "-" => writeln!(

@@ -27,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use super::atomic::{NotOurs, check_overwrite, check_overwrite_by_head, same_file, write_atomic};
 use super::records::{RecordsFile, RecordsFileError};
 use super::weights::{EvalArg, WeightsFileError, evaluation};
-use super::{Failure, ThreadsError, progress, thread_pool, threads_parser};
+use super::{Failure, ThreadsError, counted, progress, thread_pool, threads_parser};
 
 /// Arguments of `othello train`.
 #[derive(Debug, Args)]
@@ -442,9 +442,9 @@ fn rescore(args: &RescoreArgs) -> Result<(), TrainError> {
     say(
         &mut out,
         format_args!(
-            "{}: {} games rescored at depth {} from {} empties{} in {:.1} s",
+            "{}: {} rescored at depth {} from {} empties{} in {:.1} s",
             args.out.display(),
-            games.len(),
+            counted(games.len(), "game", "games"),
             args.depth,
             args.from_empties,
             if args.exact_empties > 0 {
@@ -491,12 +491,12 @@ fn import(args: &ImportArgs) -> Result<(), TrainError> {
     say(
         &mut stdout(),
         format_args!(
-            "{}: {} games, {} positions ({} positions repeated and {not_standard} games not \
-             8x8 FULL from the standard start left out)",
+            "{}: {}, {} ({} repeated and {} not 8x8 FULL from the standard start left out)",
             args.out.display(),
-            games.len(),
-            samples.len(),
-            positions.repeated(),
+            counted(games.len(), "game", "games"),
+            counted(samples.len(), "position", "positions"),
+            counted(positions.repeated(), "position", "positions"),
+            counted(not_standard, "game", "games"),
         ),
     )
 }
@@ -563,9 +563,9 @@ fn probcut(args: &ProbcutArgs) -> Result<(), TrainError> {
     say(
         &mut out,
         format_args!(
-            "{} positions, {} comparisons in {:.1} s; root mean square error in discs by {rows} and empty squares:",
-            chosen.len(),
-            observations.len(),
+            "{}, {} in {:.1} s; root mean square error in discs by {rows} and empty squares:",
+            counted(chosen.len(), "position", "positions"),
+            counted(observations.len(), "comparison", "comparisons"),
             started.elapsed().as_secs_f64()
         ),
     )?;
@@ -727,9 +727,9 @@ fn fit(args: &FitArgs) -> Result<(), TrainError> {
     say(
         &mut out,
         format_args!(
-            "{} positions in {} games; mean absolute error in discs, training / held out, by empty squares:",
-            samples.len(),
-            count_games(&samples)
+            "{} in {}; mean absolute error in discs, training / held out, by empty squares:",
+            counted(samples.len(), "position", "positions"),
+            counted(count_games(&samples), "game", "games")
         ),
     )?;
     let header: Vec<String> = (0..PHASES)
@@ -865,10 +865,11 @@ fn selfplay(args: &SelfplayArgs) -> Result<(), TrainError> {
     say(
         &mut out,
         format_args!(
-            "{}: {} games ({} new, {positions} positions) in {seconds:.1} s",
+            "{}: {} ({} new, {}) in {seconds:.1} s",
             path.display(),
-            args.games.max(done),
+            counted(args.games.max(done), "game", "games"),
             args.games.saturating_sub(done),
+            counted(positions, "position", "positions"),
         ),
     )
 }

@@ -590,7 +590,7 @@ fn ctrl_c_stops_the_match_and_every_engine_with_the_totals_so_far() {
     let (status, stderr) = crate::support::interrupt(&mut running.0);
     assert_eq!(status, Some(130), "{stderr}");
     assert!(
-        stderr.ends_with("othello: interrupted; stopped 1 engine processes\n"),
+        stderr.ends_with("othello: interrupted; stopped 1 engine process\n"),
         "{stderr}"
     );
     // The totals of the games finished so far.
@@ -598,7 +598,7 @@ fn ctrl_c_stops_the_match_and_every_engine_with_the_totals_so_far() {
     std::io::Read::read_to_string(&mut running.0.stdout.take().unwrap(), &mut stdout).unwrap();
     assert!(
         stdout.contains(&format!(
-            "self:nodes=100 against gtp:{}: 1 won, 0 drawn, 0 lost of 1 games: 100.0% of the points\n",
+            "self:nodes=100 against gtp:{}: 1 won, 0 drawn, 0 lost of 1 game: 100.0% of the points\n",
             engine.display()
         )),
         "{stdout}"

@@ -173,7 +173,7 @@ fn rescore_replaces_the_inexact_scores_and_continues_an_interrupted_run() {
         .args(["--depth", "2", "--from-empties", "30", "--games", "1"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("1 games rescored"));
+        .stdout(predicate::str::contains("1 game rescored"));
     assert_eq!(
         std::fs::read(&limited).unwrap(),
         after[..8 + (first_game + 1) * 18]

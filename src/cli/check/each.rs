@@ -172,8 +172,8 @@ pub(super) fn summary_table(programs: &[ProgramOutcome]) -> String {
         ));
     }
     text.push_str(&format!(
-        "{} programs, {perfect} passed every case\n",
-        programs.len()
+        "{}, {perfect} passed every case\n",
+        crate::cli::counted(programs.len(), "program", "programs")
     ));
     text
 }

@@ -70,8 +70,8 @@ pub(super) fn stop_children_on_interrupt() -> Result<(), CheckError> {
             kill_process_group(pid);
         }
         eprintln!(
-            "\nothello: interrupted; stopped {} running cases",
-            running.len()
+            "\nothello: interrupted; stopped {}",
+            crate::cli::counted(running.len(), "running case", "running cases")
         );
         std::process::exit(130);
     })

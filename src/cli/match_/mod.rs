@@ -333,7 +333,8 @@ fn stop_engines_on_interrupt() -> Result<(), MatchError> {
         let _ = write!(out, "{so_far}").and_then(|()| out.flush());
         let _ = writeln!(
             io::stderr(),
-            "\nothello: interrupted; stopped {engines} engine processes"
+            "\nothello: interrupted; stopped {}",
+            crate::cli::counted(engines, "engine process", "engine processes")
         );
         std::mem::forget(saving);
         std::process::exit(130);
@@ -584,10 +585,11 @@ impl Report {
         let [a, b] = &self.names;
         let games = tally.games();
         let mut text = format!(
-            "{a} against {b}: {} won, {} drawn, {} lost of {games} games: {:.1}% of the points\n",
+            "{a} against {b}: {} won, {} drawn, {} lost of {}: {:.1}% of the points\n",
             tally.wins,
             tally.draws,
             tally.losses,
+            crate::cli::counted(games, "game", "games"),
             100.0 * tally.points()
         );
         text.push_str(&format!(
@@ -597,9 +599,9 @@ impl Report {
         ));
         if tally.played_out > 0 {
             text.push_str(&format!(
-                "Mean margin: {:+.2} discs over the {} games played out\n",
+                "Mean margin: {:+.2} discs over the {} played out\n",
                 tally.mean_margin(),
-                tally.played_out
+                crate::cli::counted(tally.played_out, "game", "games")
             ));
         }
         if tally.a_forfeits + tally.b_forfeits > 0 {

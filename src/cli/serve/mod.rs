@@ -108,8 +108,8 @@ async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> 
     let addr = listener.local_addr().map_err(ServeError::Runtime)?;
     let saved = server.store.saved_games();
     println!(
-        "{saved} saved game{} in {}",
-        if saved == 1 { "" } else { "s" },
+        "{} in {}",
+        super::counted(saved, "saved game", "saved games"),
         server.store.dir().display()
     );
     let url = page_url(addr);
