@@ -186,29 +186,106 @@ impl Builder {
         };
         let mut scored = Vec::with_capacity(targets.len());
         for &position in &targets {
-            scored.push((position, self.score(position, stop)?));
+            scored.push((
+                position,
+                score(&mut self.engine, self.config.depth, position, stop)?,
+            ));
         }
         let added = scored.len();
         self.book.entries.extend(scored);
         self.book.derive();
         Ok(Some(Expansion { leaf, added }))
     }
+}
 
-    /// The search's score of `position`.
-    fn score(&mut self, position: Position, stop: &AtomicBool) -> Result<Entry, Stopped> {
-        let game = position.game();
-        let limits = limits_for_depth(self.config.depth, position.empties());
-        let report = self
-            .engine
-            .search_with(&game, &limits, stop, &mut |_| {})
-            .expect("a book position has a move and the depth is at least 1");
-        if stop.load(Ordering::Relaxed) {
-            return Err(Stopped);
-        }
-        Ok(Entry {
-            score: report.score.clamp(-MAX_SCORE, MAX_SCORE),
-            depth: report.depth.clamp(1, MAX_DEPTH),
-            exact: report.exact,
-        })
+/// The score of `position` by a search of `depth` plies (exact where [`limits_for_depth`]
+/// solves).
+fn score(
+    engine: &mut Engine,
+    depth: u32,
+    position: Position,
+    stop: &AtomicBool,
+) -> Result<Entry, Stopped> {
+    let game = position.game();
+    let limits = limits_for_depth(depth, position.empties());
+    let report = engine
+        .search_with(&game, &limits, stop, &mut |_| {})
+        .expect("a book position has a move and the depth is at least 1");
+    if stop.load(Ordering::Relaxed) {
+        return Err(Stopped);
     }
+    Ok(Entry {
+        score: report.score.clamp(-MAX_SCORE, MAX_SCORE),
+        depth: report.depth.clamp(1, MAX_DEPTH),
+        exact: report.exact,
+    })
+}
+
+/// What [`learn`] did to a book.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Learned {
+    /// Positions of the game expanded: each one's moves scored into the book.
+    pub expanded: usize,
+    /// Positions scored and added to the book.
+    pub added: usize,
+    /// Whether the stop flag ended the learning before the game's last position.
+    pub stopped: bool,
+}
+
+/// Learns a game, as NBoard's `learn` asks and Edax's book learning does: every position of
+/// `line` (the game's positions in order, as [`Position::of`] gives them) fewer than
+/// [`MAX_PLY`] moves from the start is expanded: it is scored if the book lacks it, and so is
+/// every position one of its moves leads to, each by a search of `depth` plies with `engine`
+/// (exact where [`limits_for_depth`] solves). Then the book derives its values, so that it
+/// plays the game's moves where they were best and avoids them where they were not.
+///
+/// Positions the book has expanded cost nothing, so a game learnt twice adds nothing the
+/// second time. `progress` hears, before each position, how many of the line's positions are
+/// done and how many there are. Once `stop` is set the search under way is dropped and learning
+/// ends: what was scored before it stays in the book ([`Learned::stopped`]).
+pub fn learn(
+    book: &mut Book,
+    line: &[Position],
+    depth: u32,
+    engine: &mut Engine,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Learned {
+    let mut learned = Learned::default();
+    let mut seen: Vec<Position> = Vec::new();
+    for (done, position) in line.iter().enumerate() {
+        progress(done, line.len());
+        let position = position.canonical();
+        if position.ply() >= MAX_PLY || !position.is_playable() || seen.contains(&position) {
+            continue;
+        }
+        seen.push(position);
+        let mut targets: Vec<Position> = position
+            .children()
+            .filter_map(|(_, next)| match next {
+                Next::Position { position, .. } => Some(position.canonical()),
+                Next::End(_) => None,
+            })
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        targets.insert(0, position);
+        targets.retain(|target| !book.entries.contains_key(target));
+        if targets.is_empty() {
+            continue;
+        }
+        for target in targets {
+            let Ok(entry) = score(engine, depth, target, stop) else {
+                learned.stopped = true;
+                book.derive();
+                return learned;
+            };
+            book.entries.insert(target, entry);
+            learned.added += 1;
+        }
+        learned.expanded += 1;
+    }
+    progress(line.len(), line.len());
+    book.derive();
+    learned
 }

@@ -4,9 +4,10 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::build::{BuildConfig, Builder};
+use super::build::{self, BuildConfig, Builder};
 use super::symmetry::Symmetry;
 use super::*;
+use crate::engine::{Engine, EngineConfig};
 
 fn start() -> Game {
     Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full)
@@ -316,6 +317,83 @@ fn the_builtin_book_is_valid_and_every_book_move_is_legal() {
             }
         }
     }
+}
+
+/// The positions of the game `moves` from the start, as `learn` takes them.
+fn line(moves: &str) -> Vec<Position> {
+    (0..=moves.len() / 2)
+        .filter_map(|plies| Position::of(&after(&moves[..2 * plies])))
+        .collect()
+}
+
+#[test]
+fn learning_a_game_expands_its_positions_once() {
+    let mut engine = Engine::new(EngineConfig {
+        hash_mb: 1,
+        ..EngineConfig::default()
+    });
+    let stop = AtomicBool::new(false);
+    let moves = "f5d6c3d3c4f4f6";
+    let mut book = small_book();
+    assert!(book.moves(&after(moves)).is_none());
+    let mut heard = Vec::new();
+    let learned = build::learn(
+        &mut book,
+        &line(moves),
+        2,
+        &mut engine,
+        &stop,
+        &mut |done, total| {
+            heard.push((done, total));
+        },
+    );
+    assert!(!learned.stopped);
+    assert!(learned.expanded >= 3, "{learned:?}");
+    assert_eq!(heard.first(), Some(&(0, 8)));
+    assert_eq!(heard.last(), Some(&(8, 8)));
+    // Every position of the game is expanded: the book plays all of it.
+    for plies in 0..=moves.len() / 2 {
+        let game = after(&moves[..2 * plies]);
+        let book_moves = book.moves(&game).expect("learnt");
+        assert_eq!(
+            book_moves.len(),
+            game.legal_moves().len(),
+            "after {plies} moves"
+        );
+    }
+    let added = book.len() - small_book().len();
+    assert_eq!(learned.added, added);
+    // A second time adds nothing.
+    let before = book.clone();
+    let again = build::learn(
+        &mut book,
+        &line(moves),
+        2,
+        &mut engine,
+        &stop,
+        &mut |_, _| {},
+    );
+    assert_eq!((again.added, again.expanded), (0, 0));
+    assert_eq!(book, before);
+    // Stopped at once, it keeps the book as it was.
+    let mut stopped_book = small_book();
+    let stopped = build::learn(
+        &mut stopped_book,
+        &line("f5f6e6f4"),
+        2,
+        &mut engine,
+        &AtomicBool::new(true),
+        &mut |_, _| {},
+    );
+    assert_eq!(
+        stopped,
+        build::Learned {
+            expanded: 0,
+            added: 0,
+            stopped: true
+        }
+    );
+    assert_eq!(stopped_book, small_book());
 }
 
 #[test]

@@ -118,6 +118,13 @@ impl UseBookArgs {
         }
     }
 
+    /// The book file given (`--book FILE`; not standard input), where learnt games are saved.
+    pub fn file(&self) -> Option<&Path> {
+        self.book
+            .as_deref()
+            .filter(|path| !self.no_book && *path != Path::new("-"))
+    }
+
     /// The book of the computer players of `othello play`.
     pub fn choice(&self) -> Result<BookChoice, BookCliError> {
         Ok(match self.book()? {
@@ -301,6 +308,31 @@ fn parse_book(bytes: &[u8]) -> Result<Book, BookError> {
         Ok(text) => Book::from_text(text),
         Err(_) => Err(BookError::Magic),
     }
+}
+
+/// Saves a book that learnt a game into the file it was read from, in the file's form (binary,
+/// or text as `book export` writes it), atomically.
+///
+/// # Errors
+/// [`BookCliError::NotOurs`] if the file is no longer a book (it is left as it is), or
+/// [`BookCliError::Write`].
+pub fn save_learnt(path: &Path, book: &Book) -> Result<(), BookCliError> {
+    let mut text = false;
+    check_overwrite(path, false, MAX_BOOK_BYTES, |bytes| {
+        text = !bytes.starts_with(b"othbook");
+        parse_book(bytes)
+            .map(drop)
+            .map_err(|error| format!("no longer a book ({error})"))
+    })?;
+    let bytes = if text {
+        book.to_text().into_bytes()
+    } else {
+        book.to_bytes()
+    };
+    write_atomic(path, &bytes).map_err(|source| BookCliError::Write {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 /// The book a command uses: `--book FILE`, or the built-in one.

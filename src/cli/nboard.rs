@@ -20,9 +20,11 @@ use std::thread;
 
 use clap::Args;
 
-use othello::engine_protocol::nboard::{self, NBoard, Task};
+use othello::Engine;
+use othello::engine_protocol::nboard::{self, LearntBook, NBoard, Task};
 
 use super::Failure;
+use super::book::save_learnt;
 use super::gtp::{EndOfInput, EngineArgs, watch_output};
 use super::input::{LineError, LineReader};
 
@@ -49,6 +51,8 @@ enum Event {
     ReadFailed(io::Error),
     /// A line of a search's answer.
     Output(String),
+    /// The book a `learn` made (before its `Done`).
+    Learnt(LearntBook),
     /// The search has ended.
     Done,
     /// Standard output's reader has gone away.
@@ -62,12 +66,21 @@ struct Interrupt {
     stop: AtomicBool,
     /// The number of the latest interrupting line.
     before: AtomicU64,
+    /// The stop flag of a `learn`, which the session's end alone raises (`quit`, standard
+    /// output gone): as in Edax, a `ping` waits for the learning, so that no work is lost.
+    end: AtomicBool,
 }
 
 impl Interrupt {
     fn raise(&self, line: u64) {
         self.before.fetch_max(line, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The session ends: every task stops.
+    fn end(&self) {
+        self.end.store(true, Ordering::SeqCst);
+        self.raise(u64::MAX);
     }
 
     /// Sets the flag for a search asked for by line `line`. The flag is cleared first and the
@@ -90,10 +103,11 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
         );
     }
     let book = args.engine.book.book()?;
-    let mut engine = args.engine.engine()?;
+    let engine = args.engine.engine()?;
     let interrupt = Arc::new(Interrupt {
         stop: AtomicBool::new(false),
         before: AtomicU64::new(0),
+        end: AtomicBool::new(false),
     });
     let (events, news) = mpsc::channel::<Event>();
 
@@ -109,27 +123,11 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
     let watch_events = events.clone();
     let watch_interrupt = Arc::clone(&interrupt);
     watch_output(move || {
-        watch_interrupt.raise(u64::MAX);
+        watch_interrupt.end();
         let _ = watch_events.send(Event::OutputGone);
     })?;
 
-    let (tasks, task_queue) = mpsc::channel::<(u64, Task)>();
-    let worker_interrupt = Arc::clone(&interrupt);
-    thread::Builder::new()
-        .name("nboard-search".to_owned())
-        .spawn(move || {
-            while let Ok((line, task)) = task_queue.recv() {
-                end.starting();
-                worker_interrupt.arm(line);
-                task.run(&mut engine, &worker_interrupt.stop, &mut |text| {
-                    let _ = events.send(Event::Output(text));
-                });
-                if events.send(Event::Done).is_err() {
-                    break;
-                }
-            }
-        })
-        .map_err(Failure::Thread)?;
+    let tasks = start_worker(engine, Arc::clone(&interrupt), end, events)?;
 
     let mut nboard = NBoard::new();
     nboard.set_depth(args.engine.depth);
@@ -177,12 +175,77 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
             Event::End => ended = true,
             Event::ReadFailed(error) => return Err(Failure::Read(error)),
             Event::Output(text) => write(&text)?,
+            Event::Learnt(learnt) => {
+                // Saved before the answer, so that `learned` means the game is kept.
+                eprintln!(
+                    "othello: nboard: learn: {}",
+                    keep_learnt(args.engine.book.file(), &learnt)
+                );
+                for text in &nboard.learned(learnt.book).lines {
+                    write(text)?;
+                }
+            }
             Event::Done => searching = false,
             Event::OutputGone => {
                 return Err(Failure::Write(io::ErrorKind::BrokenPipe.into()));
             }
         }
     }
+}
+
+/// Starts the thread that owns the engine and runs the tasks sent to it one at a time, each
+/// with its stop flag, sending their lines, a `learn`'s book and the end of each task to
+/// `events`.
+fn start_worker(
+    mut engine: Engine,
+    interrupt: Arc<Interrupt>,
+    end: Arc<EndOfInput>,
+    events: mpsc::Sender<Event>,
+) -> Result<mpsc::Sender<(u64, Task)>, Failure> {
+    let (tasks, task_queue) = mpsc::channel::<(u64, Task)>();
+    thread::Builder::new()
+        .name("nboard-search".to_owned())
+        .spawn(move || {
+            while let Ok((line, task)) = task_queue.recv() {
+                end.starting();
+                interrupt.arm(line);
+                let stop = if task.is_learn() {
+                    &interrupt.end
+                } else {
+                    &interrupt.stop
+                };
+                let learnt = task.run(&mut engine, stop, &mut |text| {
+                    let _ = events.send(Event::Output(text));
+                });
+                if let Some(learnt) = learnt {
+                    let _ = events.send(Event::Learnt(learnt));
+                }
+                if events.send(Event::Done).is_err() {
+                    break;
+                }
+            }
+        })
+        .map_err(Failure::Thread)?;
+    Ok(tasks)
+}
+
+/// Saves a learnt book in its file, if it came from one, and says what was learnt and where it
+/// is kept.
+fn keep_learnt(file: Option<&std::path::Path>, learnt: &LearntBook) -> String {
+    let added = &learnt.learned;
+    let kept = match file {
+        Some(path) => match save_learnt(path, &learnt.book) {
+            Ok(()) => format!("saved in {}", path.display()),
+            Err(error) => format!("not saved: {error}"),
+        },
+        None => "kept for this session only (--book FILE keeps what is learnt)".to_owned(),
+    };
+    format!(
+        "{} added, {} expanded{}; {kept}",
+        super::counted(added.added, "position", "positions"),
+        super::counted(added.expanded, "position", "positions"),
+        if added.stopped { ", stopped" } else { "" }
+    )
 }
 
 fn search_thread_ended() -> Failure {
@@ -202,7 +265,9 @@ fn read_lines(events: &mpsc::Sender<Event>, interrupt: &Arc<Interrupt>, end: &Ar
                     Event::TooLong(number)
                 } else {
                     let line = String::from_utf8_lossy(line).into_owned();
-                    if nboard::is_interrupt(&line) {
+                    if line.split_whitespace().next() == Some("quit") {
+                        interrupt.end();
+                    } else if nboard::is_interrupt(&line) {
                         interrupt.raise(number);
                     }
                     Event::Line(number, line)

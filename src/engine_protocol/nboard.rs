@@ -34,12 +34,17 @@
 //! With an opening book ([`NBoard::set_book`]; none unless set), `go` in a position the book
 //! holds expanded answers at once with the book's best move (the first in square order among
 //! equals), and `hint` with the book's moves.
+//!
+//! `learn` adds the game to the book (a task, [`Task::is_learn`]; see
+//! [`crate::book::build::learn`]); [`Task::run`] returns the book with the game learnt, and
+//! [`NBoard::learned`] takes it and answers `learned`.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::book::Book;
+use crate::book::build::{Learned, learn};
+use crate::book::{Book, Position};
 use crate::color::Color;
 use crate::engine::{Engine, MoveValue, SearchReport};
 use crate::game::Game;
@@ -213,14 +218,7 @@ impl NBoard {
                 depth: self.depth,
                 book: None,
             }),
-            "learn" => Reply {
-                lines: vec!["learned".to_owned()],
-                notes: vec![
-                    "learn: the opening book does not learn from games; nothing is stored"
-                        .to_owned(),
-                ],
-                ..Reply::default()
-            },
+            "learn" => self.learn(),
             "ping" => match rest.parse::<i64>() {
                 Ok(number) => Reply::line(format!("pong {number}")),
                 Err(_) => Reply::note(format!(
@@ -357,6 +355,40 @@ impl NBoard {
         })
     }
 
+    /// `learn`: a task that adds the game to the book ([`learn`]); with no book, or a game
+    /// the book cannot hold, `learned` at once with a note.
+    fn learn(&self) -> Reply {
+        let refused = |why: &str| Reply {
+            lines: vec!["learned".to_owned()],
+            notes: vec![format!("learn: {why}; nothing stored")],
+            ..Reply::default()
+        };
+        if self.book.is_none() {
+            return refused("no opening book in use");
+        }
+        if !Book::applies_to(self.game()) {
+            return refused("the opening book holds 8x8 games under FULL rules, most discs wins");
+        }
+        let line = self
+            .spots
+            .iter()
+            .filter_map(|spot| Position::of(&spot.game))
+            .collect();
+        Reply::task(Task {
+            kind: TaskKind::Learn(line),
+            depth: self.depth,
+            book: self.book.clone(),
+        })
+    }
+
+    /// Takes the book a `learn` task made ([`Task::run`]) as the one `go` and `hint` answer
+    /// from, and gives the protocol's answer to `learn`. A front end saves the book first, so
+    /// that `learned` means it is kept.
+    pub fn learned(&mut self, book: Book) -> Reply {
+        self.book = Some(Arc::new(book));
+        Reply::line("learned".to_owned())
+    }
+
     fn hint(&self, rest: &str) -> Reply {
         let count = if rest.is_empty() {
             Ok(1)
@@ -395,7 +427,7 @@ fn shorten(text: &str) -> String {
     }
 }
 
-/// A search asked for by `go`, `hint` or `analyze`, to run with [`Task::run`].
+/// A search asked for by `go`, `hint`, `analyze` or `learn`, to run with [`Task::run`].
 #[derive(Clone, Debug)]
 pub struct Task {
     kind: TaskKind,
@@ -408,6 +440,17 @@ enum TaskKind {
     Go(Spot),
     Hint(Spot, usize),
     Analyze(Vec<Spot>),
+    /// The game's positions, to add to the book.
+    Learn(Vec<Position>),
+}
+
+/// The book a `learn` task made, and what it added.
+#[derive(Clone, Debug)]
+pub struct LearntBook {
+    /// The task's book with the game learnt.
+    pub book: Book,
+    /// What learning added.
+    pub learned: Learned,
 }
 
 /// One move's value for a hint.
@@ -422,15 +465,58 @@ impl Task {
     /// Runs the search with `engine`, giving each line of the answer to `emit` as soon as it is
     /// known: `status` lines and `nodestats` while thinking, then the result. Once `stop` is
     /// set the search ends soon: `go` still answers with the best move found so far, `hint`
-    /// and `analyze` give what they have finished.
-    pub fn run(&self, engine: &mut Engine, stop: &AtomicBool, emit: &mut dyn FnMut(String)) {
+    /// and `analyze` give what they have finished, `learn` keeps what it has scored.
+    ///
+    /// A `learn` task returns the book with the game learnt: the caller keeps it (saves it,
+    /// if it came from a file) and hands it to [`NBoard::learned`] for the `learned` answer.
+    /// Other tasks return `None`.
+    pub fn run(
+        &self,
+        engine: &mut Engine,
+        stop: &AtomicBool,
+        emit: &mut dyn FnMut(String),
+    ) -> Option<LearntBook> {
         let start = Instant::now();
+        let mut learnt = None;
         match &self.kind {
             TaskKind::Go(spot) => self.go(spot, engine, stop, emit, start),
             TaskKind::Hint(spot, count) => self.hint(spot, *count, engine, stop, emit, start),
             TaskKind::Analyze(spots) => self.analyze(spots, engine, stop, emit),
+            TaskKind::Learn(line) => learnt = Some(self.learn(line, engine, stop, emit)),
         }
         emit("status".to_owned());
+        learnt
+    }
+
+    /// Whether the task learns a game (`learn`). Front ends stop it only when the session
+    /// ends: a `ping` waits for it, as in Edax, so that no scored position is thrown away.
+    #[must_use]
+    pub fn is_learn(&self) -> bool {
+        matches!(self.kind, TaskKind::Learn(_))
+    }
+
+    fn learn(
+        &self,
+        line: &[Position],
+        engine: &mut Engine,
+        stop: &AtomicBool,
+        emit: &mut dyn FnMut(String),
+    ) -> LearntBook {
+        let mut book = self.book.as_deref().cloned().unwrap_or_default();
+        let learned = learn(
+            &mut book,
+            line,
+            self.depth,
+            engine,
+            stop,
+            &mut |done, total| {
+                emit(format!(
+                    "status learning the game at depth {}: {done} of {total} positions",
+                    self.depth
+                ));
+            },
+        );
+        LearntBook { book, learned }
     }
 
     fn go(
@@ -696,9 +782,75 @@ mod tests {
         assert_eq!(nboard.depth(), MAX_DEPTH);
         nboard.handle("set contempt 150");
         assert_eq!(nboard.contempt(), 150);
-        assert_eq!(nboard.handle("learn").lines, ["learned"]);
+        // Without a book, nothing to learn into.
+        let learn = nboard.handle("learn");
+        assert_eq!(learn.lines, ["learned"]);
+        assert_eq!(
+            learn.notes,
+            ["learn: no opening book in use; nothing stored"]
+        );
+        assert!(learn.task.is_none());
         assert!(nboard.handle("quit").quit);
         assert!(is_interrupt("ping 3") && is_interrupt("quit") && !is_interrupt("go"));
+    }
+
+    #[test]
+    fn learn_adds_the_game_to_the_book_that_go_and_hint_then_answer_from() {
+        let mut nboard = NBoard::new();
+        nboard.set_book(Some(Arc::new(Book::new())));
+        for command in ["set depth 2", "move f5", "move d6", "move c3"] {
+            nboard.handle(command);
+        }
+        let reply = nboard.handle("learn");
+        assert!(
+            reply.lines.is_empty() && reply.notes.is_empty(),
+            "{reply:?}"
+        );
+        let task = reply.task.expect("learn is a task");
+        assert!(task.is_learn());
+        let mut engine = Engine::new(EngineConfig {
+            hash_mb: 1,
+            ..EngineConfig::default()
+        });
+        let mut lines = Vec::new();
+        let learnt = task
+            .run(&mut engine, &AtomicBool::new(false), &mut |line| {
+                lines.push(line);
+            })
+            .expect("a learn task returns its book");
+        assert_eq!(
+            lines,
+            [
+                "status learning the game at depth 2: 0 of 4 positions",
+                "status learning the game at depth 2: 1 of 4 positions",
+                "status learning the game at depth 2: 2 of 4 positions",
+                "status learning the game at depth 2: 3 of 4 positions",
+                "status learning the game at depth 2: 4 of 4 positions",
+                "status",
+            ]
+        );
+        assert_eq!(learnt.learned.expanded, 4);
+        assert_eq!(learnt.learned.added, learnt.book.len());
+        // The session's book is the learnt one only once the front end hands it back.
+        assert!(nboard.book().unwrap().is_empty());
+        assert_eq!(nboard.learned(learnt.book).lines, ["learned"]);
+        let hint = nboard.handle("hint 2").task.expect("hint is a task");
+        let lines = run(&hint);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(
+            lines[0].starts_with("book ") && lines[1].starts_with("book "),
+            "{lines:?}"
+        );
+        // A game the book cannot hold is not learnt.
+        nboard.handle("set game (;GM[Othello]PC[NBoard]SZ[6]BO[6 ------ ------ --O*-- --*O-- ------ ------ *];)");
+        let learn = nboard.handle("learn");
+        assert_eq!(learn.lines, ["learned"]);
+        assert_eq!(
+            learn.notes,
+            [
+                "learn: the opening book holds 8x8 games under FULL rules, most discs wins; nothing stored"
+            ]
+        );
     }
 
     #[test]

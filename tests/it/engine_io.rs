@@ -250,6 +250,81 @@ fn nboard_ping_stops_a_running_search_before_its_pong() {
 }
 
 #[test]
+fn nboard_learn_keeps_the_game_in_the_book_file_in_its_form() {
+    let dir = crate::support::scratch("engine_io", "learn");
+    let binary = dir.join("small.book");
+    othello()
+        .args(["book", "build", "--out"])
+        .arg(&binary)
+        .args(["--depth", "2", "--plies", "2", "--positions", "10"])
+        .assert()
+        .success();
+    let text = dir.join("small.txt");
+    othello()
+        .args(["book", "export", "--book"])
+        .arg(&binary)
+        .arg("-o")
+        .arg(&text)
+        .assert()
+        .success();
+    let shown = |moves: &str| {
+        let output = othello()
+            .args(["book", "show", "--book"])
+            .arg(&text)
+            .arg(moves)
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert!(shown("f5d6c3d3").contains("not in the book"));
+    let mut session = Session::start(&["nboard", "--hash", "1", "--book", text.to_str().unwrap()]);
+    session.send("nboard 2");
+    session.line();
+    for command in [
+        "set depth 2",
+        "move f5",
+        "move d6",
+        "move c3",
+        "move d3",
+        "learn",
+        "ping 1",
+    ] {
+        session.send(command);
+    }
+    // The ping waits for the learning, which ends with the book saved.
+    let replies = session.until(|line| line.starts_with("pong"));
+    assert!(
+        replies[0].starts_with("status learning the game at depth 2: 0 of 5"),
+        "{replies:?}"
+    );
+    assert_eq!(
+        replies[replies.len() - 3..],
+        ["status", "learned", "pong 1"]
+    );
+    let saved = std::fs::read_to_string(&text).unwrap();
+    assert!(!saved.starts_with("othbook"), "still text");
+    assert!(
+        shown("f5d6c3d3").contains("moves: "),
+        "{}",
+        shown("f5d6c3d3")
+    );
+    // `go` in a learnt position answers from the book at once: no search, no nodestats.
+    session.send("go");
+    let go = session.until(|line| line.starts_with("=== "));
+    assert_eq!(go.len(), 1, "{go:?}");
+    // A file that is no longer a book is not replaced; the session's book still learns.
+    std::fs::write(&text, "not a book\n").unwrap();
+    for command in ["move c4", "learn", "ping 2"] {
+        session.send(command);
+    }
+    let replies = session.until(|line| line.starts_with("pong"));
+    assert_eq!(replies[replies.len() - 2..], ["learned", "pong 2"]);
+    assert_eq!(std::fs::read_to_string(&text).unwrap(), "not a book\n");
+    let (status, _) = session.finish();
+    assert_eq!(status, 0);
+}
+
+#[test]
 fn nboard_quit_and_end_of_input_end_the_session() {
     // The end of the input lets the search under way finish.
     let output = othello()
