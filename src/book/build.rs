@@ -170,17 +170,7 @@ impl Builder {
             let Some(leaf) = self.next_leaf() else {
                 return Ok(None);
             };
-            let mut targets: Vec<Position> = leaf
-                .children()
-                .filter_map(|(_, next)| match next {
-                    Next::Position { position, .. } => Some(position.canonical()),
-                    Next::End(_) => None,
-                })
-                .filter(|position| !self.book.entries.contains_key(position))
-                .collect();
-            targets.sort_unstable();
-            targets.dedup();
-            (leaf, targets)
+            (leaf, unscored_children(&self.book, leaf))
         } else {
             (start, vec![start])
         };
@@ -196,6 +186,22 @@ impl Builder {
         self.book.derive();
         Ok(Some(Expansion { leaf, added }))
     }
+}
+
+/// The positions (canonical, each once, in key order) that the moves of `position` lead to
+/// and `book` does not hold: what expanding it scores.
+fn unscored_children(book: &Book, position: Position) -> Vec<Position> {
+    let mut children: Vec<Position> = position
+        .children()
+        .filter_map(|(_, next)| match next {
+            Next::Position { position, .. } => Some(position.canonical()),
+            Next::End(_) => None,
+        })
+        .filter(|child| !book.entries.contains_key(child))
+        .collect();
+    children.sort_unstable();
+    children.dedup();
+    children
 }
 
 /// The score of `position` by a search of `depth` plies (exact where [`limits_for_depth`]
@@ -252,25 +258,18 @@ pub fn learn(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Learned {
     let mut learned = Learned::default();
-    let mut seen: Vec<Position> = Vec::new();
     for (done, position) in line.iter().enumerate() {
         progress(done, line.len());
         let position = position.canonical();
-        if position.ply() >= MAX_PLY || !position.is_playable() || seen.contains(&position) {
+        if position.ply() >= MAX_PLY || !position.is_playable() {
             continue;
         }
-        seen.push(position);
-        let mut targets: Vec<Position> = position
-            .children()
-            .filter_map(|(_, next)| match next {
-                Next::Position { position, .. } => Some(position.canonical()),
-                Next::End(_) => None,
-            })
-            .collect();
-        targets.sort_unstable();
-        targets.dedup();
-        targets.insert(0, position);
-        targets.retain(|target| !book.entries.contains_key(target));
+        // A position met again (the same board before and after a pass) finds everything
+        // scored the first time.
+        let mut targets = unscored_children(book, position);
+        if !book.entries.contains_key(&position) {
+            targets.insert(0, position);
+        }
         if targets.is_empty() {
             continue;
         }

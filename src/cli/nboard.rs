@@ -68,7 +68,7 @@ struct Interrupt {
     before: AtomicU64,
     /// The stop flag of a `learn`, which the session's end alone raises (`quit`, standard
     /// output gone): as in Edax, a `ping` waits for the learning, so that no work is lost.
-    end: AtomicBool,
+    session_over: AtomicBool,
 }
 
 impl Interrupt {
@@ -78,8 +78,8 @@ impl Interrupt {
     }
 
     /// The session ends: every task stops.
-    fn end(&self) {
-        self.end.store(true, Ordering::SeqCst);
+    fn end_session(&self) {
+        self.session_over.store(true, Ordering::SeqCst);
         self.raise(u64::MAX);
     }
 
@@ -107,7 +107,7 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
     let interrupt = Arc::new(Interrupt {
         stop: AtomicBool::new(false),
         before: AtomicU64::new(0),
-        end: AtomicBool::new(false),
+        session_over: AtomicBool::new(false),
     });
     let (events, news) = mpsc::channel::<Event>();
 
@@ -123,7 +123,7 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
     let watch_events = events.clone();
     let watch_interrupt = Arc::clone(&interrupt);
     watch_output(move || {
-        watch_interrupt.end();
+        watch_interrupt.end_session();
         let _ = watch_events.send(Event::OutputGone);
     })?;
 
@@ -210,7 +210,7 @@ fn start_worker(
                 end.starting();
                 interrupt.arm(line);
                 let stop = if task.is_learn() {
-                    &interrupt.end
+                    &interrupt.session_over
                 } else {
                     &interrupt.stop
                 };
@@ -232,7 +232,7 @@ fn start_worker(
 /// Saves a learnt book in its file, if it came from one, and says what was learnt and where it
 /// is kept.
 fn keep_learnt(file: Option<&std::path::Path>, learnt: &LearntBook) -> String {
-    let added = &learnt.learned;
+    let learned = &learnt.learned;
     let kept = match file {
         Some(path) => match save_learnt(path, &learnt.book) {
             Ok(()) => format!("saved in {}", path.display()),
@@ -242,9 +242,9 @@ fn keep_learnt(file: Option<&std::path::Path>, learnt: &LearntBook) -> String {
     };
     format!(
         "{} added, {} expanded{}; {kept}",
-        super::counted(added.added, "position", "positions"),
-        super::counted(added.expanded, "position", "positions"),
-        if added.stopped { ", stopped" } else { "" }
+        super::counted(learned.added, "position", "positions"),
+        super::counted(learned.expanded, "position", "positions"),
+        if learned.stopped { ", stopped" } else { "" }
     )
 }
 
@@ -265,8 +265,8 @@ fn read_lines(events: &mpsc::Sender<Event>, interrupt: &Arc<Interrupt>, end: &Ar
                     Event::TooLong(number)
                 } else {
                     let line = String::from_utf8_lossy(line).into_owned();
-                    if line.split_whitespace().next() == Some("quit") {
-                        interrupt.end();
+                    if nboard::is_quit(&line) {
+                        interrupt.end_session();
                     } else if nboard::is_interrupt(&line) {
                         interrupt.raise(number);
                     }

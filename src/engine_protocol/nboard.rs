@@ -69,6 +69,13 @@ pub fn is_interrupt(line: &str) -> bool {
     matches!(line.split_whitespace().next(), Some("ping" | "quit"))
 }
 
+/// Whether `line` ends the session (`quit`): it stops a `learn` too, which a `ping` does not
+/// ([`Task::is_learn`]).
+#[must_use]
+pub fn is_quit(line: &str) -> bool {
+    line.split_whitespace().next() == Some("quit")
+}
+
 /// A position as NBoard sees it: the game, and whose turn NBoard thinks it is. The two differ
 /// when that player has no move and NBoard has not yet sent the pass.
 #[derive(Clone, Debug)]
@@ -792,6 +799,7 @@ mod tests {
         assert!(learn.task.is_none());
         assert!(nboard.handle("quit").quit);
         assert!(is_interrupt("ping 3") && is_interrupt("quit") && !is_interrupt("go"));
+        assert!(is_quit(" quit ") && !is_quit("ping 3") && !is_quit("quitting"));
     }
 
     #[test]
