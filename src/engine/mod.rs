@@ -29,6 +29,7 @@ pub mod patterns;
 pub mod probcut;
 mod search;
 mod shape;
+mod stability;
 mod tt;
 mod values;
 
