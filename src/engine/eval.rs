@@ -37,9 +37,21 @@ pub(crate) fn evaluate<B: Bits, R: Rules, C: Cpu>(
     pos: Position<B>,
     cpu: C,
 ) -> i32 {
+    let my_moves = pos.moves::<R>(&shape.geo).count();
+    evaluate_with_moves::<B, R, C>(shape, pos, my_moves, cpu)
+}
+
+/// [`evaluate`] of `pos`, where the mover has `my_moves` legal moves (a caller that already
+/// generated them saves doing it twice).
+#[inline(always)]
+pub(crate) fn evaluate_with_moves<B: Bits, R: Rules, C: Cpu>(
+    shape: &Shape<B>,
+    pos: Position<B>,
+    my_moves: u32,
+    cpu: C,
+) -> i32 {
+    let their_moves = pos.passed().moves::<R>(&shape.geo).count();
     if let Some(weights) = shape.patterns {
-        let my_moves = pos.moves::<R>(&shape.geo).count();
-        let their_moves = pos.passed().moves::<R>(&shape.geo).count();
         return weights.evaluate(
             cpu,
             pos.me.low_u64(),
@@ -50,9 +62,7 @@ pub(crate) fn evaluate<B: Bits, R: Rules, C: Cpu>(
     }
     let (me, opp) = (pos.me, pos.opp);
     let empties = pos.empties(&shape.geo);
-    let my_moves = pos.moves::<R>(&shape.geo).count() as i32;
-    let their_moves = pos.passed().moves::<R>(&shape.geo).count() as i32;
-    let mut positional = MOBILITY * (my_moves - their_moves);
+    let mut positional = MOBILITY * (my_moves as i32 - their_moves as i32);
     let frontier = |discs| (shape.geo.dilate(discs) & empties).count() as i32;
     // Empty cells next to the opponent are where the mover may play later.
     positional += POTENTIAL_MOBILITY * (frontier(opp) - frontier(me));

@@ -18,7 +18,7 @@ mod tests;
 use std::marker::PhantomData;
 
 use super::bounds::{INFINITY, Window};
-use super::eval::{SCALE, evaluate};
+use super::eval::{SCALE, evaluate_with_moves};
 use super::ordering::{
     self, Candidate, MIDGAME_TABLE_MOVE, SOLVE_TABLE_MOVE, SolveOrdering, pick_best,
 };
@@ -420,10 +420,11 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         if depth == 0 {
             // A game that is over (a wipe-out, or nobody can move) is scored exactly, never
             // by the evaluation.
-            if self.moves(pos).is_empty() && self.moves(pos.passed()).is_empty() {
+            let my_moves = self.moves(pos);
+            if my_moves.is_empty() && self.moves(pos.passed()).is_empty() {
                 return shape.final_score(pos.me, pos.opp) * SCALE;
             }
-            return evaluate::<B, R, C>(shape, pos, self.cpu);
+            return evaluate_with_moves::<B, R, C>(shape, pos, my_moves.count(), self.cpu);
         }
         let moves = self.moves(pos);
         if moves.is_empty() {
@@ -467,9 +468,11 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 let child = self.play(pos, index);
                 // Its table slot, fetched ahead (the child probes it at `depth - 1 >= 1`).
                 self.table.prefetch(self.key(child, false));
-                let quick = ordering::quick_key(shape, pos, index, self.moves(child));
+                let replies = self.moves(child);
+                let quick = ordering::quick_key(shape, pos, index, replies);
                 let key = if depth >= ordering::MIDGAME_EVALUATED_MIN {
-                    let evaluation = evaluate::<B, R, C>(shape, child, self.cpu);
+                    let evaluation =
+                        evaluate_with_moves::<B, R, C>(shape, child, replies.count(), self.cpu);
                     ordering::midgame_evaluated_key(quick, evaluation)
                 } else {
                     quick
@@ -732,7 +735,8 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         odd: B,
         order: SolveOrdering,
     ) -> i32 {
-        let mobility = ordering::mobility(self.shape, self.moves(child));
+        let replies = self.moves(child);
+        let mobility = ordering::mobility(self.shape, replies);
         if let SolveOrdering::Shallow(depth) = order {
             self.ply += 1;
             let score = -self.ordering_search(child, depth);
@@ -741,7 +745,9 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         }
         let key = ordering::fastest_first_key(self.shape, child, index, empties, odd, mobility);
         if order == SolveOrdering::Evaluated {
-            ordering::evaluated_key(key, evaluate::<B, R, C>(self.shape, child, self.cpu))
+            let evaluation =
+                evaluate_with_moves::<B, R, C>(self.shape, child, replies.count(), self.cpu);
+            ordering::evaluated_key(key, evaluation)
         } else {
             key
         }

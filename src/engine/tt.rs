@@ -3,7 +3,10 @@
 //! Each slot is two atomic words, `check = key ^ data` and `data`, so a slot torn by two
 //! threads writing at once fails its check and reads as a miss (the "xor trick"). Slots come in
 //! buckets of two; a store replaces the slot holding the same position, else the shallower one.
-//! The engine clears the table before every search.
+//! The engine clears the table before every search: each entry carries the generation (the
+//! search) that stored it, and clearing starts a new generation, so that older entries read as
+//! empty slots without the whole table being written (it is, once every 255 searches, when
+//! the generations run out).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -35,18 +38,31 @@ struct Slot {
 pub(crate) struct Table {
     slots: Box<[Slot]>,
     bucket_mask: u64,
+    /// The generation of this search's entries, 1 to [`GENERATIONS`]; an entry of another one
+    /// is an empty slot.
+    generation: u64,
 }
 
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 /// Set in every stored word, so that an all-zero slot is empty.
 const OCCUPIED: u64 = 1 << 63;
+/// Where a stored word keeps its generation (8 bits).
+const GENERATION_SHIFT: u32 = 49;
+/// Generations before the table is written over with zeros (generation 0 is that of zeros).
+const GENERATIONS: u64 = 255;
 
-fn pack(lower: i32, upper: i32, depth: u32, best: Option<u32>) -> u64 {
+fn pack(lower: i32, upper: i32, depth: u32, best: Option<u32>, generation: u64) -> u64 {
     let lower = u64::from(lower.clamp(NO_LOWER, NO_UPPER) as i16 as u16);
     let upper = u64::from(upper.clamp(NO_LOWER, NO_UPPER) as i16 as u16);
     let depth = u64::from(depth.min(255));
     let best = best.map_or(0, |index| u64::from(index) + 1);
-    lower | upper << 16 | depth << 32 | best << 40 | OCCUPIED
+    lower | upper << 16 | depth << 32 | best << 40 | generation << GENERATION_SHIFT | OCCUPIED
+}
+
+/// The generation of a stored word.
+#[inline(always)]
+fn generation_of(data: u64) -> u64 {
+    (data >> GENERATION_SHIFT) & 0xff
 }
 
 fn unpack(data: u64) -> Hit {
@@ -96,6 +112,7 @@ impl Table {
         Some(Table {
             slots: memory.into_boxed_slice(),
             bucket_mask: (slots as u64 / 2) - 1,
+            generation: 1,
         })
     }
 
@@ -108,12 +125,18 @@ impl Table {
         Table::try_new(megabytes).expect("memory for the table")
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry: a new generation, or zeros over the whole table once the
+    /// generations run out.
     pub(crate) fn clear(&mut self) {
+        if self.generation < GENERATIONS {
+            self.generation += 1;
+            return;
+        }
         for slot in &mut self.slots {
             *slot.check.get_mut() = 0;
             *slot.data.get_mut() = 0;
         }
+        self.generation = 1;
     }
 
     /// The index of the first slot of `key`'s bucket.
@@ -149,7 +172,9 @@ impl Table {
     pub(crate) fn probe(&self, key: u64) -> Option<Hit> {
         for slot in self.bucket(key) {
             let data = slot.data.load(Ordering::Relaxed);
-            if slot.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+            if slot.check.load(Ordering::Relaxed) ^ data == key
+                && generation_of(data) == self.generation
+            {
                 return Some(unpack(data));
             }
         }
@@ -159,17 +184,19 @@ impl Table {
     /// Stores bounds for `key`.
     #[inline]
     pub(crate) fn store(&self, key: u64, lower: i32, upper: i32, depth: u32, best: Option<u32>) {
-        let data = pack(lower, upper, depth, best);
+        let data = pack(lower, upper, depth, best, self.generation);
         let bucket = self.bucket(key);
         let mut victim = &bucket[0];
         let mut victim_depth = u64::MAX;
         for slot in bucket {
             let old = slot.data.load(Ordering::Relaxed);
-            if slot.check.load(Ordering::Relaxed) ^ old == key {
+            // An entry of an earlier generation is an empty slot: depth 0, no position.
+            let current = generation_of(old) == self.generation;
+            if current && slot.check.load(Ordering::Relaxed) ^ old == key {
                 victim = slot;
                 break;
             }
-            let depth = (old >> 32) & 0xff;
+            let depth = if current { (old >> 32) & 0xff } else { 0 };
             if depth < victim_depth {
                 victim_depth = depth;
                 victim = slot;
@@ -203,6 +230,21 @@ mod tests {
         let hit = table.probe(12345).unwrap();
         assert_eq!((hit.lower, hit.upper, hit.best), (NO_LOWER, NO_UPPER, None));
         assert_eq!(table.probe(54321), None);
+    }
+
+    #[test]
+    fn clearing_forgets_every_entry_through_all_generations() {
+        let mut table = Table::new(1);
+        // Past the last generation, where the table is written over, and on.
+        for search in 0..2 * GENERATIONS + 3 {
+            assert_eq!(table.probe(777), None, "search {search}");
+            assert_eq!(table.probe(778), None, "search {search}");
+            // Two positions of one bucket: a new search stores as into empty slots.
+            table.store(777, 1, 1, 5, Some(3));
+            table.store(777 + (table.bucket_mask + 1), 2, 2, 9, None);
+            assert_eq!(table.probe(777).map(|hit| hit.depth), Some(5));
+            table.clear();
+        }
     }
 
     #[test]
