@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 
 use super::bounds::{INFINITY, raise};
 use super::shape::FinalScoring;
+use super::stability::column_byte;
 use crate::bitboard::SearchBits;
 use crate::rules::eight::flips;
 use crate::rules::{RuleSet, Rules};
@@ -117,13 +118,11 @@ static LINE_FLIPS: [[u8; 256]; 8] = {
 #[inline(always)]
 fn last_flips(me: u64, square: u32) -> i32 {
     const FILE_A: u64 = 0x0101_0101_0101_0101;
-    /// Gathers column a, row by row, into the top byte.
-    const GATHER_FILE: u64 = 0x0102_0408_1020_4080;
     let square = square & 63;
     let (row, col) = ((square / 8) as usize, (square % 8) as usize);
     let [diagonal, anti] = DIAGONALS[square as usize];
     let row_bits = (me >> (8 * row)) as u8;
-    let col_bits = ((me >> col) & FILE_A).wrapping_mul(GATHER_FILE) >> 56;
+    let col_bits = column_byte(me >> col);
     let diagonal_bits = (me & diagonal).wrapping_mul(FILE_A) >> 56;
     let anti_bits = (me & anti).wrapping_mul(FILE_A) >> 56;
     i32::from(LINE_FLIPS[col][row_bits as usize])

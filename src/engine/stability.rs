@@ -84,7 +84,7 @@ fn edge_stable(me: u64, opp: u64) -> u64 {
 /// Column a of `set` as a byte, row `k` as bit `k` (the 64 partial products land on distinct
 /// bits, so the multiplication never carries).
 #[inline(always)]
-fn column_byte(set: u64) -> u8 {
+pub(crate) fn column_byte(set: u64) -> u8 {
     ((set & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
