@@ -24,7 +24,6 @@ use super::ordering::{
 };
 use super::probcut::{self, ProbCut};
 use super::shape::Shape;
-use super::stability;
 use super::tt::{NO_LOWER, NO_UPPER, Table};
 use crate::bitboard::SearchBits;
 use crate::cpu::Cpu;
@@ -281,33 +280,18 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         let (against, for_me) = if shape.sign > 0 { (opp, me) } else { (me, opp) };
         // The bound cannot beat alpha unless enough discs count against the mover.
         if shape.cells - 2 * against.count() as i32 <= alpha {
-            let upper = self.stability_bound(me, opp);
+            let upper = shape.stability_bound(me, opp);
             if upper <= alpha {
                 return Some(upper);
             }
         }
         if 2 * for_me.count() as i32 - shape.cells >= beta {
-            let lower = -self.stability_bound(opp, me);
+            let lower = -shape.stability_bound(opp, me);
             if lower >= beta {
                 return Some(lower);
             }
         }
         None
-    }
-
-    /// An upper bound of the final score for the side owning `me`, from the stable discs that
-    /// count against it: on the standard board those of [`stability::stable`] (edges from a
-    /// table), elsewhere those of [`Shape::stable`].
-    #[inline(always)]
-    fn stability_bound(&self, me: B, opp: B) -> i32 {
-        let shape = self.shape;
-        if self.finisher == Finisher::Standard {
-            let (against, other) = if shape.sign > 0 { (opp, me) } else { (me, opp) };
-            let stable = stability::stable(against.low_u64(), other.low_u64());
-            shape.cells - 2 * stable.count_ones() as i32
-        } else {
-            shape.stability_bound(me, opp)
-        }
     }
 
     /// Principal-variation search over the moves of `pos` in `list`, best first by their keys:

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::patterns::{WEIGHTS, Weights};
 use super::probcut::{self, ProbCut};
+use super::stability;
 use crate::bitboard::{Bits, Geometry};
 use crate::rules::RuleSet;
 use crate::setup::WinRule;
@@ -178,6 +179,9 @@ pub(crate) struct Shape<'w, B> {
     /// The 8 neighbours of each cell.
     pub neighbours: Vec<B>,
     pub rule_set: RuleSet,
+    /// The standard 8x8 board under FULL in `u64`, whose stable discs
+    /// ([`Shape::stability_bound`]) come from [`stability::stable`]'s edge table.
+    pub edge_table: bool,
     /// The pattern weights, when the trained evaluation applies.
     pub patterns: Option<&'w Weights>,
     /// The cut-off model of the midgame search, when it is selective (only with pattern
@@ -265,6 +269,7 @@ impl<'w, B: Bits> Shape<'w, B> {
                 .map(|i| geo.dilate(B::single(i as u32)) & !B::single(i as u32))
                 .collect(),
             rule_set,
+            edge_table: B::WIDTH == 64 && rule_set == RuleSet::Full && geo.is_standard(),
             patterns,
             probcut: patterns.and(evaluation.probcut()).filter(|_| selective),
             endcut: patterns.and(evaluation.endcut()).filter(|_| selective),
@@ -326,12 +331,18 @@ impl<'w, B: Bits> Shape<'w, B> {
     }
 
     /// An upper bound of the final score for the side owning `me`, from stable discs: the
-    /// discs that count against the mover and can never change colour.
+    /// discs that count against the mover and can never change colour (on the standard board
+    /// those of [`stability::stable`], edges from a table; elsewhere those of
+    /// [`Shape::stable`]).
     #[inline]
     pub(crate) fn stability_bound(&self, me: B, opp: B) -> i32 {
-        let empties = self.geo.board & !(me | opp);
-        let against = if self.sign > 0 { opp } else { me };
-        self.cells - 2 * self.stable(against, empties).count() as i32
+        let (against, other) = if self.sign > 0 { (opp, me) } else { (me, opp) };
+        let stable = if self.edge_table {
+            stability::stable(against.low_u64(), other.low_u64()).count_ones()
+        } else {
+            self.stable(against, self.geo.board & !(me | opp)).count()
+        };
+        self.cells - 2 * stable as i32
     }
 
     /// Parity regions with an odd number of empties.
