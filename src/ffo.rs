@@ -19,6 +19,7 @@ use crate::protocol::{self, SetupError, SetupParser};
 use crate::rules::RuleSet;
 use crate::setup::{Setup, WinRule};
 use crate::square::{Dimensions, Square};
+use crate::text::counted;
 
 /// A position read from an FFO line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,7 +83,10 @@ pub enum FfoError {
     #[error("expected the number of empties, found {0:?}")]
     EmptiesField(String),
     /// The empties field disagrees with the board.
-    #[error("the line says {listed} empties but the board has {actual}")]
+    #[error(
+        "the line says {} but the board has {actual}",
+        counted(listed, "empty", "empties")
+    )]
     EmptiesCount {
         /// What the line says.
         listed: String,

@@ -69,6 +69,7 @@ mod rules;
 pub mod session;
 mod setup;
 mod square;
+pub mod text;
 pub mod train;
 
 pub use board::{Board, DiscsError};

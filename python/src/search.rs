@@ -59,6 +59,11 @@ fn quoted(square: &str) -> String {
     format!("'{square}'")
 }
 
+/// A confidence as Python writes it in a repr: `87`, or `None`.
+fn confidence_text(confidence: Option<u32>) -> String {
+    confidence.map_or_else(|| "None".to_owned(), |percent| percent.to_string())
+}
+
 /// Square names as Python writes their list in a repr: `['d3', 'c5']`.
 fn quoted_list(squares: &[String]) -> String {
     let names: Vec<String> = squares.iter().map(|square| quoted(square)).collect();
@@ -113,8 +118,7 @@ impl PySearchResult {
             self.score,
             self.depth,
             if self.exact { "True" } else { "False" },
-            self.confidence
-                .map_or_else(|| "None".to_owned(), |percent| percent.to_string()),
+            confidence_text(self.confidence),
             self.nodes,
             quoted_list(&self.pv)
         )
@@ -133,6 +137,9 @@ pub struct PyMoveValue {
     exact: bool,
     /// Plies looked ahead, the move included.
     depth: u32,
+    /// When ``score`` comes from a selective solve after the move: the chance in percent that
+    /// each cut-off is right (``87``); ``None`` otherwise.
+    confidence: Option<u32>,
     /// The expected line of play, starting with the move.
     pv: Vec<String>,
     /// Positions visited after the move.
@@ -143,11 +150,12 @@ pub struct PyMoveValue {
 impl PyMoveValue {
     fn __repr__(&self) -> String {
         format!(
-            "MoveValue(move={}, score={}, exact={}, depth={})",
+            "MoveValue(move={}, score={}, exact={}, depth={}, confidence={})",
             quoted(&self.r#move),
             self.score,
             if self.exact { "True" } else { "False" },
-            self.depth
+            self.depth,
+            confidence_text(self.confidence)
         )
     }
 }
@@ -276,6 +284,7 @@ impl PyEngine {
                 score: value.score,
                 exact: value.exact,
                 depth: value.depth,
+                confidence: value.confidence,
                 pv: squares_text(&value.line),
                 nodes: value.nodes,
             })

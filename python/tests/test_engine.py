@@ -99,8 +99,19 @@ def test_move_values_agree_with_the_solve() -> None:
     assert len(shallow) == 4 and all(not value.exact for value in shallow)
     first = shallow[0]
     assert repr(first) == (
-        f"MoveValue(move={first.move!r}, score={first.score}, exact=False, depth={first.depth})"
+        f"MoveValue(move={first.move!r}, score={first.score}, exact=False, depth={first.depth}, "
+        "confidence=None)"
     )
+
+
+def test_move_values_stopped_in_a_selective_solve_say_how_sure_they_are() -> None:
+    game, _, _ = ffo_position(40)
+    for seconds in (0.01, 0.05, 0.2):
+        for value in Engine(threads=1).move_values(game, time=seconds):
+            # After the move 19 empties: a selective solve reaches the end at 87%.
+            selective = not value.exact and value.depth == 20
+            assert value.confidence == (87 if selective else None), value
+            assert repr(value).endswith(f"confidence={87 if selective else None})")
 
 
 def test_searches_release_the_gil() -> None:

@@ -45,6 +45,7 @@ use crate::game::Game;
 use crate::rules::{RuleSet, eight};
 use crate::setup::{Setup, WinRule};
 use crate::square::{Dimensions, Square};
+use crate::text::counted;
 
 use symmetry::{Symmetry, canonical};
 
@@ -272,7 +273,10 @@ pub enum BookError {
         found: u32,
     },
     /// The bytes are not as long as the header says.
-    #[error("the book is cut or padded: {found} bytes where its header announces {expected}")]
+    #[error(
+        "the book is cut or padded: {} where its header announces {expected}",
+        counted(*found, "byte", "bytes")
+    )]
     Length {
         /// The length the header announces.
         expected: u64,

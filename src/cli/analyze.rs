@@ -11,6 +11,7 @@ use thiserror::Error;
 
 use othello::analysis::{AnalysisOptions, GameAnalysis, MoveAnalysis, PlayerSummary, analyze};
 use othello::record::GameRecord;
+use othello::text::counted;
 use othello::{Color, Engine, EngineConfig, EngineError, WinRule};
 
 use super::RulesArg;
@@ -187,7 +188,7 @@ fn table(number: usize, record: &GameRecord, analysis: &GameAnalysis) -> String 
         record.dims(),
         record.rules(),
         setup.win,
-        super::counted(analysis.moves.len(), "move", "moves"),
+        counted(analysis.moves.len(), "move", "moves"),
     );
     let _ = writeln!(
         text,
@@ -269,19 +270,11 @@ fn summary_line(name: &str, summary: &PlayerSummary) -> String {
     };
     format!(
         "{name}: {}, {} as good as the engine's, {}, {} lost; {worst}.\n",
-        counted(summary.moves, "move"),
+        counted(summary.moves, "move", "moves"),
         summary.best_moves,
-        counted(summary.mistakes, "mistake"),
-        counted(summary.total_loss, "disc"),
+        counted(summary.mistakes, "mistake", "mistakes"),
+        counted(summary.total_loss, "disc", "discs"),
     )
-}
-
-/// `1 disc`, `2 discs`.
-fn counted(count: impl TryInto<i64>, noun: &str) -> String {
-    match count.try_into().unwrap_or(i64::MAX) {
-        1 => format!("1 {noun}"),
-        count => format!("{count} {noun}s"),
-    }
 }
 
 fn game_json(number: usize, record: &GameRecord, analysis: &GameAnalysis) -> Value {

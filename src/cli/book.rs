@@ -16,6 +16,7 @@ use othello::book::build::{BuildConfig, Builder};
 use othello::book::{Book, BookError};
 use othello::record::{ReadOptions, movelist};
 use othello::session::BookChoice;
+use othello::text::counted;
 use othello::{Dimensions, Game, RuleSet, Setup};
 
 use super::atomic::{NotOurs, check_overwrite, write_atomic};
@@ -437,7 +438,7 @@ fn status(
         out,
         "{}: {}, {} expanded ({:.0} s)",
         path.display(),
-        super::counted(book.len(), "position", "positions"),
+        counted(book.len(), "position", "positions"),
         book.expanded(),
         began.elapsed().as_secs_f64()
     )
@@ -450,7 +451,7 @@ fn show(args: &ShowArgs) -> Result<(), BookCliError> {
     let game = game_after(&args.moves)?;
     let mut text = format!(
         "book: {}, {} expanded\n",
-        super::counted(book.len(), "position", "positions"),
+        counted(book.len(), "position", "positions"),
         book.expanded()
     );
     let moves_text = if args.moves.trim().is_empty() {
@@ -553,7 +554,7 @@ fn import(args: &ImportArgs) -> Result<(), BookCliError> {
         out,
         "{}: {}, {} expanded",
         args.out.display(),
-        super::counted(book.len(), "position", "positions"),
+        counted(book.len(), "position", "positions"),
         book.expanded()
     )
     .and_then(|()| out.flush())

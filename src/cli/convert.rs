@@ -8,6 +8,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use thiserror::Error;
 
 use othello::record::{self, Format, GameRecord, ReadOptions, WriteError, WthorInfo, wthor};
+use othello::text::counted;
 use othello::{Color, Engine, EngineConfig, Limits, Scoring};
 
 use super::RulesArg;
@@ -204,7 +205,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
             path: path.clone(),
             found: format!(
                 "holds {}, more than the {written} written",
-                super::counted(old, "game", "games")
+                counted(old, "game", "games")
             ),
         }));
     }

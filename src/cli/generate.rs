@@ -10,6 +10,7 @@ use thiserror::Error;
 
 use othello::RuleSet;
 use othello::generate::{Generator, Options, Sizes, Start};
+use othello::text::counted;
 
 use super::{Failure, RulesArg};
 
@@ -185,7 +186,7 @@ pub fn run(args: GenArgs) -> Result<(), Failure> {
     writeln!(
         io::stdout(),
         "wrote {} ({rules} rules, seed {}) to {}",
-        super::counted(args.count, "case", "cases"),
+        counted(args.count, "case", "cases"),
         args.seed,
         args.out.display()
     )

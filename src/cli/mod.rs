@@ -104,14 +104,6 @@ impl From<RulesArg> for RuleSet {
     }
 }
 
-/// A count and its noun, the singular for one: `counted(1, "game", "games")` is `1 game`,
-/// `counted(3, "game", "games")` is `3 games`.
-fn counted(count: impl std::fmt::Display, one: &str, many: &str) -> String {
-    let count = count.to_string();
-    let noun = if count == "1" { one } else { many };
-    format!("{count} {noun}")
-}
-
 /// `--threads N` of every command: 1 to 256.
 fn threads_parser() -> clap::builder::RangedI64ValueParser<u16> {
     clap::value_parser!(u16).range(1..=256)
@@ -357,14 +349,6 @@ mod tests {
     use clap::CommandFactory;
 
     use super::*;
-
-    #[test]
-    fn one_of_a_thing_is_singular() {
-        assert_eq!(counted(1, "game", "games"), "1 game");
-        assert_eq!(counted(0u64, "game", "games"), "0 games");
-        assert_eq!(counted(11usize, "leaf", "leaves"), "11 leaves");
-        assert_eq!(counted(-1, "disc", "discs"), "-1 discs");
-    }
 
     #[test]
     fn arguments_are_consistent() {

@@ -22,6 +22,7 @@ use clap::Args;
 
 use othello::Engine;
 use othello::engine_protocol::nboard::{self, LearntBook, NBoard, Task};
+use othello::text::counted;
 
 use super::Failure;
 use super::book::save_learnt;
@@ -242,8 +243,8 @@ fn keep_learnt(file: Option<&std::path::Path>, learnt: &LearntBook) -> String {
     };
     format!(
         "{} added, {} expanded{}; {kept}",
-        super::counted(learned.added, "position", "positions"),
-        super::counted(learned.expanded, "position", "positions"),
+        counted(learned.added, "position", "positions"),
+        counted(learned.expanded, "position", "positions"),
         if learned.stopped { ", stopped" } else { "" }
     )
 }

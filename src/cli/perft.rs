@@ -8,6 +8,7 @@ use clap::Args;
 use thiserror::Error;
 
 use othello::perft::{self, Division, Tally};
+use othello::text::counted;
 use othello::{Dimensions, Setup};
 
 use super::input::{SetupFileError, read_setup};
@@ -146,9 +147,9 @@ fn report(
         out,
         "perft {}: {}",
         args.depth,
-        super::counted(division.total, "leaf", "leaves")
+        counted(division.total, "leaf", "leaves")
     )?;
-    let threads = super::counted(args.threads, "thread", "threads");
+    let threads = counted(args.threads, "thread", "threads");
     let seconds = elapsed.as_secs_f64();
     match per_second(division.total, elapsed) {
         unknown if unknown == "-" => writeln!(

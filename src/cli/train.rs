@@ -14,6 +14,7 @@ use thiserror::Error;
 
 use othello::engine::patterns::{MAX_FILE_BYTES, PHASES, Weights, WeightsError};
 use othello::engine::probcut::{MIN_DEPTH, ProbCut, shallow_depth};
+use othello::text::counted;
 use othello::train::fit::FitConfig;
 use othello::train::probcut::{GROUP_EMPTIES, Observation};
 use othello::train::records::{RecordPositions, Unused};
@@ -27,7 +28,7 @@ use rand_chacha::ChaCha8Rng;
 use super::atomic::{NotOurs, check_overwrite, check_overwrite_by_head, same_file, write_atomic};
 use super::records::{RecordsFile, RecordsFileError};
 use super::weights::{EvalArg, WeightsFileError, evaluation};
-use super::{Failure, ThreadsError, counted, progress, thread_pool, threads_parser};
+use super::{Failure, ThreadsError, progress, thread_pool, threads_parser};
 
 /// Arguments of `othello train`.
 #[derive(Debug, Args)]

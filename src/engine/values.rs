@@ -26,6 +26,9 @@ pub struct MoveValue {
     /// Plies looked ahead, the move itself included: 1 for a move that ends the game, else one
     /// more than the depth of the search after it.
     pub depth: u32,
+    /// When `score` comes from a selective solve after the move: the chance in percent that
+    /// each of its cut-offs is right ([`SearchReport::confidence`](super::SearchReport::confidence)).
+    pub confidence: Option<u32>,
     /// The expected line of play, starting with the move; passes are not listed.
     pub line: Vec<Square>,
     /// Positions visited by the search after the move (0 when it ends the game).
@@ -81,6 +84,7 @@ impl Engine {
                 score: self.scoring.final_margin(&after, player),
                 exact: true,
                 depth: 1,
+                confidence: None,
                 line: vec![square],
                 nodes: 0,
             });
@@ -97,6 +101,7 @@ impl Engine {
             },
             exact: report.exact,
             depth: report.depth + 1,
+            confidence: report.confidence,
             line,
             nodes: report.nodes,
         })

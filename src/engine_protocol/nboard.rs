@@ -466,6 +466,20 @@ struct Valued {
     score: i32,
     exact: bool,
     depth: u32,
+    /// A selective solve's chance in percent that its cut-offs are right.
+    confidence: Option<u32>,
+}
+
+impl Valued {
+    /// The depth field of a `search` line: `100%` when exact, `22@87%` after a selective
+    /// solve (as Edax writes it), else the depth in plies.
+    fn depth_text(&self) -> String {
+        match (self.exact, self.confidence) {
+            (true, _) => "100%".to_owned(),
+            (false, Some(confidence)) => format!("{}@{confidence}%", self.depth),
+            (false, None) => self.depth.to_string(),
+        }
+    }
 }
 
 impl Task {
@@ -607,6 +621,7 @@ impl Task {
                 score,
                 exact: report.exact,
                 depth: report.depth,
+                confidence: report.confidence,
             });
         } else {
             let limits = limits_for_depth(self.depth, game.board().empties()).one_ply_less();
@@ -635,20 +650,17 @@ impl Task {
                 score: value.score,
                 exact: value.exact,
                 depth: value.depth,
+                confidence: value.confidence,
             }));
             // Best first; among equal scores, exact ones first, then in board order.
             valued.sort_by_key(|value| (std::cmp::Reverse(value.score), !value.exact));
         }
         for value in valued.iter().take(count) {
-            let depth = if value.exact {
-                "100%".to_owned()
-            } else {
-                value.depth.to_string()
-            };
             emit(format!(
-                "search {} {} 0 {depth}",
+                "search {} {} 0 {}",
                 value.line,
-                eval_text(value.score)
+                eval_text(value.score),
+                value.depth_text()
             ));
         }
     }
@@ -907,6 +919,39 @@ mod tests {
                 .any(|line| line.starts_with(&format!("search {}", fields[0]))),
             "{one:?}"
         );
+    }
+
+    #[test]
+    fn a_hint_stopped_during_the_exact_solve_shows_the_selective_depth() {
+        let text = include_str!("../../fixtures/records/two-games.ggf");
+        let record = &ggf::read(text).unwrap()[0];
+        let (game, _) = record
+            .positions()
+            .into_iter()
+            .find(|(game, _)| game.board().empties() == 18)
+            .unwrap();
+        let mut nboard = NBoard::new();
+        let start =
+            crate::record::GameRecord::from_position(&game, crate::record::Metadata::default());
+        nboard.handle(&format!("set game {}", ggf::game(&start)));
+        nboard.handle("set depth 60");
+        let task = nboard.handle("hint 1").task.unwrap();
+        let mut engine = Engine::new(EngineConfig {
+            hash_mb: 1,
+            ..EngineConfig::default()
+        });
+        // Stopped as soon as the selective solve is reported, as a ping would stop it.
+        let stop = AtomicBool::new(false);
+        let mut lines = Vec::new();
+        task.run(&mut engine, &stop, &mut |line| {
+            if line.starts_with("status 18@87%") {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            lines.push(line);
+        });
+        let searched: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+        assert_eq!(searched.len(), 1, "{lines:?}");
+        assert!(searched[0].ends_with(" 0 18@87%"), "{lines:?}");
     }
 
     #[test]

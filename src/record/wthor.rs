@@ -39,6 +39,7 @@ use crate::color::{ByColor, Color};
 use crate::rules::RuleSet;
 use crate::setup::Setup;
 use crate::square::{Dimensions, Square};
+use crate::text::counted;
 
 use super::{
     Format, FormatSpec, GameRecord, Location, Metadata, RecordError, RecordErrorKind, RecordMove,
@@ -82,7 +83,10 @@ pub enum WthorErrorKind {
     #[error("the board size byte is {0}: only 8x8 game files (0 or 8) can be read")]
     BoardSize(u8),
     /// The file ends inside a game.
-    #[error("game {game} of {listed} is cut short: the file ends {missing} bytes early")]
+    #[error(
+        "game {game} of {listed} is cut short: the file ends {} early",
+        counted(*missing, "byte", "bytes")
+    )]
     Truncated {
         /// 1-based number of the game cut short.
         game: usize,
@@ -92,7 +96,11 @@ pub enum WthorErrorKind {
         missing: usize,
     },
     /// More bytes than the games the header lists.
-    #[error("the header lists {listed} games, but {extra} more bytes follow them")]
+    #[error(
+        "the header lists {}, but {} them",
+        counted(*listed, "game", "games"),
+        counted(*extra, "more byte follows", "more bytes follow")
+    )]
     Extra {
         /// Games the header lists.
         listed: u32,

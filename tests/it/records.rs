@@ -307,7 +307,7 @@ fn a_damaged_wthor_file_names_the_byte() {
     long.push(0);
     assert_eq!(
         error(&long),
-        "byte 84: the header lists 1 games, but 1 more bytes follow them"
+        "byte 84: the header lists 1 game, but 1 more byte follows them"
     );
     let mut bad_square = bytes.clone();
     bad_square[16 + 8 + 5] = 19;

@@ -6,6 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use othello::grade::report::{Points, ProgramOutcome};
+use othello::text::counted;
 
 use super::CheckError;
 use super::judging::Program;
@@ -173,7 +174,7 @@ pub(super) fn summary_table(programs: &[ProgramOutcome]) -> String {
     }
     text.push_str(&format!(
         "{}, {perfect} passed every case\n",
-        crate::cli::counted(programs.len(), "program", "programs")
+        counted(programs.len(), "program", "programs")
     ));
     text
 }

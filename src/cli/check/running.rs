@@ -2,6 +2,7 @@
 //! per-case limits, fed, drained and waited for by detached helper threads, and killed with its
 //! whole group at the deadline or when its output passes the cap.
 
+use othello::text::counted;
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -71,7 +72,7 @@ pub(super) fn stop_children_on_interrupt() -> Result<(), CheckError> {
         }
         eprintln!(
             "\nothello: interrupted; stopped {}",
-            crate::cli::counted(running.len(), "running case", "running cases")
+            counted(running.len(), "running case", "running cases")
         );
         std::process::exit(130);
     })

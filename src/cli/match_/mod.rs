@@ -27,6 +27,7 @@ use othello::arena::{
 };
 use othello::book::Book;
 use othello::record::{self, GameRecord, Metadata, ReadOptions, ggf};
+use othello::text::counted;
 use othello::{Color, Evaluation, RuleSet, Square};
 
 use super::Failure;
@@ -334,7 +335,7 @@ fn stop_engines_on_interrupt() -> Result<(), MatchError> {
         let _ = writeln!(
             io::stderr(),
             "\nothello: interrupted; stopped {}",
-            crate::cli::counted(engines, "engine process", "engine processes")
+            counted(engines, "engine process", "engine processes")
         );
         std::mem::forget(saving);
         std::process::exit(130);
@@ -589,7 +590,7 @@ impl Report {
             tally.wins,
             tally.draws,
             tally.losses,
-            crate::cli::counted(games, "game", "games"),
+            counted(games, "game", "games"),
             100.0 * tally.points()
         );
         text.push_str(&format!(
@@ -601,7 +602,7 @@ impl Report {
             text.push_str(&format!(
                 "Mean margin: {:+.2} discs over the {} played out\n",
                 tally.mean_margin(),
-                crate::cli::counted(tally.played_out, "game", "games")
+                counted(tally.played_out, "game", "games")
             ));
         }
         if tally.a_forfeits + tally.b_forfeits > 0 {

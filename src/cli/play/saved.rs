@@ -10,9 +10,9 @@ use othello::record::{self, Format, GameRecord, Metadata};
 use othello::session::Session;
 
 use super::results;
-use super::view::counted;
 use crate::cli::atomic::check_overwrite;
 use othello::session::Player;
+use othello::text::counted;
 
 /// The file `save` writes when neither it nor `--save` names one.
 pub const DEFAULT_FILE: &str = "othello-game.ggf";
@@ -94,7 +94,7 @@ pub fn record(session: &Session, players: &ByColor<Player>) -> GameRecord {
 pub fn continuing(record: &GameRecord, name: &str) -> String {
     format!(
         "Continuing the game of {name} after {}.",
-        counted(record.squares().count(), "move")
+        counted(record.squares().count(), "move", "moves")
     )
 }
 
@@ -109,7 +109,7 @@ const LARGEST_SAVE: usize = 1 << 20;
 pub fn overwrite_risk(path: &Path) -> Option<String> {
     let judge = |bytes: &[u8]| match record::read(bytes, &record::ReadOptions::default()) {
         Ok(games) if games.len() <= 1 => Ok(()),
-        Ok(games) => Err(format!("holds {}", counted(games.len(), "game"))),
+        Ok(games) => Err(format!("holds {}", counted(games.len(), "game", "games"))),
         Err(_) => Err("not a game record".to_owned()),
     };
     check_overwrite(path, false, LARGEST_SAVE, judge)
@@ -122,7 +122,7 @@ pub fn saved(path: &Path, format: Format, moves: usize) -> String {
     format!(
         "Game saved to {} ({format}, {}).",
         path.display(),
-        counted(moves, "move")
+        counted(moves, "move", "moves")
     )
 }
 

@@ -8,6 +8,7 @@ use std::time::Duration;
 use othello::computer::{Computer, Level};
 use othello::record::{GameRecord, Metadata, movelist};
 use othello::session::{BookChoice, Command, CommandError, Controller, Player, Session, computers};
+use othello::text::counted;
 use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square};
 
 use super::super::Failure;
@@ -16,7 +17,7 @@ use super::results::{self, ResultsFile};
 use super::saved;
 use super::settings::{Changes, Choice};
 use super::thinking::Thinking;
-use super::view::{self, Palette, counted, label, move_sentences, squares};
+use super::view::{self, Palette, label, move_sentences, squares};
 
 /// The level `hint` searches at.
 const HINT_LEVEL: Level = Level::HINT;
@@ -364,7 +365,7 @@ impl Table {
             out,
             format!(
                 "You cannot pass while you can move: you have {} ({}).",
-                counted(count, "legal move"),
+                counted(count, "legal move", "legal moves"),
                 squares(&moves)
             ),
         )
@@ -448,7 +449,10 @@ impl Table {
             Some(count) => {
                 self.shown = false;
                 self.ended = false;
-                write_out(out, &format!("Took back {}.\n", counted(count, "move")))
+                write_out(
+                    out,
+                    &format!("Took back {}.\n", counted(count, "move", "moves")),
+                )
             }
             None => self.warn(
                 out,

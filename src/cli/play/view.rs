@@ -7,6 +7,7 @@ use anstyle::{AnsiColor, Color as Paint, Style};
 use othello::{ByColor, Color, Game, Played, SearchReport, Square, WinRule};
 
 use othello::session::Player;
+use othello::text::counted;
 
 /// The character for each kind of cell; the same with or without colour.
 pub const BLACK: char = 'X';
@@ -144,18 +145,13 @@ pub fn win_phrase(game: &Game, winner: Color) -> String {
     let score = game.score();
     let margin = score[winner].abs_diff(score[winner.opponent()]);
     match game.win_rule() {
-        WinRule::MostDiscs => format!("by {}", counted(margin, "disc")),
+        WinRule::MostDiscs => format!("by {}", counted(margin, "disc", "discs")),
         WinRule::FewestDiscs => {
-            format!("with {} fewer (fewest discs wins)", counted(margin, "disc"))
+            format!(
+                "with {} fewer (fewest discs wins)",
+                counted(margin, "disc", "discs")
+            )
         }
-    }
-}
-
-/// `1 disc`, `2 discs`.
-pub fn counted(count: impl TryInto<u64>, noun: &str) -> String {
-    match count.try_into().unwrap_or(u64::MAX) {
-        1 => format!("1 {noun}"),
-        count => format!("{count} {noun}s"),
     }
 }
 
@@ -178,7 +174,7 @@ pub fn move_sentences(players: &ByColor<Player>, played: Played) -> (String, Opt
     let move_sentence = format!(
         "{mover} plays {}, flipping {}.",
         played.square,
-        counted(played.flipped, "disc")
+        counted(played.flipped, "disc", "discs")
     );
     let pass_sentence = played.passed.map(|passer| {
         format!(

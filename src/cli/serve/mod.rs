@@ -13,6 +13,7 @@ mod store;
 #[cfg(test)]
 mod tests;
 
+use othello::text::counted;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
@@ -109,7 +110,7 @@ async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> 
     let saved = server.store.saved_games();
     println!(
         "{} in {}",
-        super::counted(saved, "saved game", "saved games"),
+        counted(saved, "saved game", "saved games"),
         server.store.dir().display()
     );
     let url = page_url(addr);

@@ -11,13 +11,14 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Rect;
 
 use othello::session::{Command, CommandError, Player, Session};
+use othello::text::counted;
 use othello::{ByColor, Color, EngineError, Game, MoveError, Played, SearchReport, Square};
 
 use super::super::saved;
 use super::super::settings::Changes;
 use super::form::{Action, Choice, Form};
 use super::layout::{Fit, ScreenAreas};
-use super::{counted, label, move_sentences, result_sentence, squares};
+use super::{label, move_sentences, result_sentence, squares};
 
 /// A search the event loop should run on a worker thread.
 #[derive(Clone, Debug)]
@@ -808,7 +809,7 @@ impl App {
         let moves = self.game().moves_of(color);
         let text = format!(
             "You cannot pass while you can move: you have {} ({}). A player without a move passes automatically.",
-            counted(moves.len(), "legal move"),
+            counted(moves.len(), "legal move", "legal moves"),
             squares(&moves)
         );
         self.note(text, Tone::Warning);
@@ -836,7 +837,10 @@ impl App {
                 self.flipped.clear();
                 self.hint = None;
                 self.ended = false;
-                self.note(format!("Took back {}.", counted(count, "move")), Tone::Info);
+                self.note(
+                    format!("Took back {}.", counted(count, "move", "moves")),
+                    Tone::Info,
+                );
                 self.after_change();
             }
             None => self.note(
@@ -892,8 +896,14 @@ fn verdict(report: &SearchReport) -> String {
     if report.exact {
         return match score {
             0 => "a draw with perfect play".to_owned(),
-            s if s > 0 => format!("you win by {} with perfect play", counted(s, "disc")),
-            s => format!("you lose by {} with perfect play", counted(-s, "disc")),
+            s if s > 0 => format!(
+                "you win by {} with perfect play",
+                counted(s, "disc", "discs")
+            ),
+            s => format!(
+                "you lose by {} with perfect play",
+                counted(-s, "disc", "discs")
+            ),
         };
     }
     let balance = match score {

@@ -30,7 +30,7 @@ use othello::{ByColor, Game, Outcome};
 use super::super::Failure;
 use super::results::{self, ResultsFile};
 use super::saved;
-use super::view::{self, counted, label, move_sentences, squares};
+use super::view::{self, label, move_sentences, squares};
 use app::{Answer, App, Job, Request, Tone};
 use othello::session::{self, BookChoice, Player};
 
