@@ -8,6 +8,7 @@
 //! empty slots without the whole table being written (it is, once every 255 searches, when
 //! the generations run out).
 
+use std::alloc::{Layout, alloc_zeroed};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// No bound: the score is not known to be above (`lower`) or below (`upper`) anything.
@@ -105,12 +106,27 @@ impl Table {
         let wanted = megabytes.max(1).checked_mul(1 << 20)? / SLOT_BYTES;
         let slots = wanted.checked_next_power_of_two()?.max(2);
         let slots = if slots > wanted { slots / 2 } else { slots }.max(2);
-        let mut memory = Vec::new();
-        memory.try_reserve_exact(slots).ok()?;
-        ask_for_huge_pages(memory.as_ptr() as usize, slots * SLOT_BYTES);
-        memory.resize_with(slots, Slot::default);
+        let layout = Layout::array::<Slot>(slots).ok()?;
+        // SAFETY: the layout's size is not zero (two slots at least). Zeroed memory is `slots`
+        // valid slots (a slot is two `AtomicU64`s, and zero is a valid one), allocated by the
+        // global allocator with the layout of `[Slot; slots]`, so the box owns it and frees it
+        // as it was allocated. Zeroed memory is asked of the system rather than written: its
+        // pages are touched (and zeroed by the system) only where the search stores, so that a
+        // short search does not pay for the whole table.
+        let slots_memory = unsafe {
+            #[expect(
+                clippy::cast_ptr_alignment,
+                reason = "the allocator aligns the memory as the layout of `[Slot; slots]` asks"
+            )]
+            let start = alloc_zeroed(layout).cast::<Slot>();
+            if start.is_null() {
+                return None;
+            }
+            ask_for_huge_pages(start as usize, layout.size());
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(start, slots))
+        };
         Some(Table {
-            slots: memory.into_boxed_slice(),
+            slots: slots_memory,
             bucket_mask: (slots as u64 / 2) - 1,
             generation: 1,
         })
@@ -248,9 +264,12 @@ mod tests {
     }
 
     #[test]
-    fn size_is_a_power_of_two_within_budget() {
+    fn size_is_a_power_of_two_within_budget_and_every_slot_starts_empty() {
         let table = Table::new(3);
         assert!(table.slots.len().is_power_of_two());
         assert!(table.slots.len() * SLOT_BYTES <= 3 << 20);
+        assert!(table.slots.iter().all(|slot| {
+            slot.check.load(Ordering::Relaxed) == 0 && slot.data.load(Ordering::Relaxed) == 0
+        }));
     }
 }

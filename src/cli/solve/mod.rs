@@ -353,8 +353,11 @@ fn read_input(path: Option<&PathBuf>) -> Result<(String, Vec<u8>), SolveError> {
 }
 
 /// The table size when `--hash` is not given: 1 MiB up to 10 empties, doubling with each empty
-/// up to 256 MiB from 18 empties, so that small solves start at once (allocating and clearing
-/// the table is most of their time) and large ones get the table they need.
+/// up to 64 MiB from 16 empties, so that small solves start at once (allocating and clearing
+/// the table is most of their time) and large ones get a table that holds what they reuse. A
+/// larger table is no help and costs time: FFO #40-#49 and #50-#52 took as many nodes with 32,
+/// 64 and 256 MiB (within the spread table sizes give), and 64 MiB solved #40-#49 in 12% less
+/// time than 256 MiB (DESIGN.md, "Transposition table").
 fn default_hash_mb(empties: u32) -> usize {
-    1 << empties.saturating_sub(10).min(8)
+    1 << empties.saturating_sub(10).min(6)
 }
