@@ -1,21 +1,22 @@
 //! The exact solver's last empties on the standard 8x8 board under the FULL rules, where most
 //! of its nodes are.
 //!
-//! The generic solver ([`super::search`]) hands positions with fewer than seven empties to
+//! The generic solver ([`super::search`]) hands positions with fewer than six empties to
 //! [`Leaves::solve`] when the board is 8x8 and the rules FULL (its `Finisher`, picked once per
 //! search). It searches the same tree, in
 //! the same order, to the same scores and node counts as the generic code, but in plain `u64`
 //! code with one function per number of empties, so that the whole subtree is one inlined
 //! piece of code with no recursion, no table, no move generator and no budget check: moves are
 //! tried on the empty cells directly (skipping cells with no opponent disc next to them), those
-//! in quadrants with an odd number of empties first from three empties on, and the last empty
-//! cell is scored from the mover's disc count and the number of discs it flips.
+//! in quadrants with an odd number of empties first from three empties on, a stability
+//! cut-off is tried from four (the stable discs of the edge table, `stability.rs`), and the
+//! last empty cell is scored from the mover's disc count and the number of discs it flips.
 
 use std::marker::PhantomData;
 
 use super::bounds::{INFINITY, raise};
 use super::shape::FinalScoring;
-use super::stability::column_byte;
+use super::stability::{column_byte, stable};
 use crate::bitboard::SearchBits;
 use crate::rules::eight::flips;
 use crate::rules::{RuleSet, Rules};
@@ -198,7 +199,7 @@ impl Leaves {
         Leaves { scoring, nodes: 0 }
     }
 
-    /// The exact score of `node` (fewer than seven empties), fail-soft; `passed` when the
+    /// The exact score of `node` (fewer than six empties), fail-soft; `passed` when the
     /// opponent has just passed, so that no move for either side ends the game.
     #[inline(always)]
     pub(crate) fn solve(&mut self, node: Node, passed: bool) -> i32 {
@@ -211,8 +212,7 @@ impl Leaves {
             2 => Two::solve(self, node, passed),
             3 => Three::solve(self, node, passed),
             4 => Four::solve(self, node, passed),
-            5 => Five::solve(self, node, passed),
-            _ => Six::solve(self, node, passed),
+            _ => Five::solve(self, node, passed),
         }
     }
 
@@ -226,8 +226,11 @@ impl Leaves {
     /// A position with two or more empties: the mover's moves, else the opponent's after a
     /// pass, else the end of the game. `C` solves the positions with one empty fewer.
     #[inline(always)]
-    fn node<C: Empties>(&mut self, node: Node, passed: bool, parity: bool) -> i32 {
+    fn node<C: Empties>(&mut self, node: Node, passed: bool, parity: bool, stability: bool) -> i32 {
         self.nodes += 1;
+        if stability && let Some(cut) = self.stability_cut(node) {
+            return cut;
+        }
         // One loop for both sides, so that the children's code is inlined once.
         let (mut node, mut sign) = (node, 1);
         loop {
@@ -294,6 +297,37 @@ impl Leaves {
         }
     }
 
+    /// A cut-off from the discs that can never flip, as the generic solver finds it.
+    #[inline(always)]
+    fn stability_cut(&self, node: Node) -> Option<i32> {
+        let Node {
+            me,
+            opp,
+            alpha,
+            beta,
+            ..
+        } = node;
+        let sign = self.scoring.sign();
+        let bound = |me: u64, opp: u64| {
+            let (against, other) = if sign > 0 { (opp, me) } else { (me, opp) };
+            CELLS - 2 * stable(against, other).count_ones() as i32
+        };
+        let (against, for_me) = if sign > 0 { (opp, me) } else { (me, opp) };
+        if CELLS - 2 * against.count_ones() as i32 <= alpha {
+            let upper = bound(me, opp);
+            if upper <= alpha {
+                return Some(upper);
+            }
+        }
+        if 2 * for_me.count_ones() as i32 - CELLS >= beta {
+            let lower = -bound(opp, me);
+            if lower >= beta {
+                return Some(lower);
+            }
+        }
+        None
+    }
+
     /// The last empty cell, `square`: the mover plays it if they can, else the opponent, else
     /// nobody.
     #[inline(always)]
@@ -336,22 +370,22 @@ impl Empties for One {
     }
 }
 
-/// One more empty cell than `C`; moves in odd quadrants first when `PARITY`.
-struct More<C, const PARITY: bool>(PhantomData<C>);
+/// One more empty cell than `C`; moves in odd quadrants first when `PARITY`; a stability
+/// cut-off first when `STABILITY`.
+struct More<C, const PARITY: bool, const STABILITY: bool = false>(PhantomData<C>);
 
-impl<C: Empties, const PARITY: bool> Empties for More<C, PARITY> {
+impl<C: Empties, const PARITY: bool, const STABILITY: bool> Empties for More<C, PARITY, STABILITY> {
     #[inline(always)]
     fn solve(leaves: &mut Leaves, node: Node, passed: bool) -> i32 {
-        leaves.node::<C>(node, passed, PARITY)
+        leaves.node::<C>(node, passed, PARITY, STABILITY)
     }
 }
 
 /// Two empties: parity says nothing yet.
 type Two = More<One, false>;
 type Three = More<Two, true>;
-type Four = More<Three, true>;
-type Five = More<Four, true>;
-type Six = More<Five, true>;
+type Four = More<Three, true, true>;
+type Five = More<Four, true, true>;
 
 #[cfg(test)]
 mod tests {

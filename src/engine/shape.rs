@@ -63,6 +63,12 @@ pub(crate) struct FinalScoring {
 }
 
 impl FinalScoring {
+    /// +1 when most discs wins, -1 when fewest discs wins.
+    #[inline(always)]
+    pub(crate) fn sign(self) -> i32 {
+        self.sign
+    }
+
     /// The final score for the side owning `mine` discs, the other side owning `theirs`.
     #[inline(always)]
     pub(crate) fn score(self, mine: i32, theirs: i32) -> i32 {

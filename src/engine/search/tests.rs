@@ -115,25 +115,33 @@ fn copies_agree<B: SearchBits, R: Rules>(rows: usize, cols: usize, empties: u32,
 }
 
 /// The 8x8 solver of the last empties (`leaves.rs`, on `u64`) visits the same nodes to the
-/// same scores as the generic code (the same board on `u128`), under both win rules and
-/// both scorings, with full and narrow windows.
+/// same scores as the generic code on the same board and width, under both win rules and both
+/// scorings, with full, narrow and null windows: at every number of empties it takes, and
+/// above, where the sorting solver hands it its children (stability cut-offs included: both
+/// take the 8x8 board's stable discs from the edge table).
 #[test]
 fn the_8x8_leaves_search_as_the_generic_code() {
     let dims = Dimensions::STANDARD;
-    let widen = |pos: Position<u64>| Position {
-        me: u128::from(pos.me),
-        opp: u128::from(pos.opp),
-    };
     for win in [WinRule::MostDiscs, WinRule::FewestDiscs] {
         for scoring in [Scoring::DiscsOnly, Scoring::EmptiesToWinner] {
             let classic = crate::engine::Evaluation::Classic;
-            let narrow = Shape::<u64>::new(dims, RuleSet::Full, win, scoring, &classic, false);
-            let wide = Shape::<u128>::new(dims, RuleSet::Full, win, scoring, &classic, false);
+            let shape = Shape::<u64>::new(dims, RuleSet::Full, win, scoring, &classic, false);
+            assert_eq!(Finisher::for_board::<u64, Full>(&shape), Finisher::Standard);
             for empties in 0..=9 {
-                for pos in positions::<u64, Full>(&narrow, empties, 8) {
-                    for window in [Window::FULL, Window { alpha: -2, beta: 4 }] {
-                        let leaves = solve_with::<u64>(&narrow, pos, window);
-                        let generic = solve_with::<u128>(&wide, widen(pos), window);
+                let count = if (3..=7).contains(&empties) { 32 } else { 8 };
+                for pos in positions::<u64, Full>(&shape, empties, count) {
+                    let windows = [
+                        Window::FULL,
+                        Window { alpha: -2, beta: 4 },
+                        Window { alpha: 5, beta: 6 },
+                        Window {
+                            alpha: -13,
+                            beta: -12,
+                        },
+                    ];
+                    for window in windows {
+                        let leaves = solve_with(&shape, pos, window, Finisher::Standard);
+                        let generic = solve_with(&shape, pos, window, Finisher::Generic);
                         assert!(leaves.1 > 0);
                         assert_eq!(leaves, generic, "{pos:?} {window:?} {win:?} {scoring:?}");
                     }
@@ -143,13 +151,16 @@ fn the_8x8_leaves_search_as_the_generic_code() {
     }
 }
 
-/// The exact score of `position` in `window` on a fresh table, and the nodes visited.
-fn solve_with<B: SearchBits>(
-    shape: &Shape<B>,
-    position: Position<B>,
+/// The exact score of `position` in `window` on a fresh table, with the solver of the last
+/// empties `finisher`, and the nodes visited.
+fn solve_with(
+    shape: &Shape<u64>,
+    position: Position<u64>,
     window: Window,
+    finisher: Finisher,
 ) -> (i32, u64) {
-    with_searcher::<B, Full, _, _>(shape, Portable, |searcher| {
+    with_searcher::<u64, Full, _, _>(shape, Portable, |searcher| {
+        searcher.finisher = finisher;
         searcher.solve_child(position, window)
     })
 }
