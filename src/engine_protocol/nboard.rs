@@ -921,8 +921,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_hint_stopped_during_the_exact_solve_shows_the_selective_depth() {
+    /// A session at a position of 18 empties of the fixture's first game, searched to the
+    /// end: a selective solve, then the exact one.
+    fn at_18_empties() -> NBoard {
         let text = include_str!("../../fixtures/records/two-games.ggf");
         let record = &ggf::read(text).unwrap()[0];
         let (game, _) = record
@@ -935,6 +936,12 @@ mod tests {
             crate::record::GameRecord::from_position(&game, crate::record::Metadata::default());
         nboard.handle(&format!("set game {}", ggf::game(&start)));
         nboard.handle("set depth 60");
+        nboard
+    }
+
+    #[test]
+    fn a_hint_stopped_during_the_exact_solve_shows_the_selective_depth() {
+        let mut nboard = at_18_empties();
         let task = nboard.handle("hint 1").task.unwrap();
         let mut engine = Engine::new(EngineConfig {
             hash_mb: 1,
@@ -956,18 +963,7 @@ mod tests {
 
     #[test]
     fn a_selective_solve_shows_in_the_status_before_the_exact_one() {
-        let text = include_str!("../../fixtures/records/two-games.ggf");
-        let record = &ggf::read(text).unwrap()[0];
-        let (game, _) = record
-            .positions()
-            .into_iter()
-            .find(|(game, _)| game.board().empties() == 18)
-            .unwrap();
-        let mut nboard = NBoard::new();
-        let start =
-            crate::record::GameRecord::from_position(&game, crate::record::Metadata::default());
-        nboard.handle(&format!("set game {}", ggf::game(&start)));
-        nboard.handle("set depth 60");
+        let mut nboard = at_18_empties();
         let go = run(&nboard.handle("go").task.unwrap());
         let status: Vec<&str> = go
             .iter()
