@@ -16,7 +16,7 @@ use std::marker::PhantomData;
 
 use super::bounds::{INFINITY, raise};
 use super::shape::FinalScoring;
-use super::stability::{column_byte, stable};
+use super::stability::{self, column_byte};
 use crate::bitboard::SearchBits;
 use crate::rules::eight::flips;
 use crate::rules::{RuleSet, Rules};
@@ -300,32 +300,16 @@ impl Leaves {
     /// A cut-off from the discs that can never flip, as the generic solver finds it.
     #[inline(always)]
     fn stability_cut(&self, node: Node) -> Option<i32> {
-        let Node {
-            me,
-            opp,
-            alpha,
-            beta,
-            ..
-        } = node;
         let sign = self.scoring.sign();
-        let bound = |me: u64, opp: u64| {
-            let (against, other) = if sign > 0 { (opp, me) } else { (me, opp) };
-            CELLS - 2 * stable(against, other).count_ones() as i32
-        };
-        let (against, for_me) = if sign > 0 { (opp, me) } else { (me, opp) };
-        if CELLS - 2 * against.count_ones() as i32 <= alpha {
-            let upper = bound(me, opp);
-            if upper <= alpha {
-                return Some(upper);
-            }
-        }
-        if 2 * for_me.count_ones() as i32 - CELLS >= beta {
-            let lower = -bound(opp, me);
-            if lower >= beta {
-                return Some(lower);
-            }
-        }
-        None
+        stability::cut(
+            node.me,
+            node.opp,
+            sign,
+            CELLS,
+            node.alpha,
+            node.beta,
+            |me, opp| stability::bound(me, opp, sign),
+        )
     }
 
     /// The last empty cell, `square`: the mover plays it if they can, else the opponent, else

@@ -148,10 +148,10 @@ impl SearchReport {
     /// selective solve's empties and confidence (`22@87%`, as Edax writes it).
     #[must_use]
     pub fn depth_text(&self) -> String {
-        match (self.exact, self.confidence) {
-            (true, _) => "exact".to_owned(),
-            (false, Some(confidence)) => format!("{}@{confidence}%", self.depth),
-            (false, None) => self.depth.to_string(),
+        if self.exact {
+            "exact".to_owned()
+        } else {
+            estimate_depth_text(self.depth, self.confidence)
         }
     }
 
@@ -163,6 +163,15 @@ impl SearchReport {
         } else {
             format!("depth {}", self.depth)
         }
+    }
+}
+
+/// The depth of an estimate as engines print it: a selective solve's empties and confidence
+/// (`22@87%`, as Edax writes it), else the depth in plies (`12`).
+pub(crate) fn estimate_depth_text(depth: u32, confidence: Option<u32>) -> String {
+    match confidence {
+        Some(confidence) => format!("{depth}@{confidence}%"),
+        None => depth.to_string(),
     }
 }
 

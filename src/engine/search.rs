@@ -24,6 +24,7 @@ use super::ordering::{
 };
 use super::probcut::{self, ProbCut};
 use super::shape::Shape;
+use super::stability;
 use super::tt::{NO_LOWER, NO_UPPER, Table};
 use crate::bitboard::SearchBits;
 use crate::cpu::Cpu;
@@ -281,22 +282,15 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     #[inline]
     fn stability_cut(&self, pos: Position<B>, alpha: i32, beta: i32) -> Option<i32> {
         let shape = self.shape;
-        let (me, opp) = (pos.me, pos.opp);
-        let (against, for_me) = if shape.sign > 0 { (opp, me) } else { (me, opp) };
-        // The bound cannot beat alpha unless enough discs count against the mover.
-        if shape.cells - 2 * against.count() as i32 <= alpha {
-            let upper = shape.stability_bound(me, opp);
-            if upper <= alpha {
-                return Some(upper);
-            }
-        }
-        if 2 * for_me.count() as i32 - shape.cells >= beta {
-            let lower = -shape.stability_bound(opp, me);
-            if lower >= beta {
-                return Some(lower);
-            }
-        }
-        None
+        stability::cut(
+            pos.me,
+            pos.opp,
+            shape.sign,
+            shape.cells,
+            alpha,
+            beta,
+            |me, opp| shape.stability_bound(me, opp),
+        )
     }
 
     /// Principal-variation search over the moves of `pos` in `list`, best first by their keys:

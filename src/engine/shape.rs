@@ -342,13 +342,11 @@ impl<'w, B: Bits> Shape<'w, B> {
     /// [`Shape::stable`]).
     #[inline]
     pub(crate) fn stability_bound(&self, me: B, opp: B) -> i32 {
-        let (against, other) = if self.sign > 0 { (opp, me) } else { (me, opp) };
-        let stable = if self.edge_table {
-            stability::stable(against.low_u64(), other.low_u64()).count_ones()
-        } else {
-            self.stable(against, self.geo.board & !(me | opp)).count()
-        };
-        self.cells - 2 * stable as i32
+        if self.edge_table {
+            return stability::bound(me.low_u64(), opp.low_u64(), self.sign);
+        }
+        let against = if self.sign > 0 { opp } else { me };
+        self.cells - 2 * self.stable(against, self.geo.board & !(me | opp)).count() as i32
     }
 
     /// Parity regions with an odd number of empties.

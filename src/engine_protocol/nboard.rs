@@ -474,10 +474,10 @@ impl Valued {
     /// The depth field of a `search` line: `100%` when exact, `22@87%` after a selective
     /// solve (as Edax writes it), else the depth in plies.
     fn depth_text(&self) -> String {
-        match (self.exact, self.confidence) {
-            (true, _) => "100%".to_owned(),
-            (false, Some(confidence)) => format!("{}@{confidence}%", self.depth),
-            (false, None) => self.depth.to_string(),
+        if self.exact {
+            "100%".to_owned()
+        } else {
+            crate::engine::estimate_depth_text(self.depth, self.confidence)
         }
     }
 }

@@ -9,13 +9,6 @@
 //! arm in [`Searcher::solve_small_body`]; the generic code does not change.
 
 use super::Searcher;
-
-/// Empties from which the small solver tries a stability cut-off, before its moves, as the
-/// sorting solver does. On 8x8, with the stable discs of the edge table, from 4 empties FFO
-/// #40-#49 took 463.5 M nodes instead of 610.3 M and 5% less time (from 5: 556.7 M, no faster;
-/// from 3: 428.0 M but 4% more time; DESIGN.md, "Exact solver").
-const SMALL_STABILITY_MIN: u32 = 4;
-
 use crate::bitboard::SearchBits;
 use crate::cpu::Cpu;
 use crate::engine::bounds::{INFINITY, raise};
@@ -23,6 +16,12 @@ use crate::engine::leaves::{Leaves, Node};
 use crate::engine::shape::Shape;
 use crate::position::Position;
 use crate::rules::Rules;
+
+/// Empties from which the small solver tries a stability cut-off, before its moves, as the
+/// sorting solver does. On 8x8, with the stable discs of the edge table, from 4 empties FFO
+/// #40-#49 took 463.5 M nodes instead of 610.3 M and 5% less time (from 5: 556.7 M, no faster;
+/// from 3: 428.0 M but 4% more time; DESIGN.md, "Exact solver").
+const SMALL_STABILITY_MIN: u32 = 4;
 
 /// Which solver searches a board's last empties, picked once when a search starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
