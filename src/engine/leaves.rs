@@ -9,7 +9,7 @@
 //! piece of code with no recursion, no table, no move generator and no budget check: moves are
 //! tried on the empty cells directly (skipping cells with no opponent disc next to them), those
 //! in quadrants with an odd number of empties first from three empties on, a stability
-//! cut-off is tried from four (the stable discs of the edge table, `stability.rs`), and the
+//! cut-off is tried from three (the stable discs of the edge table, `stability.rs`), and the
 //! last empty cell is scored from the mover's disc count and the number of discs it flips.
 
 use std::marker::PhantomData;
@@ -307,7 +307,7 @@ impl Leaves {
             sign,
             CELLS,
             node.alpha,
-            node.beta,
+            None,
             |me, opp| stability::bound(me, opp, sign),
         )
     }
@@ -367,7 +367,7 @@ impl<C: Empties, const PARITY: bool, const STABILITY: bool> Empties for More<C, 
 
 /// Two empties: parity says nothing yet.
 type Two = More<One, false>;
-type Three = More<Two, true>;
+type Three = More<Two, true, true>;
 type Four = More<Three, true, true>;
 type Five = More<Four, true, true>;
 

@@ -278,9 +278,10 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     }
 
     /// A cut-off from stable discs: the score cannot exceed what the discs that can never be
-    /// lost allow, nor fall below what those that can never be won allow.
+    /// lost allow, nor (when `beta` is given) fall below what those that can never be won
+    /// allow.
     #[inline]
-    fn stability_cut(&self, pos: Position<B>, alpha: i32, beta: i32) -> Option<i32> {
+    fn stability_cut(&self, pos: Position<B>, alpha: i32, beta: Option<i32>) -> Option<i32> {
         let shape = self.shape;
         stability::cut(
             pos.me,
@@ -572,7 +573,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             return -self.solve(pos.passed(), -beta, -alpha, true);
         }
         if n >= SOLVE_STABILITY_MIN
-            && let Some(cut) = self.stability_cut(pos, alpha, beta)
+            && let Some(cut) = self.stability_cut(pos, alpha, Some(beta))
         {
             return cut;
         }
@@ -629,15 +630,18 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             }
         }
         let odd = shape.odd_regions(empties);
-        for item in &mut list {
-            let index = item.index();
-            let child = item.child.expect("the solver makes every child");
-            let key = if Some(index) == table_move {
-                SOLVE_TABLE_MOVE
-            } else {
-                self.solve_key(child, index, empties, odd, order)
-            };
-            *item = Candidate::new(key, index, Some(child));
+        if list.len() > 1 {
+            // (A single move needs no key.)
+            for item in &mut list {
+                let index = item.index();
+                let child = item.child.expect("the solver makes every child");
+                let key = if Some(index) == table_move {
+                    SOLVE_TABLE_MOVE
+                } else {
+                    self.solve_key(child, index, empties, odd, order)
+                };
+                *item = Candidate::new(key, index, Some(child));
+            }
         }
         let best = self.search_moves(
             pos,

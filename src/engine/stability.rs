@@ -49,9 +49,15 @@ static COLUMN_OF_BYTE: [u64; 256] = {
 /// A cut-off from stable discs for the mover `me` against `opp` in the window (`alpha`,
 /// `beta`), on a board of `cells` cells where `sign` is +1 when most discs wins and -1 when
 /// fewest discs wins: the score cannot exceed `bound(me, opp)`, what the discs that can never
-/// be lost allow, nor fall below `-bound(opp, me)`. Each bound is computed only when the cheap
-/// one (every disc of the side that counts against it stable) could cut. The generic solver
-/// and the 8x8 one ([`super::leaves`]) both cut with it.
+/// be lost allow, nor, when `beta` is given, fall below `-bound(opp, me)`. Each bound is
+/// computed only when the cheap one (every disc of the side that counts against it stable)
+/// could cut. The generic solver and the 8x8 one ([`super::leaves`]) both cut with it.
+///
+/// The small solvers try the upper bound alone, as Edax does in its null-window searches: there
+/// the lower one (the mover's own stable discs reaching `beta`) was half of the stable-disc
+/// computations and cut once in 15-35; the sorting solver tries both, which a wipe-out needs
+/// (FFO #59: 259,517 nodes with both, 301 M without them at its sorted nodes; DESIGN.md,
+/// "Exact solver").
 #[inline(always)]
 pub(crate) fn cut<B: Bits>(
     me: B,
@@ -59,7 +65,7 @@ pub(crate) fn cut<B: Bits>(
     sign: i32,
     cells: i32,
     alpha: i32,
-    beta: i32,
+    beta: Option<i32>,
     bound: impl Fn(B, B) -> i32,
 ) -> Option<i32> {
     let (against, for_me) = if sign > 0 { (opp, me) } else { (me, opp) };
@@ -69,7 +75,9 @@ pub(crate) fn cut<B: Bits>(
             return Some(upper);
         }
     }
-    if 2 * for_me.count() as i32 - cells >= beta {
+    if let Some(beta) = beta
+        && 2 * for_me.count() as i32 - cells >= beta
+    {
         let lower = -bound(opp, me);
         if lower >= beta {
             return Some(lower);

@@ -617,3 +617,19 @@ fn an_unstable_selective_solve_still_ends() {
     assert_eq!(report.score, -54);
     assert!(report.nodes < 1_000_000, "{} nodes", report.nodes);
 }
+
+/// A wipe-out is proven by the mover's own stable discs (the lower stability bound at the
+/// sorted nodes): FFO #59 (+64 at 34 empties, an exact solve, which no limit allows that far
+/// from the end) in a few hundred thousand nodes; without that bound it takes 300 M and more.
+#[test]
+fn a_wipe_out_is_proven_by_the_movers_stable_discs() {
+    let data = include_str!("../../fixtures/ffo/ffo-40-59.txt");
+    let line = data.lines().find(|l| l.starts_with("59 ")).unwrap();
+    let game = othello::ffo::parse_line(line).unwrap().unwrap().game();
+    let report = Engine::new(EngineConfig::default())
+        .search(&game, &Limits::exact())
+        .unwrap();
+    assert!(report.exact, "{report:?}");
+    assert_eq!(report.score, 64);
+    assert!(report.nodes < 2_000_000, "{} nodes", report.nodes);
+}

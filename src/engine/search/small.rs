@@ -17,11 +17,12 @@ use crate::engine::shape::Shape;
 use crate::position::Position;
 use crate::rules::Rules;
 
-/// Empties from which the small solver tries a stability cut-off, before its moves, as the
-/// sorting solver does. On 8x8, with the stable discs of the edge table, from 4 empties FFO
-/// #40-#49 took 463.5 M nodes instead of 610.3 M and 5% less time (from 5: 556.7 M, no faster;
-/// from 3: 428.0 M but 4% more time; DESIGN.md, "Exact solver").
-const SMALL_STABILITY_MIN: u32 = 4;
+/// Empties from which the small solver tries a stability cut-off (the upper bound alone,
+/// [`super::stability::cut`]), before its moves. On 8x8, with the stable discs of the edge
+/// table, from 3 empties FFO #40-#49 took 444.8 M nodes instead of 470.1 M from 4, and the
+/// tuning positions 1,089 M instead of 1,265 M, in 1-5% less time (both measured without the
+/// lower bound at the sorted nodes either; DESIGN.md, "Exact solver").
+const SMALL_STABILITY_MIN: u32 = 3;
 
 /// Which solver searches a board's last empties, picked once when a search starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,7 +119,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
     fn solve_small_body(
         &mut self,
         pos: Position<B>,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         empties: B,
         passed: bool,
@@ -136,7 +137,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         }
         let n = empties.count();
         if n >= SMALL_STABILITY_MIN
-            && let Some(cut) = self.stability_cut(pos, alpha, beta)
+            && let Some(cut) = self.stability_cut(pos, alpha, None)
         {
             return cut;
         }
@@ -152,6 +153,36 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         } else {
             empties
         };
+        // The mover's moves, else the opponent's after a pass (seen from the mover, with no
+        // second stability cut-off, as in [`Leaves`]), else the end of the game.
+        let (mut pos, mut alpha, mut beta, mut sign) = (pos, alpha, beta, 1);
+        loop {
+            let best = self.small_moves(pos, alpha, beta, empties, odd);
+            if best != -INFINITY {
+                return sign * best;
+            }
+            if passed || sign < 0 {
+                return sign * shape.final_score(pos.me, pos.opp);
+            }
+            if self.tick() {
+                return 0;
+            }
+            (pos, alpha, beta, sign) = (pos.passed(), -beta, -alpha, -1);
+        }
+    }
+
+    /// The best score of the mover's moves in `pos` (fail-soft), or `-INFINITY` when it has
+    /// none: the cells of `odd` first, then the other `empties`.
+    #[inline(always)]
+    fn small_moves(
+        &mut self,
+        pos: Position<B>,
+        mut alpha: i32,
+        beta: i32,
+        empties: B,
+        odd: B,
+    ) -> i32 {
+        let shape = self.shape;
         let mut best = -INFINITY;
         for part in [odd, empties & !odd] {
             for index in part.members() {
@@ -169,12 +200,6 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
                     return best;
                 }
             }
-        }
-        if best == -INFINITY {
-            if passed {
-                return shape.final_score(pos.me, pos.opp);
-            }
-            return -self.solve_small(pos.passed(), -beta, -alpha, empties, true);
         }
         best
     }
