@@ -297,7 +297,8 @@ impl Leaves {
         }
     }
 
-    /// A cut-off from the discs that can never flip, as the generic solver finds it.
+    /// A cut-off from the discs that can never flip, the upper bound alone, as the generic
+    /// small solver finds it.
     #[inline(always)]
     fn stability_cut(&self, node: Node) -> Option<i32> {
         let sign = self.scoring.sign();

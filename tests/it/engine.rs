@@ -148,13 +148,18 @@ fn four_by_four_from_the_start_is_a_white_win_by_eight() {
     assert_eq!(end.margin(Color::Black), -8);
 }
 
-fn solve_ffo(id: &str, threads: usize) {
+/// FFO position `id` of the fixture (#40-#59).
+fn ffo_position(id: &str) -> othello::ffo::FfoPosition {
     let data = include_str!("../../fixtures/ffo/ffo-40-59.txt");
     let line = data
         .lines()
         .find(|line| line.split_whitespace().next() == Some(id))
         .unwrap();
-    let position = othello::ffo::parse_line(line).unwrap().unwrap();
+    othello::ffo::parse_line(line).unwrap().unwrap()
+}
+
+fn solve_ffo(id: &str, threads: usize) {
+    let position = ffo_position(id);
     let game = position.game();
     let listed = position.listed.unwrap();
     let (best, score) = (listed.best, listed.score);
@@ -623,9 +628,7 @@ fn an_unstable_selective_solve_still_ends() {
 /// from the end) in a few hundred thousand nodes; without that bound it takes 300 M and more.
 #[test]
 fn a_wipe_out_is_proven_by_the_movers_stable_discs() {
-    let data = include_str!("../../fixtures/ffo/ffo-40-59.txt");
-    let line = data.lines().find(|l| l.starts_with("59 ")).unwrap();
-    let game = othello::ffo::parse_line(line).unwrap().unwrap().game();
+    let game = ffo_position("59").game();
     let report = Engine::new(EngineConfig::default())
         .search(&game, &Limits::exact())
         .unwrap();
