@@ -8,6 +8,7 @@
 
 use std::sync::LazyLock;
 
+use super::patterns::Features;
 use super::shape::{Evaluation, Scoring, Shape};
 use crate::bitboard::Bits;
 #[cfg(target_arch = "x86_64")]
@@ -38,27 +39,61 @@ pub(crate) fn evaluate<B: Bits, R: Rules, C: Cpu>(
     cpu: C,
 ) -> i32 {
     let my_moves = pos.moves::<R>(&shape.geo).count();
-    evaluate_with_moves::<B, R, C>(shape, pos, my_moves, cpu)
+    evaluate_with_moves::<B, R, C>(shape, pos, my_moves, None, cpu)
+}
+
+/// The pattern features of `pos` ([`Features::NONE`] on a board without patterns).
+#[inline(always)]
+pub(crate) fn features<B: Bits, C: Cpu>(shape: &Shape<B>, pos: Position<B>, cpu: C) -> Features {
+    match shape.patterns {
+        Some(weights) => weights.features(cpu, pos.me.low_u64(), pos.opp.low_u64()),
+        None => Features::NONE,
+    }
+}
+
+/// The pattern features of `child`, a position after a move from `pos`, whose features are
+/// `before` ([`Features::NONE`] on a board without patterns).
+#[inline(always)]
+pub(crate) fn features_after<B: Bits>(
+    shape: &Shape<B>,
+    before: &Features,
+    pos: Position<B>,
+    child: Position<B>,
+) -> Features {
+    match shape.patterns {
+        Some(weights) => {
+            // The child's opponent (the mover of `pos`) owns the new disc and the turned ones.
+            let (opp, taken) = (pos.opp.low_u64(), child.opp.low_u64() & !pos.me.low_u64());
+            let square = (taken & !opp).trailing_zeros();
+            weights.features_after(before, square, taken & opp)
+        }
+        None => Features::NONE,
+    }
 }
 
 /// [`evaluate`] of `pos`, where the mover has `my_moves` legal moves (a caller that already
-/// generated them saves doing it twice).
+/// generated them saves doing it twice) and, when given, the pattern features are `features`
+/// (a caller that keeps them up to date saves reading them from the board).
 #[inline(always)]
 pub(crate) fn evaluate_with_moves<B: Bits, R: Rules, C: Cpu>(
     shape: &Shape<B>,
     pos: Position<B>,
     my_moves: u32,
+    features: Option<&Features>,
     cpu: C,
 ) -> i32 {
     let their_moves = pos.passed().moves::<R>(&shape.geo).count();
     if let Some(weights) = shape.patterns {
-        return weights.evaluate(
-            cpu,
-            pos.me.low_u64(),
-            pos.opp.low_u64(),
-            my_moves,
-            their_moves,
-        );
+        let (me, opp) = (pos.me.low_u64(), pos.opp.low_u64());
+        return match features {
+            Some(features) => weights.evaluate_features(
+                features,
+                64 - (me | opp).count_ones(),
+                my_moves,
+                their_moves,
+            ),
+            None => weights.evaluate(cpu, me, opp, my_moves, their_moves),
+        };
     }
     let (me, opp) = (pos.me, pos.opp);
     let empties = pos.empties(&shape.geo);
@@ -145,6 +180,37 @@ mod tests {
     use super::*;
     use crate::engine::patterns::WEIGHTS;
     use crate::engine::patterns::tests::positions;
+
+    #[test]
+    fn a_childs_features_follow_from_its_parents() {
+        let shape = Shape::<u64>::new(
+            Dimensions::STANDARD,
+            RuleSet::Full,
+            WinRule::MostDiscs,
+            Scoring::DiscsOnly,
+            &Evaluation::Trained,
+            false,
+        );
+        let mut children = 0;
+        for (me, opp) in positions() {
+            let pos = Position { me, opp };
+            let before = features(&shape, pos, Portable);
+            let mut moves = pos.moves::<Full>(&shape.geo);
+            while moves != 0 {
+                let child = pos.play::<Full>(&shape.geo, moves & moves.wrapping_neg());
+                moves &= moves - 1;
+                let after = features_after(&shape, &before, pos, child);
+                assert_eq!(after, features(&shape, child, Portable));
+                children += 1;
+            }
+        }
+        assert!(children > 1000);
+        // The classic evaluation has no features to keep.
+        assert_eq!(
+            features(&CLASSIC, Position { me: 1, opp: 2 }, Portable),
+            Features::NONE
+        );
+    }
 
     #[test]
     fn the_standard_evaluation_is_the_searchs() {

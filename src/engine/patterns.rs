@@ -12,6 +12,10 @@
 //! position equals that of its 8 images. A pattern's index is computed without a loop over its
 //! cells: its cells are gathered from each bit set into a small number (`pext` on x86-64-v3,
 //! a portable equivalent elsewhere), which a table of the pattern turns into its base-3 index.
+//! The search reads them so only where a search starts: from there it keeps every index up to
+//! date move by move ([`Features`]: the new disc and each turned one add or take a power of
+//! three in the patterns through their cell), so that an evaluation is one table read per
+//! pattern.
 //!
 //! The weights are fitted by `othello train fit` (see [`crate::train`]) and stored in a file
 //! of [`Weights::to_bytes`]'s format; the engine's own file is compiled into the binary.
@@ -152,8 +156,56 @@ pub struct PatternLayout {
     pub canonical: Vec<u32>,
     /// For each pattern, the base-3 index of each value of its gathered bits.
     ternary: Vec<u16>,
-    /// Where each pattern's part of `ternary` starts.
-    ternary_offsets: Vec<usize>,
+    /// For each pattern, its cells, where its part of `ternary` starts and where its class's
+    /// table starts: what the evaluation reads, in one place.
+    probes: Vec<Probe>,
+    /// For each cell, the value of one digit at that cell in each pattern's index (`3^k` for
+    /// the pattern's `k`-th cell, 0 in the patterns without it): what a disc changes in
+    /// [`Features`].
+    digits: Vec<[u16; LANES]>,
+}
+
+/// What the evaluation reads of one pattern.
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    /// Its cells.
+    mask: u64,
+    /// Where its part of [`PatternLayout::ternary`] starts.
+    ternary: u32,
+    /// Where its class's weights start in a phase's table.
+    offset: u32,
+}
+
+/// Lanes of [`Features`]: at least the number of patterns, a multiple of 16 (three vectors of
+/// 16-bit lanes on x86-64-v3).
+const LANES: usize = 48;
+
+/// The base-3 index of every pattern of a position, as the mover reads it (digit 1 the mover's
+/// disc, 2 the opponent's) and as the opponent does: what the evaluation looks up, kept up to
+/// date move by move ([`Weights::features_after`]) instead of read from the board at each
+/// evaluation. Lanes past the last pattern stay 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Features {
+    mover: [u16; LANES],
+    opponent: [u16; LANES],
+}
+
+impl Features {
+    /// No patterns (for the boards without them).
+    pub(crate) const NONE: Features = Features {
+        mover: [0; LANES],
+        opponent: [0; LANES],
+    };
+
+    /// The same position with the other side to move.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn passed(&self) -> Features {
+        Features {
+            mover: self.opponent,
+            opponent: self.mover,
+        }
+    }
 }
 
 impl PatternLayout {
@@ -215,10 +267,19 @@ impl PatternLayout {
         let mobility = offset;
         let stride = mobility + 2 * (MOBILITY_MAX as usize + 1) + 1;
         canonical.extend(mobility as u32..stride as u32);
+        assert!(instances.len() <= LANES, "every pattern has a lane");
         let mut ternary = Vec::new();
-        let mut ternary_offsets = Vec::new();
-        for instance in &instances {
-            ternary_offsets.push(ternary.len());
+        let mut probes = Vec::new();
+        let mut digits = vec![[0; LANES]; 64];
+        for (lane, instance) in instances.iter().enumerate() {
+            probes.push(Probe {
+                mask: instance.mask,
+                ternary: ternary.len() as u32,
+                offset: instance.offset as u32,
+            });
+            for (k, &cell) in instance.cells.iter().enumerate() {
+                digits[usize::from(cell)][lane] = power_of_three(k) as u16;
+            }
             let mut ascending = instance.cells.clone();
             ascending.sort_unstable();
             for gathered in 0..1usize << instance.cells.len() {
@@ -241,7 +302,8 @@ impl PatternLayout {
             stride,
             canonical,
             ternary,
-            ternary_offsets,
+            probes,
+            digits,
         }
     }
 
@@ -516,25 +578,95 @@ impl Weights {
         my_moves: u32,
         their_moves: u32,
     ) -> i32 {
-        let empties = 64 - (me | opp).count_ones();
-        let start = phase(empties) * self.layout.stride;
-        let table = &self.values[start..start + self.layout.stride];
+        let table = self.table(64 - (me | opp).count_ones());
         let ternary = &self.layout.ternary;
-        let mut score = i32::from(table[self.layout.stride - 1])
-            + i32::from(table[self.layout.mobility_index(my_moves, false)])
-            + i32::from(table[self.layout.mobility_index(their_moves, true)]);
-        for (instance, &at) in self
-            .layout
-            .instances
-            .iter()
-            .zip(&self.layout.ternary_offsets)
-        {
-            let mine = gather(cpu, me, instance.mask) as usize;
-            let theirs = gather(cpu, opp, instance.mask) as usize;
+        let mut score = self.moves_and_constant(table, my_moves, their_moves);
+        for probe in &self.layout.probes {
+            let at = probe.ternary as usize;
+            let mine = gather(cpu, me, probe.mask) as usize;
+            let theirs = gather(cpu, opp, probe.mask) as usize;
             let index = usize::from(ternary[at + mine]) + 2 * usize::from(ternary[at + theirs]);
-            score += i32::from(table[instance.offset + index]);
+            score += i32::from(table[probe.offset as usize + index]);
         }
         score
+    }
+
+    /// The features of a position, read from the board.
+    #[inline(always)]
+    pub(crate) fn features<C: Cpu>(&self, cpu: C, me: u64, opp: u64) -> Features {
+        let ternary = &self.layout.ternary;
+        let mut features = Features::NONE;
+        for (lane, probe) in self.layout.probes.iter().enumerate() {
+            let at = probe.ternary as usize;
+            let mine = ternary[at + gather(cpu, me, probe.mask) as usize];
+            let theirs = ternary[at + gather(cpu, opp, probe.mask) as usize];
+            features.mover[lane] = mine + 2 * theirs;
+            features.opponent[lane] = theirs + 2 * mine;
+        }
+        features
+    }
+
+    /// The features after the mover of the position `me`, `opp` (whose features are `before`)
+    /// puts a disc on the empty cell `square` and turns the discs `flipped`, with the opponent
+    /// to move then.
+    #[inline(always)]
+    pub(crate) fn features_after(&self, before: &Features, square: u32, flipped: u64) -> Features {
+        let digits = &self.layout.digits;
+        // Each flipped disc goes from the opponent's (2 for the mover, 1 for the opponent) to
+        // the mover's; the new disc adds 1 for the mover, 2 for the opponent.
+        let mut turned = [0u16; LANES];
+        let mut rest = flipped;
+        while rest != 0 {
+            let cell = &digits[rest.trailing_zeros() as usize & 63];
+            for (sum, digit) in turned.iter_mut().zip(cell) {
+                *sum = sum.wrapping_add(*digit);
+            }
+            rest &= rest - 1;
+        }
+        let placed = &digits[square as usize & 63];
+        let mut after = Features::NONE;
+        for lane in 0..LANES {
+            after.mover[lane] = before.opponent[lane]
+                .wrapping_add(turned[lane])
+                .wrapping_add(2 * placed[lane]);
+            after.opponent[lane] = before.mover[lane]
+                .wrapping_sub(turned[lane])
+                .wrapping_add(placed[lane]);
+        }
+        after
+    }
+
+    /// [`Weights::evaluate`] of the position whose features are `features`, with `empties`
+    /// empty cells.
+    #[inline(always)]
+    pub(crate) fn evaluate_features(
+        &self,
+        features: &Features,
+        empties: u32,
+        my_moves: u32,
+        their_moves: u32,
+    ) -> i32 {
+        let table = self.table(empties);
+        let mut score = self.moves_and_constant(table, my_moves, their_moves);
+        for (probe, &index) in self.layout.probes.iter().zip(&features.mover) {
+            score += i32::from(table[probe.offset as usize + usize::from(index)]);
+        }
+        score
+    }
+
+    /// The weights of the phase of the positions with `empties` empty cells.
+    #[inline(always)]
+    fn table(&self, empties: u32) -> &[i16] {
+        let start = phase(empties) * self.layout.stride;
+        &self.values[start..start + self.layout.stride]
+    }
+
+    /// The constant and the two move counts' weights of `table`.
+    #[inline(always)]
+    fn moves_and_constant(&self, table: &[i16], my_moves: u32, their_moves: u32) -> i32 {
+        i32::from(table[self.layout.stride - 1])
+            + i32::from(table[self.layout.mobility_index(my_moves, false)])
+            + i32::from(table[self.layout.mobility_index(their_moves, true)])
     }
 
     /// The score of a position as the search computes it, read cell by cell (the reference of
@@ -695,6 +827,53 @@ pub(super) mod tests {
             }
         }
         assert!(empties_seen[1..=59].iter().all(|&seen| seen));
+    }
+
+    #[test]
+    fn features_kept_move_by_move_equal_those_read_from_the_board() {
+        let weights = &*WEIGHTS;
+        let geo = Geometry::<u64>::new(Dimensions::STANDARD).unwrap();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let (mut moves_checked, mut passes) = (0, 0);
+        for _ in 0..20 {
+            let (mut me, mut opp) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
+            let mut features = weights.features(Portable, me, opp);
+            loop {
+                assert_eq!(features, weights.features(Portable, me, opp));
+                let my_moves = Full::legal_moves(&geo, me, opp).count_ones();
+                let their_moves = Full::legal_moves(&geo, opp, me).count_ones();
+                let empties = 64 - (me | opp).count_ones();
+                assert_eq!(
+                    weights.evaluate_features(&features, empties, my_moves, their_moves),
+                    weights.evaluate(Portable, me, opp, my_moves, their_moves)
+                );
+                let moves = Full::legal_moves(&geo, me, opp);
+                if moves == 0 {
+                    if their_moves == 0 {
+                        break;
+                    }
+                    (me, opp, features) = (opp, me, features.passed());
+                    passes += 1;
+                    continue;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let pick = (state % u64::from(moves.count_ones())) as usize;
+                let cell = (0..64)
+                    .filter(|c| moves >> c & 1 == 1)
+                    .nth(pick)
+                    .expect("a move");
+                let flipped = Full::flips_at_empty(&geo, me, opp, 1 << cell);
+                features = weights.features_after(&features, cell, flipped);
+                (me, opp) = (opp & !flipped, me | flipped | 1 << cell);
+                moves_checked += 1;
+            }
+        }
+        assert!(
+            moves_checked > 1000 && passes > 0,
+            "{moves_checked} moves, {passes} passes"
+        );
     }
 
     #[test]

@@ -18,10 +18,11 @@ mod tests;
 use std::marker::PhantomData;
 
 use super::bounds::{INFINITY, Window};
-use super::eval::{SCALE, evaluate_with_moves};
+use super::eval::{SCALE, evaluate_with_moves, features, features_after};
 use super::ordering::{
     self, Candidate, MIDGAME_TABLE_MOVE, SOLVE_TABLE_MOVE, SolveOrdering, pick_best,
 };
+use super::patterns::Features;
 use super::probcut::{self, ProbCut};
 use super::shape::Shape;
 use super::stability;
@@ -354,15 +355,32 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         beta: i32,
         passed: bool,
     ) -> i32 {
+        let features = features(self.shape, pos, self.cpu);
+        self.midgame_from(pos, &features, depth, alpha, beta, passed)
+    }
+
+    /// [`Searcher::midgame`] of `pos`, whose pattern features are `features`: the recursion,
+    /// which updates them move by move.
+    #[inline(always)]
+    fn midgame_from(
+        &mut self,
+        pos: Position<B>,
+        features: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
         fn portable<B: SearchBits, R: Rules, C: Cpu>(
             searcher: &mut Searcher<'_, B, R, C>,
             pos: Position<B>,
+            features: &Features,
             depth: u32,
             alpha: i32,
             beta: i32,
             passed: bool,
         ) -> i32 {
-            searcher.midgame_body(pos, depth, alpha, beta, passed)
+            searcher.midgame_body(pos, features, depth, alpha, beta, passed)
         }
         #[cfg(target_arch = "x86_64")]
         if self.cpu.x86_64_v3().is_some() {
@@ -370,18 +388,19 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             unsafe fn x86_64_v3<B: SearchBits, R: Rules, C: Cpu>(
                 searcher: &mut Searcher<'_, B, R, C>,
                 pos: Position<B>,
+                features: &Features,
                 depth: u32,
                 alpha: i32,
                 beta: i32,
                 passed: bool,
             ) -> i32 {
-                searcher.midgame_body(pos, depth, alpha, beta, passed)
+                searcher.midgame_body(pos, features, depth, alpha, beta, passed)
             }
             // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
             // feature the function is compiled for.
-            return unsafe { x86_64_v3(self, pos, depth, alpha, beta, passed) };
+            return unsafe { x86_64_v3(self, pos, features, depth, alpha, beta, passed) };
         }
-        portable(self, pos, depth, alpha, beta, passed)
+        portable(self, pos, features, depth, alpha, beta, passed)
     }
 
     /// The body of [`Searcher::midgame`].
@@ -389,6 +408,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     fn midgame_body(
         &mut self,
         pos: Position<B>,
+        features: &Features,
         depth: u32,
         alpha: i32,
         beta: i32,
@@ -408,14 +428,27 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             if my_moves.is_empty() && self.moves(pos.passed()).is_empty() {
                 return shape.final_score(pos.me, pos.opp) * SCALE;
             }
-            return evaluate_with_moves::<B, R, C>(shape, pos, my_moves.count(), self.cpu);
+            return evaluate_with_moves::<B, R, C>(
+                shape,
+                pos,
+                my_moves.count(),
+                Some(features),
+                self.cpu,
+            );
         }
         let moves = self.moves(pos);
         if moves.is_empty() {
             if passed {
                 return shape.final_score(pos.me, pos.opp) * SCALE;
             }
-            return -self.midgame(pos.passed(), depth, -beta, -alpha, true);
+            return -self.midgame_from(
+                pos.passed(),
+                &features.passed(),
+                depth,
+                -beta,
+                -alpha,
+                true,
+            );
         }
         let key = self.key(pos, false);
         let mut table_move = None;
@@ -438,14 +471,48 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         if depth >= probcut::MIN_DEPTH
             && self.selective
             && let Some(model) = shape.probcut
-            && let Some(cut) = self.probcut(pos, depth, alpha, beta, model)
+            && let Some(cut) = self.probcut(pos, features, depth, alpha, beta, model)
         {
             return cut;
         }
+        let mut list = self.midgame_children(pos, features, moves, depth, table_move);
+        let best = self.search_moves(
+            pos,
+            &mut list,
+            Window { alpha, beta },
+            Best::NONE,
+            #[inline(always)]
+            |s: &mut Self, child, a, b| {
+                let after = features_after(s.shape, features, pos, child);
+                s.midgame_from(child, &after, depth - 1, a, b, false)
+            },
+        );
+        self.give_back(list);
+        let Some(best) = best else {
+            return 0;
+        };
+        if depth >= MIDGAME_TABLE_MIN {
+            self.store(key, best.score, alpha, beta, depth, best.index);
+        }
+        best.score
+    }
+
+    /// The midgame's moves `moves` from `pos` (whose features are `features`), `depth` plies
+    /// deep, with their sort keys: the table's move first; from 2 plies on the others by
+    /// [`ordering::quick_key`], from [`ordering::MIDGAME_EVALUATED_MIN`] with the evaluation of
+    /// the position after them. Below 2 plies children are made only if searched.
+    #[inline(always)]
+    fn midgame_children(
+        &mut self,
+        pos: Position<B>,
+        features: &Features,
+        moves: B,
+        depth: u32,
+        table_move: Option<u32>,
+    ) -> Vec<Candidate<B>> {
+        let shape = self.shape;
         let mut list = self.take_list();
         for index in moves.members() {
-            // Below 2 plies only the table move goes first, and children are made only if
-            // searched.
             let (key, child) = if Some(index) == table_move {
                 (MIDGAME_TABLE_MOVE, None)
             } else if depth >= 2 {
@@ -455,8 +522,14 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 let replies = self.moves(child);
                 let quick = ordering::quick_key(shape, pos, index, replies);
                 let key = if depth >= ordering::MIDGAME_EVALUATED_MIN {
-                    let evaluation =
-                        evaluate_with_moves::<B, R, C>(shape, child, replies.count(), self.cpu);
+                    let after = features_after(shape, features, pos, child);
+                    let evaluation = evaluate_with_moves::<B, R, C>(
+                        shape,
+                        child,
+                        replies.count(),
+                        Some(&after),
+                        self.cpu,
+                    );
                     ordering::midgame_evaluated_key(quick, evaluation)
                 } else {
                     quick
@@ -467,22 +540,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             };
             list.push(Candidate::new(key, index, child));
         }
-        let best = self.search_moves(
-            pos,
-            &mut list,
-            Window { alpha, beta },
-            Best::NONE,
-            #[inline(always)]
-            |s: &mut Self, child, a, b| s.midgame(child, depth - 1, a, b, false),
-        );
-        self.give_back(list);
-        let Some(best) = best else {
-            return 0;
-        };
-        if depth >= MIDGAME_TABLE_MIN {
-            self.store(key, best.score, alpha, beta, depth, best.index);
-        }
-        best.score
+        list
     }
 
     /// The full-window midgame score of `pos` at `depth`, as the solver orders its moves:
@@ -501,6 +559,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     fn probcut(
         &mut self,
         pos: Position<B>,
+        features: &Features,
         depth: u32,
         alpha: i32,
         beta: i32,
@@ -511,11 +570,17 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         let margin = model.margin(depth, empties);
         let shallow = probcut::shallow_depth(depth);
         let high = beta.saturating_add(margin);
-        if beta > -top && high < top && self.midgame(pos, shallow, high - 1, high, false) >= high {
+        if beta > -top
+            && high < top
+            && self.midgame_from(pos, features, shallow, high - 1, high, false) >= high
+        {
             return Some(beta);
         }
         let low = alpha.saturating_sub(margin);
-        if alpha < top && low > -top && self.midgame(pos, shallow, low, low + 1, false) <= low {
+        if alpha < top
+            && low > -top
+            && self.midgame_from(pos, features, shallow, low, low + 1, false) <= low
+        {
             return Some(alpha);
         }
         None
@@ -631,14 +696,17 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         }
         let odd = shape.odd_regions(empties);
         if list.len() > 1 {
-            // (A single move needs no key.)
+            // (A single move needs no key.) The children's evaluations, if any, start from
+            // the features of this position, read once.
+            let features =
+                (order == SolveOrdering::Evaluated).then(|| features(shape, pos, self.cpu));
             for item in &mut list {
                 let index = item.index();
                 let child = item.child.expect("the solver makes every child");
                 let key = if Some(index) == table_move {
                     SOLVE_TABLE_MOVE
                 } else {
-                    self.solve_key(child, index, empties, odd, order)
+                    self.solve_key(pos, features.as_ref(), child, index, empties, odd, order)
                 };
                 *item = Candidate::new(key, index, Some(child));
             }
@@ -709,13 +777,17 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         })
     }
 
-    /// How good the move at `index` to `child` looks to the solver, before searching it, by
-    /// `order`: a shallow midgame search, or fastest first (`empties` and `odd`, the regions
-    /// with an odd number of them, are those before the move), with or without the evaluation
-    /// after the move; either way less for each reply it leaves the opponent.
+    /// How good the move at `index` from `pos` to `child` looks to the solver, before searching
+    /// it, by `order`: a shallow midgame search, or fastest first (`empties` and `odd`, the
+    /// regions with an odd number of them, are those before the move), with or without the
+    /// evaluation after the move (from `features`, those of `pos`, when the evaluation has
+    /// patterns); either way less for each reply it leaves the opponent.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn solve_key(
         &mut self,
+        pos: Position<B>,
+        features: Option<&Features>,
         child: Position<B>,
         index: u32,
         empties: B,
@@ -732,8 +804,14 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         }
         let key = ordering::fastest_first_key(self.shape, child, index, empties, odd, mobility);
         if order == SolveOrdering::Evaluated {
-            let evaluation =
-                evaluate_with_moves::<B, R, C>(self.shape, child, replies.count(), self.cpu);
+            let after = features.map(|features| features_after(self.shape, features, pos, child));
+            let evaluation = evaluate_with_moves::<B, R, C>(
+                self.shape,
+                child,
+                replies.count(),
+                after.as_ref(),
+                self.cpu,
+            );
             ordering::evaluated_key(key, evaluation)
         } else {
             key
