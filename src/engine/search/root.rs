@@ -65,7 +65,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
             let key = if Some(index) == table_move {
                 INFINITY + 1
             } else {
-                -self.ordering_search(self.play(pos, index), root_shallow_depth(n))
+                -self.ordering_search(self.play(pos, index), root_shallow_depth(n), INFINITY)
             };
             list.push((key, index));
         }
