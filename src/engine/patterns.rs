@@ -703,6 +703,18 @@ pub(super) mod tests {
 
     const STRIDE: usize = 167_332;
 
+    /// One of the cells of `moves` (not empty), picked by the xorshift generator `state`.
+    fn random_move(state: &mut u64, moves: u64) -> u32 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        let pick = (*state % u64::from(moves.count_ones())) as usize;
+        (0..64)
+            .filter(|c| moves >> c & 1 == 1)
+            .nth(pick)
+            .expect("a move")
+    }
+
     /// Positions of pseudo-random games, a few at every number of empties.
     pub(in crate::engine) fn positions() -> Vec<(u64, u64)> {
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
@@ -720,14 +732,7 @@ pub(super) mod tests {
                     }
                 }
                 found.push((me, opp));
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let pick = (state % u64::from(moves.count_ones())) as usize;
-                let cell = (0..64)
-                    .filter(|c| moves >> c & 1 == 1)
-                    .nth(pick)
-                    .expect("a move");
+                let cell = random_move(&mut state, moves);
                 let flipped = Full::flips_at_empty(&geo, me, opp, 1 << cell);
                 (me, opp) = (opp & !flipped, me | flipped | 1 << cell);
             }
@@ -856,14 +861,7 @@ pub(super) mod tests {
                     passes += 1;
                     continue;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let pick = (state % u64::from(moves.count_ones())) as usize;
-                let cell = (0..64)
-                    .filter(|c| moves >> c & 1 == 1)
-                    .nth(pick)
-                    .expect("a move");
+                let cell = random_move(&mut state, moves);
                 let flipped = Full::flips_at_empty(&geo, me, opp, 1 << cell);
                 features = weights.features_after(&features, cell, flipped);
                 (me, opp) = (opp & !flipped, me | flipped | 1 << cell);
