@@ -64,6 +64,7 @@ pub(crate) fn features_after<B: Bits>(
         Some(weights) => {
             // The child's opponent (the mover of `pos`) owns the new disc and the turned ones.
             let (opp, taken) = (pos.opp.low_u64(), child.opp.low_u64() & !pos.me.low_u64());
+            debug_assert!(taken & !opp != 0, "the child is a move from the position");
             let square = (taken & !opp).trailing_zeros();
             weights.features_after(before, square, taken & opp)
         }

@@ -13,7 +13,7 @@
 //! cells: its cells are gathered from each bit set into a small number (`pext` on x86-64-v3,
 //! a portable equivalent elsewhere), which a table of the pattern turns into its base-3 index.
 //! The search reads them so only where a search starts: from there it keeps every index up to
-//! date move by move ([`Features`]: the new disc and each turned one add or take a power of
+//! date move by move (`Features`: the new disc and each turned one add or take a power of
 //! three in the patterns through their cell), so that an evaluation is one table read per
 //! pattern.
 //!
@@ -578,17 +578,13 @@ impl Weights {
         my_moves: u32,
         their_moves: u32,
     ) -> i32 {
-        let table = self.table(64 - (me | opp).count_ones());
-        let ternary = &self.layout.ternary;
-        let mut score = self.moves_and_constant(table, my_moves, their_moves);
-        for probe in &self.layout.probes {
-            let at = probe.ternary as usize;
-            let mine = gather(cpu, me, probe.mask) as usize;
-            let theirs = gather(cpu, opp, probe.mask) as usize;
-            let index = usize::from(ternary[at + mine]) + 2 * usize::from(ternary[at + theirs]);
-            score += i32::from(table[probe.offset as usize + index]);
-        }
-        score
+        let features = self.features(cpu, me, opp);
+        self.evaluate_features(
+            &features,
+            64 - (me | opp).count_ones(),
+            my_moves,
+            their_moves,
+        )
     }
 
     /// The features of a position, read from the board.
@@ -606,9 +602,8 @@ impl Weights {
         features
     }
 
-    /// The features after the mover of the position `me`, `opp` (whose features are `before`)
-    /// puts a disc on the empty cell `square` and turns the discs `flipped`, with the opponent
-    /// to move then.
+    /// The features after the mover of a position whose features are `before` puts a disc on
+    /// the empty cell `square` and turns the discs `flipped`, with the opponent to move then.
     #[inline(always)]
     pub(crate) fn features_after(&self, before: &Features, square: u32, flipped: u64) -> Features {
         let digits = &self.layout.digits;

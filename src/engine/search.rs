@@ -423,7 +423,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         portable(self, pos, features, depth, alpha, beta, passed)
     }
 
-    /// The body of [`Searcher::midgame`].
+    /// The body of [`Searcher::midgame_from`].
     #[inline(always)]
     fn midgame_body(
         &mut self,
