@@ -42,9 +42,13 @@ pub(crate) fn evaluate<B: Bits, R: Rules, C: Cpu>(
     evaluate_with_moves::<B, R, C>(shape, pos, my_moves, None, cpu)
 }
 
-/// The pattern features of `pos` ([`Features::NONE`] on a board without patterns).
+/// The pattern features of `pos`, read from the board ([`Features::NONE`] on a board without patterns).
 #[inline(always)]
-pub(crate) fn features<B: Bits, C: Cpu>(shape: &Shape<B>, pos: Position<B>, cpu: C) -> Features {
+pub(crate) fn read_features<B: Bits, C: Cpu>(
+    shape: &Shape<B>,
+    pos: Position<B>,
+    cpu: C,
+) -> Features {
     match shape.patterns {
         Some(weights) => weights.features(cpu, pos.me.low_u64(), pos.opp.low_u64()),
         None => Features::NONE,
@@ -195,20 +199,20 @@ mod tests {
         let mut children = 0;
         for (me, opp) in positions() {
             let pos = Position { me, opp };
-            let before = features(&shape, pos, Portable);
+            let before = read_features(&shape, pos, Portable);
             let mut moves = pos.moves::<Full>(&shape.geo);
             while moves != 0 {
                 let child = pos.play::<Full>(&shape.geo, moves & moves.wrapping_neg());
                 moves &= moves - 1;
                 let after = features_after(&shape, &before, pos, child);
-                assert_eq!(after, features(&shape, child, Portable));
+                assert_eq!(after, read_features(&shape, child, Portable));
                 children += 1;
             }
         }
         assert!(children > 1000);
         // The classic evaluation has no features to keep.
         assert_eq!(
-            features(&CLASSIC, Position { me: 1, opp: 2 }, Portable),
+            read_features(&CLASSIC, Position { me: 1, opp: 2 }, Portable),
             Features::NONE
         );
     }

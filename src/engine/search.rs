@@ -18,7 +18,7 @@ mod tests;
 use std::marker::PhantomData;
 
 use super::bounds::{INFINITY, Window};
-use super::eval::{SCALE, evaluate_with_moves, features, features_after};
+use super::eval::{SCALE, evaluate_with_moves, features_after, read_features};
 use super::ordering::{
     self, Candidate, MIDGAME_TABLE_MOVE, SOLVE_TABLE_MOVE, SolveOrdering, pick_best,
 };
@@ -375,7 +375,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         beta: i32,
         passed: bool,
     ) -> i32 {
-        let features = features(self.shape, pos, self.cpu);
+        let features = read_features(self.shape, pos, self.cpu);
         self.midgame_from(pos, &features, depth, alpha, beta, passed)
     }
 
@@ -437,13 +437,10 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         if depth == 0 {
             return self.horizon(pos, features);
         }
-        if self.tick() {
-            return 0;
+        if let Some(score) = self.visit(pos) {
+            return score;
         }
         let shape = self.shape;
-        if (pos.me | pos.opp) == shape.geo.board {
-            return shape.final_score(pos.me, pos.opp) * SCALE;
-        }
         let moves = self.moves(pos);
         if moves.is_empty() {
             if passed {
@@ -500,14 +497,49 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 }
             },
         );
+        let window = Window { alpha, beta };
+        self.conclude(list, best, key, window, depth, depth >= MIDGAME_TABLE_MIN)
+    }
+
+    /// The end of a node's move loop: gives `list` back, stores `best` under `key` (for
+    /// `window` and `depth`) when `stored`, and returns its score; 0, with nothing stored, once
+    /// the budget ran out (`best` is `None`).
+    #[inline(always)]
+    fn conclude(
+        &mut self,
+        list: Vec<Candidate<B>>,
+        best: Option<Best>,
+        key: u64,
+        window: Window,
+        depth: u32,
+        stored: bool,
+    ) -> i32 {
         self.give_back(list);
         let Some(best) = best else {
             return 0;
         };
-        if depth >= MIDGAME_TABLE_MIN {
-            self.store(key, best.score, alpha, beta, depth, best.index);
+        if stored {
+            self.store(
+                key,
+                best.score,
+                window.alpha,
+                window.beta,
+                depth,
+                best.index,
+            );
         }
         best.score
+    }
+
+    /// Counts a midgame node at `pos`: its value when that is known already, 0 once the budget
+    /// ran out, the exact score of a full board.
+    #[inline(always)]
+    fn visit(&mut self, pos: Position<B>) -> Option<i32> {
+        if self.tick() {
+            return Some(0);
+        }
+        let shape = self.shape;
+        ((pos.me | pos.opp) == shape.geo.board).then(|| shape.final_score(pos.me, pos.opp) * SCALE)
     }
 
     /// The midgame's value of `pos` (whose features are `features`) at its horizon: the
@@ -515,13 +547,10 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     /// able to move), never evaluated.
     #[inline(always)]
     fn horizon(&mut self, pos: Position<B>, features: &Features) -> i32 {
-        if self.tick() {
-            return 0;
+        if let Some(score) = self.visit(pos) {
+            return score;
         }
         let shape = self.shape;
-        if (pos.me | pos.opp) == shape.geo.board {
-            return shape.final_score(pos.me, pos.opp) * SCALE;
-        }
         let my_moves = self.moves(pos);
         if my_moves.is_empty() && self.moves(pos.passed()).is_empty() {
             return shape.final_score(pos.me, pos.opp) * SCALE;
@@ -739,14 +768,14 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             #[inline(always)]
             |s: &mut Self, child, a, b| s.solve(child, a, b, false),
         );
-        self.give_back(list);
-        let Some(best) = best else {
-            return 0;
-        };
-        if n >= SOLVE_TABLE_MIN {
-            self.store(key, best.score, alpha, beta, n, best.index);
-        }
-        best.score
+        self.conclude(
+            list,
+            best,
+            key,
+            Window { alpha, beta },
+            n,
+            n >= SOLVE_TABLE_MIN,
+        )
     }
 
     /// A score at or above `beta` that the table already proves for one of the children in
@@ -813,7 +842,8 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         let parent = Parent {
             pos,
             // The children's evaluations, if any, start from these, read once.
-            features: (order == SolveOrdering::Evaluated).then(|| features(shape, pos, self.cpu)),
+            features: (order == SolveOrdering::Evaluated)
+                .then(|| read_features(shape, pos, self.cpu)),
             empties,
             odd: shape.odd_regions(empties),
             alpha,
