@@ -107,6 +107,7 @@ pub trait Player {
 pub struct EnginePlayer {
     engine: Engine,
     budget: Budget,
+    share: Option<Duration>,
     book: Option<Arc<Book>>,
 }
 
@@ -122,6 +123,7 @@ impl EnginePlayer {
         EnginePlayer {
             engine,
             budget: spec.budget,
+            share: spec.share,
             book: spec.uses_builtin_book().then(Book::builtin),
         }
     }
@@ -131,6 +133,22 @@ impl EnginePlayer {
     pub fn with_book(mut self, book: Option<Arc<Book>>) -> EnginePlayer {
         self.book = book;
         self
+    }
+
+    /// The limits of its search in `game`: its budget's, with its share of the clock if given.
+    fn limits(&self, game: &Game) -> Limits {
+        let mut limits = match self.budget {
+            Budget::Level(level) => level.profile().limits(game),
+            Budget::Nodes(nodes) => Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+        };
+        if let Some(share) = self.share {
+            limits.target = Some(share);
+            limits.time = Some(share.mul_f64(spec::CAP_PER_SHARE));
+        }
+        limits
     }
 }
 
@@ -146,15 +164,8 @@ impl Player for EnginePlayer {
         {
             return Ok(best.square);
         }
-        let limits = match self.budget {
-            Budget::Level(level) => level.profile().limits(game.now),
-            Budget::Nodes(nodes) => Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            },
-        };
         self.engine
-            .search(game.now, &limits)
+            .search(game.now, &self.limits(game.now))
             .map(|report| report.best_move)
             .map_err(|error| Fault::Crashed(error.to_string()))
     }
@@ -432,6 +443,38 @@ mod tests {
             (tally.losses, tally.a_forfeits, tally.played_out),
             (1, 1, 0)
         );
+    }
+
+    #[test]
+    fn a_share_of_the_clock_replaces_the_budgets_as_level_6_has_its_own() {
+        let game = openings::standard_start();
+        let level_6 = crate::computer::Level::MAX.profile();
+        let (cap, share) = (level_6.time.unwrap(), level_6.target.unwrap());
+        assert!((cap.as_secs_f64() / share.as_secs_f64() - spec::CAP_PER_SHARE).abs() < 1e-9);
+        let player = |budget, share| {
+            let spec = EngineSpec {
+                budget,
+                share,
+                ..EngineSpec::default()
+            };
+            EnginePlayer::new(&spec, Evaluation::Classic).limits(&game)
+        };
+        let level = player(Budget::Level(crate::computer::Level::MAX), None);
+        assert_eq!((level.target, level.time), (Some(share), Some(cap)));
+        let longer = Duration::from_secs(6);
+        let level = player(Budget::Level(crate::computer::Level::MAX), Some(longer));
+        assert_eq!(
+            (level.target, level.time),
+            (Some(longer), Some(Duration::from_secs(20)))
+        );
+        assert_eq!(level.nodes, Some(level_6.nodes));
+        let nodes = player(Budget::Nodes(5000), Some(longer));
+        assert_eq!(
+            (nodes.nodes, nodes.target, nodes.time),
+            (Some(5000), Some(longer), Some(Duration::from_secs(20)))
+        );
+        let nodes = player(Budget::Nodes(5000), None);
+        assert_eq!((nodes.target, nodes.time), (None, None));
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! The players of a match as named on a command line:
 //!
-//! - `self:LEVEL` (1-6), `self:nodes=N`, `self:weights=FILE`, `self:classic`,
-//!   `self:no-probcut`, `self:book`, `self:no-book`, `self:book=FILE`, combined with commas
-//!   (`self:nodes=300000,weights=old.bin`): this engine; `self` alone is level 6. The budget is
-//!   the computer of `othello play` at a level (without its random moves) or a number of nodes
-//!   a move; the evaluation the weights compiled in, the classic one or a weights file; the
+//! - `self:LEVEL` (1-6), `self:nodes=N`, `self:share=SECONDS`, `self:weights=FILE`,
+//!   `self:classic`, `self:no-probcut`, `self:book`, `self:no-book`, `self:book=FILE`, combined
+//!   with commas (`self:nodes=300000,weights=old.bin`): this engine; `self` alone is level 6.
+//!   The budget is the computer of `othello play` at a level (without its random moves) or a
+//!   number of nodes a move, with the clock of level 6 or a move's share of it given; the
+//!   evaluation the weights compiled in, the classic one or a weights file; the
 //!   search with or without probabilistic cut-offs; the opening book as `othello play`'s
 //!   computer has it (the built-in book from level 3, none with a node budget), the built-in
 //!   book at any budget, none, or a book file.
@@ -21,6 +22,7 @@
 //!     evaluation: EvaluationSpec::Classic,
 //!     selective: true,
 //!     book: BookSpec::Default,
+//!     share: None,
 //! }));
 //! let rhino: Contender = "gtp:gtp-rhino -l 4".parse().unwrap();
 //! assert_eq!(rhino, Contender::Gtp(vec!["gtp-rhino".into(), "-l".into(), "4".into()]));
@@ -29,6 +31,7 @@
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::time::Duration;
 
 use thiserror::Error;
 
@@ -81,7 +84,18 @@ pub struct EngineSpec {
     pub selective: bool,
     /// Its opening book.
     pub book: BookSpec,
+    /// A move's share of the clock, instead of the budget's own (level 6: 3 s): the search
+    /// deepens while its next iteration is expected to end within it, and stops one under way
+    /// at [`CAP_PER_SHARE`] times it, as level 6 does.
+    pub share: Option<Duration>,
 }
+
+/// How long a search with a share of the clock may take, in shares ([`EngineSpec::share`]):
+/// level 6 stops an iteration under way at 10 s for its share of 3 s.
+pub const CAP_PER_SHARE: f64 = 10.0 / 3.0;
+
+/// The longest share of the clock `self:share=` takes, in seconds: an hour.
+const SHARE_MAX: f64 = 3600.0;
 
 impl Default for EngineSpec {
     /// Level 6, the trained weights, probabilistic cut-offs, the built-in book.
@@ -91,6 +105,7 @@ impl Default for EngineSpec {
             evaluation: EvaluationSpec::Trained,
             selective: true,
             book: BookSpec::Default,
+            share: None,
         }
     }
 }
@@ -105,6 +120,32 @@ impl EngineSpec {
             BookSpec::Builtin => true,
             BookSpec::Off | BookSpec::File(_) => false,
         }
+    }
+}
+
+impl fmt::Display for EngineSpec {
+    /// The spec as `self:` names it, its options in a fixed order and the defaults left out
+    /// (`self:6`, `self:nodes=3000,classic,share=2.5`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.budget {
+            Budget::Level(level) => write!(f, "self:{level}")?,
+            Budget::Nodes(nodes) => write!(f, "self:nodes={nodes}")?,
+        }
+        match &self.evaluation {
+            EvaluationSpec::Trained => {}
+            EvaluationSpec::Classic => f.write_str(",classic")?,
+            EvaluationSpec::File(path) => write!(f, ",weights={}", path.display())?,
+        }
+        if !self.selective {
+            f.write_str(",no-probcut")?;
+        }
+        if self.book != BookSpec::Default {
+            write!(f, ",{}", self.book)?;
+        }
+        if let Some(share) = self.share {
+            write!(f, ",share={}", share.as_secs_f64())?;
+        }
+        Ok(())
     }
 }
 
@@ -170,7 +211,7 @@ fn command(text: &str) -> Result<Vec<String>, String> {
 /// The options after `self:`.
 fn parse_engine(text: &str) -> Result<EngineSpec, String> {
     let mut spec = EngineSpec::default();
-    let (mut budget, mut evaluation, mut book) = (None, None, None);
+    let (mut budget, mut evaluation, mut book, mut share) = (None, None, None, None);
     for option in text.split(',').map(str::trim).filter(|o| !o.is_empty()) {
         let (name, value) = match option.split_once('=') {
             Some((name, value)) => (name.trim(), Some(value.trim())),
@@ -190,6 +231,16 @@ fn parse_engine(text: &str) -> Result<EngineSpec, String> {
                         format!("nodes: expected a number from 1 up, found {value:?}")
                     })?;
                 (&mut budget, Setting::Budget(Budget::Nodes(nodes)))
+            }
+            ("share", Some(value)) => {
+                let seconds = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|&s| s > 0.0 && s <= SHARE_MAX)
+                    .ok_or_else(|| {
+                        format!("share: expected seconds above 0, at most 3600, found {value:?}")
+                    })?;
+                (&mut share, Setting::Share(Duration::from_secs_f64(seconds)))
             }
             ("weights", Some(file)) if !file.is_empty() => (
                 &mut evaluation,
@@ -216,7 +267,8 @@ fn parse_engine(text: &str) -> Result<EngineSpec, String> {
             _ => {
                 return Err(format!(
                     "unknown option {option:?}: expected a level (1-6), level=N, nodes=N, \
-                     weights=FILE, classic, trained, no-probcut, book, no-book or book=FILE"
+                     share=SECONDS, weights=FILE, classic, trained, no-probcut, book, no-book or \
+                     book=FILE"
                 ));
             }
         };
@@ -233,6 +285,9 @@ fn parse_engine(text: &str) -> Result<EngineSpec, String> {
     if let Some(Setting::Book(value)) = book {
         spec.book = value;
     }
+    if let Some(Setting::Share(value)) = share {
+        spec.share = Some(value);
+    }
     Ok(spec)
 }
 
@@ -242,6 +297,7 @@ enum Setting {
     Budget(Budget),
     Evaluation(EvaluationSpec),
     Book(BookSpec),
+    Share(Duration),
 }
 
 impl fmt::Display for Setting {
@@ -255,6 +311,7 @@ impl fmt::Display for Setting {
                 write!(f, "weights={}", path.display())
             }
             Setting::Book(book) => book.fmt(f),
+            Setting::Share(share) => write!(f, "share={}", share.as_secs_f64()),
         }
     }
 }

@@ -51,7 +51,18 @@ fn engine(budget: Budget, evaluation: EvaluationSpec, selective: bool) -> Conten
         evaluation,
         selective,
         book: BookSpec::Default,
+        share: None,
     })
+}
+
+fn with_share(contender: Contender, seconds: f64) -> Contender {
+    match contender {
+        Contender::Engine(spec) => Contender::Engine(EngineSpec {
+            share: Some(Duration::from_secs_f64(seconds)),
+            ..spec
+        }),
+        other => other,
+    }
 }
 
 fn with_book(contender: Contender, book: BookSpec) -> Contender {
@@ -119,6 +130,17 @@ fn players_are_read_in_every_form() {
             ),
         ),
         (
+            "self:6,share=4.5",
+            with_share(engine(level(6), EvaluationSpec::Trained, true), 4.5),
+        ),
+        (
+            "self:share=0.25,nodes=1000",
+            with_share(
+                engine(Budget::Nodes(1000), EvaluationSpec::Trained, true),
+                0.25,
+            ),
+        ),
+        (
             "gtp:gtp-rhino -l 4",
             Contender::Gtp(words("gtp-rhino -l 4")),
         ),
@@ -137,8 +159,22 @@ fn players_are_read_in_every_form() {
         ),
     ];
     for (text, expected) in cases {
+        if let Contender::Engine(spec) = &expected {
+            // The name a match shows reads back as the same player.
+            let name = spec.to_string();
+            assert_eq!(name.parse::<Contender>(), Ok(expected.clone()), "{name}");
+        }
         assert_eq!(text.parse::<Contender>(), Ok(expected), "{text}");
     }
+    let named = |text: &str| match text.parse::<Contender>() {
+        Ok(Contender::Engine(spec)) => spec.to_string(),
+        other => panic!("{text}: {other:?}"),
+    };
+    assert_eq!(named("self"), "self:6");
+    assert_eq!(
+        named("self:share=2.5, classic ,nodes=3000"),
+        "self:nodes=3000,classic,share=2.5"
+    );
 }
 
 #[test]
@@ -181,6 +217,15 @@ fn bad_players_are_refused_saying_what_is_wrong() {
         ),
         ("self:book,no-book", "book and no-book both given"),
         ("self:book=", "unknown option \"book=\""),
+        (
+            "self:share=0",
+            "share: expected seconds above 0, at most 3600, found \"0\"",
+        ),
+        ("self:share=-1", "found \"-1\""),
+        ("self:share=soon", "found \"soon\""),
+        ("self:share=NaN", "found \"NaN\""),
+        ("self:share=3601", "at most 3600"),
+        ("self:share=2,share=3", "share=2 and share=3 both given"),
         ("gtp:", "no command to start the engine"),
         ("nboard:  ", "no command"),
         ("gtp:\"unclosed", "cannot split the command"),

@@ -42,10 +42,12 @@ use external::{External, Protocol};
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Players: self:LEVEL (1-6, the computer of `othello play` without its random moves, with the
-built-in opening book from level 3), self:nodes=N (N nodes a move, no book), self:weights=FILE
-(weights of `othello train fit`), self:classic, self:no-probcut, self:book (the built-in book at
-any budget), self:no-book, self:book=FILE, combined with commas
-(self:nodes=300000,weights=old.bin); a book move is the book's best. gtp:COMMAND or
+built-in opening book from level 3), self:nodes=N (N nodes a move, no book), self:share=SECONDS
+(a move's share of the clock, level 6's being 3: deepens while the next iteration should end
+within it, stops at 10/3 of it), self:weights=FILE (weights of `othello train fit`),
+self:classic, self:no-probcut, self:book (the built-in book at any budget), self:no-book,
+self:book=FILE, combined with commas (self:6,share=5 or self:nodes=300000,weights=old.bin); a
+book move is the book's best. gtp:COMMAND or
 nboard:COMMAND, an engine started from COMMAND (split as a shell would, without one) speaking
 GTP or NBoard, for example gtp:\"gtp-rhino -l 4\".
 
@@ -407,24 +409,7 @@ fn play_match(args: &MatchArgs) -> Result<(), MatchError> {
 /// A player's name in the report and the saved games: as given on the command line.
 fn name(contender: &Contender) -> String {
     match contender {
-        Contender::Engine(spec) => {
-            let mut parts = vec![match spec.budget {
-                othello::arena::spec::Budget::Level(level) => level.to_string(),
-                othello::arena::spec::Budget::Nodes(nodes) => format!("nodes={nodes}"),
-            }];
-            match &spec.evaluation {
-                EvaluationSpec::Trained => {}
-                EvaluationSpec::Classic => parts.push("classic".to_owned()),
-                EvaluationSpec::File(path) => parts.push(format!("weights={}", path.display())),
-            }
-            if !spec.selective {
-                parts.push("no-probcut".to_owned());
-            }
-            if spec.book != BookSpec::Default {
-                parts.push(spec.book.to_string());
-            }
-            format!("self:{}", parts.join(","))
-        }
+        Contender::Engine(spec) => spec.to_string(),
         Contender::Gtp(words) => format!("gtp:{}", shell_words::join(words)),
         Contender::NBoard(words) => format!("nboard:{}", shell_words::join(words)),
     }
