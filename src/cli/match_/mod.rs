@@ -47,9 +47,9 @@ built-in opening book from level 3), self:nodes=N (N nodes a move, no book), sel
 within it, stops at 10/3 of it), self:weights=FILE (weights of `othello train fit`),
 self:classic, self:no-probcut, self:book (the built-in book at any budget), self:no-book,
 self:book=FILE, combined with commas (self:6,share=5 or self:nodes=300000,weights=old.bin); a
-book move is the book's best. gtp:COMMAND or
-nboard:COMMAND, an engine started from COMMAND (split as a shell would, without one) speaking
-GTP or NBoard, for example gtp:\"gtp-rhino -l 4\".
+book move is the book's best. gtp:COMMAND or nboard:COMMAND, an engine started from COMMAND
+(split as a shell would, without one) speaking GTP or NBoard, for example
+gtp:\"gtp-rhino -l 4\".
 
 A game in which a player answers an illegal move or garbage, does not answer within --timeout,
 or crashes is lost by that player (forfeited); an engine is restarted after such a fault.
