@@ -131,10 +131,8 @@ impl fmt::Display for EngineSpec {
             Budget::Level(level) => write!(f, "self:{level}")?,
             Budget::Nodes(nodes) => write!(f, "self:nodes={nodes}")?,
         }
-        match &self.evaluation {
-            EvaluationSpec::Trained => {}
-            EvaluationSpec::Classic => f.write_str(",classic")?,
-            EvaluationSpec::File(path) => write!(f, ",weights={}", path.display())?,
+        if self.evaluation != EvaluationSpec::Trained {
+            write!(f, ",{}", self.evaluation)?;
         }
         if !self.selective {
             f.write_str(",no-probcut")?;
@@ -143,7 +141,7 @@ impl fmt::Display for EngineSpec {
             write!(f, ",{}", self.book)?;
         }
         if let Some(share) = self.share {
-            write!(f, ",share={}", share.as_secs_f64())?;
+            write!(f, ",{}", Setting::Share(share))?;
         }
         Ok(())
     }
@@ -305,13 +303,20 @@ impl fmt::Display for Setting {
         match self {
             Setting::Budget(Budget::Level(level)) => write!(f, "level {level}"),
             Setting::Budget(Budget::Nodes(nodes)) => write!(f, "nodes={nodes}"),
-            Setting::Evaluation(EvaluationSpec::Trained) => f.write_str("trained"),
-            Setting::Evaluation(EvaluationSpec::Classic) => f.write_str("classic"),
-            Setting::Evaluation(EvaluationSpec::File(path)) => {
-                write!(f, "weights={}", path.display())
-            }
+            Setting::Evaluation(evaluation) => evaluation.fmt(f),
             Setting::Book(book) => book.fmt(f),
             Setting::Share(share) => write!(f, "share={}", share.as_secs_f64()),
+        }
+    }
+}
+
+impl fmt::Display for EvaluationSpec {
+    /// The option that names it, as `self:` reads it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvaluationSpec::Trained => f.write_str("trained"),
+            EvaluationSpec::Classic => f.write_str("classic"),
+            EvaluationSpec::File(path) => write!(f, "weights={}", path.display()),
         }
     }
 }

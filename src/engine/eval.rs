@@ -42,7 +42,8 @@ pub(crate) fn evaluate<B: Bits, R: Rules, C: Cpu>(
     evaluate_with_moves::<B, R, C>(shape, pos, my_moves, None, cpu)
 }
 
-/// The pattern features of `pos`, read from the board ([`Features::NONE`] on a board without patterns).
+/// The pattern features of `pos`, read from the board ([`Features::NONE`] on a board without
+/// patterns).
 #[inline(always)]
 pub(crate) fn read_features<B: Bits, C: Cpu>(
     shape: &Shape<B>,

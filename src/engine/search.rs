@@ -481,10 +481,11 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             return cut;
         }
         let mut list = self.midgame_children(pos, features, moves, depth, table_move);
+        let window = Window { alpha, beta };
         let best = self.search_moves(
             pos,
             &mut list,
-            Window { alpha, beta },
+            window,
             Best::NONE,
             #[inline(always)]
             |s: &mut Self, child, a, b| {
@@ -497,7 +498,6 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 }
             },
         );
-        let window = Window { alpha, beta };
         self.conclude(list, best, key, window, depth, depth >= MIDGAME_TABLE_MIN)
     }
 
@@ -760,22 +760,16 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             // (A single move needs no key.)
             self.solve_keys(&mut list, pos, empties, alpha, order, table_move);
         }
+        let window = Window { alpha, beta };
         let best = self.search_moves(
             pos,
             &mut list,
-            Window { alpha, beta },
+            window,
             first,
             #[inline(always)]
             |s: &mut Self, child, a, b| s.solve(child, a, b, false),
         );
-        self.conclude(
-            list,
-            best,
-            key,
-            Window { alpha, beta },
-            n,
-            n >= SOLVE_TABLE_MIN,
-        )
+        self.conclude(list, best, key, window, n, n >= SOLVE_TABLE_MIN)
     }
 
     /// A score at or above `beta` that the table already proves for one of the children in
