@@ -57,27 +57,32 @@ fn depth_before_solve(n: u32) -> u32 {
     n.saturating_sub(12).min(10)
 }
 
-/// Runs the search the request describes on the table.
+/// Runs the search the request describes on the table and the threads' small tables (one
+/// for each of `request.config.threads`).
 pub(crate) fn run(
     request: &Request,
     table: &Table,
+    small_tables: &[Table],
     on_progress: &mut dyn FnMut(&SearchReport),
 ) -> SearchReport {
     struct Run<'r, 'a, 'p> {
         request: &'r Request<'a>,
         table: &'r Table,
+        small_tables: &'r [Table],
         on_progress: &'p mut dyn FnMut(&SearchReport),
     }
     impl Visitor for Run<'_, '_, '_> {
         type Output = SearchReport;
         fn call<R: Rules, B: SearchBits, C: Cpu>(self, cpu: C) -> SearchReport {
-            run_with::<B, R, C>(cpu, self.request, self.table, self.on_progress)
+            let tables = (self.table, self.small_tables);
+            run_with::<B, R, C>(cpu, self.request, tables, self.on_progress)
         }
     }
     let dims = request.board.dims();
     let run = Run {
         request,
         table,
+        small_tables,
         on_progress,
     };
     dispatch(request.rules, dims, run)
@@ -106,7 +111,7 @@ struct BestLine {
 fn run_with<B: SearchBits, R: Rules, C: Cpu>(
     cpu: C,
     request: &Request,
-    table: &Table,
+    (table, small_tables): (&Table, &[Table]),
     on_progress: &mut dyn FnMut(&SearchReport),
 ) -> SearchReport {
     let shape = Shape::<B>::new(
@@ -124,6 +129,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
     let team = Team {
         shape: &shape,
         table,
+        small_tables,
         cpu,
         salt,
         helpers: request.config.threads.max(1) - 1,
@@ -138,7 +144,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         max_nodes: request.limits.nodes,
         visited: request.visited,
     };
-    let mut searcher = Searcher::<B, R, C>::new(&shape, table, budget, salt, cpu);
+    let mut searcher = Searcher::<B, R, C>::new(&shape, table, &small_tables[0], budget, salt, cpu);
     let best_line = iterate(
         &mut searcher,
         &team,
@@ -156,6 +162,8 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
 struct Team<'a, B, C> {
     shape: &'a Shape<'a, B>,
     table: &'a Table,
+    /// The small table of each thread: the calling one's first, then each helper's.
+    small_tables: &'a [Table],
     cpu: C,
     salt: u64,
     /// Threads besides the calling one.
@@ -517,16 +525,23 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
     };
     let end_cut = searcher.end_cut;
     std::thread::scope(|scope| {
-        for _ in 0..helpers {
-            scope.spawn(|| {
+        let (share, take_moves) = (&share, &take_moves);
+        for small_table in &team.small_tables[1..=helpers] {
+            scope.spawn(move || {
                 let budget = Budget {
                     stops: [team.stop, &share.abort],
                     deadline: team.deadline,
                     max_nodes: None,
                     visited: team.visited,
                 };
-                let mut helper =
-                    Searcher::<B, R, C>::new(team.shape, team.table, budget, team.salt, team.cpu);
+                let mut helper = Searcher::<B, R, C>::new(
+                    team.shape,
+                    team.table,
+                    small_table,
+                    budget,
+                    team.salt,
+                    team.cpu,
+                );
                 helper.end_cut = end_cut;
                 take_moves(&mut helper);
                 team.helper_nodes.fetch_add(helper.nodes, Ordering::Relaxed);

@@ -40,6 +40,15 @@ use small::Finisher;
 /// transposition cut-off from 11 empties) from 8 empties took 1.03 G nodes, from 9 1.10 G,
 /// from 10 1.16 G; timed back to back, from 9 was the fastest (DESIGN.md, "Exact solver").
 const SOLVE_TABLE_MIN: u32 = 9;
+/// Empties from which the solver probes and stores its small table, below [`SOLVE_TABLE_MIN`]:
+/// positions of 7 and 8 empties, in a table of [`SMALL_TABLE_KIB`] per thread that stays in the
+/// processor's cache, as Edax keeps a shallow table beside its main one. FFO #40-#49 took 8.9%
+/// fewer nodes (the tuning set 8.4%) in 2% less time; from 6 empties 13% fewer but no faster;
+/// 9 empties there too (the main table from 10) more nodes and 6% more time; 256 KiB slower,
+/// 1 MiB and more no better (DESIGN.md, "Exact solver").
+const SMALL_TABLE_MIN: u32 = 7;
+/// The size of each thread's small table, in KiB.
+pub(crate) const SMALL_TABLE_KIB: usize = 512;
 /// Empties from which the solver orders moves by the opponent's mobility (fastest first);
 /// below, the solver runs its small, table-free code. From 6 (not 7): FFO #40-#49 in 6.5% fewer
 /// nodes and the 20 positions of 24 empties of the tuning set in 10.4% fewer, in about the same
@@ -110,6 +119,8 @@ pub(crate) struct Searcher<'a, B, R, C> {
     /// Which compiled copy of the recursive searches runs.
     cpu: C,
     table: &'a Table,
+    /// This thread's table of the solver's positions below [`SOLVE_TABLE_MIN`] empties.
+    small_table: &'a Table,
     budget: Budget<'a>,
     midgame_salt: u64,
     exact_salt: u64,
@@ -139,6 +150,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     pub(crate) fn new(
         shape: &'a Shape<'a, B>,
         table: &'a Table,
+        small_table: &'a Table,
         budget: Budget<'a>,
         salt: u64,
         cpu: C,
@@ -147,6 +159,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             shape,
             cpu,
             table,
+            small_table,
             budget,
             midgame_salt: salt ^ 0x6d69_6467_616d_6521,
             exact_salt: salt ^ 0x6578_6163_7421_2121,
@@ -237,16 +250,29 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             .filter(|&m| moves.has(m))
     }
 
+    /// The table the solver keeps its positions of `n` empties in, if any: the main one from
+    /// [`SOLVE_TABLE_MIN`] empties, the thread's small one from [`SMALL_TABLE_MIN`].
+    #[inline(always)]
+    fn solve_table(&self, n: u32) -> Option<&'a Table> {
+        if n >= SOLVE_TABLE_MIN {
+            Some(self.table)
+        } else if n >= SMALL_TABLE_MIN {
+            Some(self.small_table)
+        } else {
+            None
+        }
+    }
+
     /// The solver's children of `pos` (`n` empties), one per move of `moves`, their table
-    /// slots fetched ahead when they will probe the table, so that the misses overlap.
+    /// slots fetched ahead when they will probe a table, so that the misses overlap.
     #[inline(always)]
     fn solve_children(&mut self, pos: Position<B>, moves: B, n: u32) -> Vec<Candidate<B>> {
         let mut list = self.take_list();
-        let prefetch = n > SOLVE_TABLE_MIN;
+        let table = self.solve_table(n - 1);
         for index in moves.members() {
             let child = self.play(pos, index);
-            if prefetch {
-                self.table.prefetch(self.solve_table_key(child, n - 1));
+            if let Some(table) = table {
+                table.prefetch(self.solve_table_key(child, n - 1));
             }
             list.push(Candidate::new(0, index, Some(child)));
         }
@@ -283,19 +309,20 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         None
     }
 
+    /// Stores in `table` under `key` what a search of window (`alpha`, `beta`) found: `best`
+    /// (a bound or exact), `depth` and the best move.
     #[inline]
     fn store(
-        &self,
+        table: &Table,
         key: u64,
         best: i32,
-        alpha: i32,
-        beta: i32,
+        window: Window,
         depth: u32,
         best_move: Option<u32>,
     ) {
-        let lower = if best > alpha { best } else { NO_LOWER };
-        let upper = if best < beta { best } else { NO_UPPER };
-        self.table.store(key, lower, upper, depth, best_move);
+        let lower = if best > window.alpha { best } else { NO_LOWER };
+        let upper = if best < window.beta { best } else { NO_UPPER };
+        table.store(key, lower, upper, depth, best_move);
     }
 
     /// A cut-off from stable discs: the score cannot exceed what the discs that can never be
@@ -498,12 +525,13 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 }
             },
         );
-        self.conclude(list, best, key, window, depth, depth >= MIDGAME_TABLE_MIN)
+        let table = (depth >= MIDGAME_TABLE_MIN).then_some(self.table);
+        self.conclude(list, best, key, window, depth, table)
     }
 
     /// The end of a node's move loop: gives `list` back, stores `best` under `key` (for
-    /// `window` and `depth`) when `stored`, and returns its score; 0, with nothing stored, once
-    /// the budget ran out (`best` is `None`).
+    /// `window` and `depth`) in `table` if there is one, and returns its score; 0, with
+    /// nothing stored, once the budget ran out (`best` is `None`).
     #[inline(always)]
     fn conclude(
         &mut self,
@@ -512,21 +540,14 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         key: u64,
         window: Window,
         depth: u32,
-        stored: bool,
+        table: Option<&Table>,
     ) -> i32 {
         self.give_back(list);
         let Some(best) = best else {
             return 0;
         };
-        if stored {
-            self.store(
-                key,
-                best.score,
-                window.alpha,
-                window.beta,
-                depth,
-                best.index,
-            );
+        if let Some(table) = table {
+            Self::store(table, key, best.score, window, depth, best.index);
         }
         best.score
     }
@@ -706,9 +727,8 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         }
         let mut table_move = None;
         let key = self.solve_table_key(pos, n);
-        if n >= SOLVE_TABLE_MIN
-            && let Some(hit) = self.table.probe(key)
-        {
+        let table = self.solve_table(n);
+        if let Some(hit) = table.and_then(|table| table.probe(key)) {
             if hit.lower >= beta {
                 return hit.lower;
             }
@@ -749,8 +769,11 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 if self.aborted || found.score >= beta {
                     // (After an abort the score means nothing and nothing is stored.)
                     self.give_back(list);
-                    if n >= SOLVE_TABLE_MIN && !self.aborted {
-                        self.store(key, found.score, alpha, beta, n, found.index);
+                    if let Some(table) = table
+                        && !self.aborted
+                    {
+                        let window = Window { alpha, beta };
+                        Self::store(table, key, found.score, window, n, found.index);
                     }
                     return found.score;
                 }
@@ -769,7 +792,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             #[inline(always)]
             |s: &mut Self, child, a, b| s.solve(child, a, b, false),
         );
-        self.conclude(list, best, key, window, n, n >= SOLVE_TABLE_MIN)
+        self.conclude(list, best, key, window, n, table)
     }
 
     /// A score at or above `beta` that the table already proves for one of the children in

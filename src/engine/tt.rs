@@ -103,7 +103,12 @@ impl Table {
     /// A table of about `megabytes` MiB (at least one bucket; the slot count is a power of two),
     /// or `None` if that much memory cannot be had.
     pub(crate) fn try_new(megabytes: usize) -> Option<Table> {
-        let wanted = megabytes.max(1).checked_mul(1 << 20)? / SLOT_BYTES;
+        Table::try_new_kib(megabytes.max(1).checked_mul(1 << 10)?)
+    }
+
+    /// A table of about `kib` KiB; see [`Table::try_new`].
+    pub(crate) fn try_new_kib(kib: usize) -> Option<Table> {
+        let wanted = kib.max(1).checked_mul(1 << 10)? / SLOT_BYTES;
         let slots = wanted.checked_next_power_of_two()?.max(2);
         let slots = if slots > wanted { slots / 2 } else { slots }.max(2);
         let layout = Layout::array::<Slot>(slots).ok()?;

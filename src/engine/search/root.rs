@@ -91,7 +91,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
     pub(crate) fn store_solved(&self, pos: Position<B>, best: i32, window: Window, best_move: u32) {
         let n = pos.empties(&self.shape.geo).count();
         let key = self.solve_table_key(pos, n);
-        self.store(key, best, window.alpha, window.beta, n, Some(best_move));
+        Self::store(self.table, key, best, window, n, Some(best_move));
     }
 
     /// The table's best move for a position, if any.

@@ -54,8 +54,8 @@ fn positions<B: SearchBits, R: Rules>(
     found
 }
 
-/// What `run` returns from a searcher with processor `cpu`, no limits and a fresh table,
-/// and the nodes it visited.
+/// What `run` returns from a searcher with processor `cpu`, no limits and fresh tables, and
+/// the nodes it visited.
 fn with_searcher<B: SearchBits, R: Rules, C: Cpu, T>(
     shape: &Shape<B>,
     cpu: C,
@@ -68,8 +68,8 @@ fn with_searcher<B: SearchBits, R: Rules, C: Cpu, T>(
         max_nodes: None,
         visited: &AtomicU64::new(0),
     };
-    let table = Table::new(1);
-    let mut searcher = Searcher::<B, R, C>::new(shape, &table, budget, 7, cpu);
+    let (table, small_table) = (Table::new(1), Table::new(1));
+    let mut searcher = Searcher::<B, R, C>::new(shape, &table, &small_table, budget, 7, cpu);
     let result = run(&mut searcher);
     (result, searcher.nodes)
 }
@@ -171,4 +171,45 @@ fn portable_and_x86_64_v3_searches_agree() {
     copies_agree::<u64, Simple>(8, 8, 12, 4);
     copies_agree::<u128, Full>(10, 10, 12, 4);
     copies_agree::<U256, Full>(12, 12, 10, 3);
+}
+
+/// The solver's small table (positions of 7 and 8 empties) changes no score and saves nodes:
+/// with one of a single KiB, which keeps almost nothing, the same positions take more.
+#[test]
+fn the_small_table_saves_nodes_and_changes_no_score() {
+    let classic = crate::engine::Evaluation::Classic;
+    let scoring = Scoring::DiscsOnly;
+    let shape = Shape::<u64>::new(
+        Dimensions::STANDARD,
+        RuleSet::Full,
+        WinRule::MostDiscs,
+        scoring,
+        &classic,
+        false,
+    );
+    let solve = |position, small_kib| {
+        let stop = AtomicBool::new(false);
+        let budget = Budget {
+            stops: [&stop, &stop],
+            deadline: None,
+            max_nodes: None,
+            visited: &AtomicU64::new(0),
+        };
+        let table = Table::new(1);
+        let small_table = Table::try_new_kib(small_kib).expect("a small table");
+        let mut searcher =
+            Searcher::<u64, Full, _>::new(&shape, &table, &small_table, budget, 7, Portable);
+        (searcher.solve_child(position, Window::FULL), searcher.nodes)
+    };
+    let (mut with, mut without) = (0, 0);
+    for position in positions::<u64, Full>(&shape, 13, 8) {
+        let (score, nodes) = solve(position, SMALL_TABLE_KIB);
+        let (tiny_score, tiny_nodes) = solve(position, 1);
+        assert_eq!(score, tiny_score, "{position:?}");
+        (with, without) = (with + nodes, without + tiny_nodes);
+    }
+    assert!(
+        with < without,
+        "{with} nodes with the small table, {without} without"
+    );
 }
