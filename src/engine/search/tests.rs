@@ -61,6 +61,16 @@ fn with_searcher<B: SearchBits, R: Rules, C: Cpu, T>(
     cpu: C,
     run: impl FnOnce(&mut Searcher<'_, B, R, C>) -> T,
 ) -> (T, u64) {
+    with_small_table(shape, cpu, 1024, run)
+}
+
+/// [`with_searcher`] with a small table of `small_kib` KiB.
+fn with_small_table<B: SearchBits, R: Rules, C: Cpu, T>(
+    shape: &Shape<B>,
+    cpu: C,
+    small_kib: usize,
+    run: impl FnOnce(&mut Searcher<'_, B, R, C>) -> T,
+) -> (T, u64) {
     let stop = AtomicBool::new(false);
     let budget = Budget {
         stops: [&stop, &stop],
@@ -68,7 +78,8 @@ fn with_searcher<B: SearchBits, R: Rules, C: Cpu, T>(
         max_nodes: None,
         visited: &AtomicU64::new(0),
     };
-    let (table, small_table) = (Table::new(1), Table::new(1));
+    let table = Table::new(1);
+    let small_table = Table::try_new_kib(small_kib).expect("a small table");
     let mut searcher = Searcher::<B, R, C>::new(shape, &table, &small_table, budget, 7, cpu);
     let result = run(&mut searcher);
     (result, searcher.nodes)
@@ -188,18 +199,9 @@ fn the_small_table_saves_nodes_and_changes_no_score() {
         false,
     );
     let solve = |position, small_kib| {
-        let stop = AtomicBool::new(false);
-        let budget = Budget {
-            stops: [&stop, &stop],
-            deadline: None,
-            max_nodes: None,
-            visited: &AtomicU64::new(0),
-        };
-        let table = Table::new(1);
-        let small_table = Table::try_new_kib(small_kib).expect("a small table");
-        let mut searcher =
-            Searcher::<u64, Full, _>::new(&shape, &table, &small_table, budget, 7, Portable);
-        (searcher.solve_child(position, Window::FULL), searcher.nodes)
+        with_small_table::<u64, Full, _, _>(&shape, Portable, small_kib, |searcher| {
+            searcher.solve_child(position, Window::FULL)
+        })
     };
     let (mut with, mut without) = (0, 0);
     for position in positions::<u64, Full>(&shape, 13, 8) {
