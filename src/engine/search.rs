@@ -35,7 +35,7 @@ use crate::rules::Rules;
 pub(crate) use budget::Budget;
 use small::Finisher;
 
-/// Empties from which the solver probes and stores the transposition table. Lower, fewer nodes
+/// Empties from which the solver probes and stores the main transposition table. Lower, fewer nodes
 /// but slower ones (more table traffic): on FFO #40-#49 (one thread, with the enhanced
 /// transposition cut-off from 11 empties) from 8 empties took 1.03 G nodes, from 9 1.10 G,
 /// from 10 1.16 G; timed back to back, from 9 was the fastest (DESIGN.md, "Exact solver").
@@ -44,7 +44,7 @@ const SOLVE_TABLE_MIN: u32 = 9;
 /// positions of 7 and 8 empties, in a table of [`SMALL_TABLE_KIB`] per thread that stays in the
 /// processor's cache, as Edax keeps a shallow table beside its main one. FFO #40-#49 took 8.9%
 /// fewer nodes (the tuning set 8.4%) in 2% less time; from 6 empties 13% fewer but no faster;
-/// 9 empties there too (the main table from 10) more nodes and 6% more time; 256 KiB slower,
+/// 9 empties there too (the main table from 10) more nodes and 6-7% more time; 256 KiB slower,
 /// 1 MiB and more no better (DESIGN.md, "Exact solver").
 const SMALL_TABLE_MIN: u32 = 7;
 /// The size of each thread's small table, in KiB.
@@ -119,7 +119,8 @@ pub(crate) struct Searcher<'a, B, R, C> {
     /// Which compiled copy of the recursive searches runs.
     cpu: C,
     table: &'a Table,
-    /// This thread's table of the solver's positions below [`SOLVE_TABLE_MIN`] empties.
+    /// This thread's table of the solver's positions from [`SMALL_TABLE_MIN`] empties up to
+    /// [`SOLVE_TABLE_MIN`] (not included).
     small_table: &'a Table,
     budget: Budget<'a>,
     midgame_salt: u64,

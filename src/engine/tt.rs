@@ -1,4 +1,5 @@
-//! The transposition table: a fixed-size, lock-free hash table shared by the search threads.
+//! The transposition table: a fixed-size, lock-free hash table, shared by the search threads
+//! (the main one) or a thread's own (the solver's small one for its last sorted empties).
 //!
 //! Each slot is two atomic words, `check = key ^ data` and `data`, so a slot torn by two
 //! threads writing at once fails its check and reads as a miss (the "xor trick"). Slots come in
