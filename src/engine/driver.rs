@@ -10,7 +10,7 @@ use super::bounds::{INFINITY, Window};
 use super::eval::{SCALE, evaluate};
 use super::search::{Budget, Searcher};
 use super::shape::{Evaluation, Scoring, Shape};
-use super::tt::Table;
+use super::tt::Tables;
 use super::{EngineConfig, Limits, SearchReport};
 use crate::bitboard::{Bits, SearchBits, mix64};
 use crate::board::Board;
@@ -57,32 +57,28 @@ fn depth_before_solve(n: u32) -> u32 {
     n.saturating_sub(12).min(10)
 }
 
-/// Runs the search the request describes on the table and the threads' small tables (one
-/// for each of `request.config.threads`).
+/// Runs the search the request describes on the tables (a small one for each of
+/// `request.config.threads`).
 pub(crate) fn run(
     request: &Request,
-    table: &Table,
-    small_tables: &[Table],
+    tables: &Tables,
     on_progress: &mut dyn FnMut(&SearchReport),
 ) -> SearchReport {
     struct Run<'r, 'a, 'p> {
         request: &'r Request<'a>,
-        table: &'r Table,
-        small_tables: &'r [Table],
+        tables: &'r Tables,
         on_progress: &'p mut dyn FnMut(&SearchReport),
     }
     impl Visitor for Run<'_, '_, '_> {
         type Output = SearchReport;
         fn call<R: Rules, B: SearchBits, C: Cpu>(self, cpu: C) -> SearchReport {
-            let tables = (self.table, self.small_tables);
-            run_with::<B, R, C>(cpu, self.request, tables, self.on_progress)
+            run_with::<B, R, C>(cpu, self.request, self.tables, self.on_progress)
         }
     }
     let dims = request.board.dims();
     let run = Run {
         request,
-        table,
-        small_tables,
+        tables,
         on_progress,
     };
     dispatch(request.rules, dims, run)
@@ -111,7 +107,7 @@ struct BestLine {
 fn run_with<B: SearchBits, R: Rules, C: Cpu>(
     cpu: C,
     request: &Request,
-    (table, small_tables): (&Table, &[Table]),
+    tables: &Tables,
     on_progress: &mut dyn FnMut(&SearchReport),
 ) -> SearchReport {
     let shape = Shape::<B>::new(
@@ -128,8 +124,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
     let deadline = request.limits.time.map(|time| start + time);
     let team = Team {
         shape: &shape,
-        table,
-        small_tables,
+        tables,
         cpu,
         salt,
         helpers: request.config.threads.max(1) - 1,
@@ -144,7 +139,8 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         max_nodes: request.limits.nodes,
         visited: request.visited,
     };
-    let mut searcher = Searcher::<B, R, C>::new(&shape, table, &small_tables[0], budget, salt, cpu);
+    let mut searcher =
+        Searcher::<B, R, C>::new(&shape, &tables.main, &tables.small[0], budget, salt, cpu);
     let best_line = iterate(
         &mut searcher,
         &team,
@@ -161,9 +157,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
 /// What the threads of one search share: everything a helper needs to make its own searcher.
 struct Team<'a, B, C> {
     shape: &'a Shape<'a, B>,
-    table: &'a Table,
-    /// The small table of each thread: the calling one's first, then each helper's.
-    small_tables: &'a [Table],
+    tables: &'a Tables,
     cpu: C,
     salt: u64,
     /// Threads besides the calling one.
@@ -526,7 +520,7 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
     let end_cut = searcher.end_cut;
     std::thread::scope(|scope| {
         let (share, take_moves) = (&share, &take_moves);
-        for small_table in &team.small_tables[1..=helpers] {
+        for small_table in &team.tables.small[1..=helpers] {
             scope.spawn(move || {
                 let budget = Budget {
                     stops: [team.stop, &share.abort],
@@ -536,7 +530,7 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
                 };
                 let mut helper = Searcher::<B, R, C>::new(
                     team.shape,
-                    team.table,
+                    &team.tables.main,
                     small_table,
                     budget,
                     team.salt,

@@ -198,9 +198,8 @@ pub struct Engine {
     scoring: Scoring,
     evaluation: Evaluation,
     selective: bool,
-    table: tt::Table,
-    /// The solver's small table of each thread ([`search::SMALL_TABLE_KIB`]).
-    small_tables: Vec<tt::Table>,
+    /// The main table and each thread's small one ([`search::SMALL_TABLE_KIB`]).
+    tables: tt::Tables,
     visited: Arc<AtomicU64>,
 }
 
@@ -228,17 +227,12 @@ impl Engine {
             threads: config.threads.clamp(1, 256),
             seed: config.seed,
         };
-        let no_memory = EngineError::TableMemory {
+        let tables = tt::Tables::try_new(config.hash_mb, config.threads, search::SMALL_TABLE_KIB)
+            .ok_or(EngineError::TableMemory {
             megabytes: config.hash_mb,
-        };
-        let table = tt::Table::try_new(config.hash_mb).ok_or(no_memory)?;
-        let small_tables = (0..config.threads)
-            .map(|_| tt::Table::try_new_kib(search::SMALL_TABLE_KIB))
-            .collect::<Option<_>>()
-            .ok_or(no_memory)?;
+        })?;
         Ok(Engine {
-            table,
-            small_tables,
+            tables,
             config,
             scoring: Scoring::default(),
             evaluation: Evaluation::default(),
@@ -326,10 +320,7 @@ impl Engine {
         }
         let turn = game.turn().ok_or(EngineError::GameOver)?;
         // A fresh table for every search keeps searches reproducible.
-        self.table.clear();
-        for table in &mut self.small_tables {
-            table.clear();
-        }
+        self.tables.clear();
         self.visited.store(0, Ordering::Relaxed);
         let request = driver::Request {
             board: game.board(),
@@ -344,7 +335,7 @@ impl Engine {
             stop,
             visited: &self.visited,
         };
-        let report = driver::run(&request, &self.table, &self.small_tables, on_progress);
+        let report = driver::run(&request, &self.tables, on_progress);
         self.visited.store(report.nodes, Ordering::Relaxed);
         Ok(report)
     }

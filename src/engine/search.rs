@@ -35,8 +35,8 @@ use crate::rules::Rules;
 pub(crate) use budget::Budget;
 use small::Finisher;
 
-/// Empties from which the solver probes and stores the main transposition table. Lower, fewer nodes
-/// but slower ones (more table traffic): on FFO #40-#49 (one thread, with the enhanced
+/// Empties from which the solver probes and stores the main transposition table. Lower, fewer
+/// nodes but slower ones (more table traffic): on FFO #40-#49 (one thread, with the enhanced
 /// transposition cut-off from 11 empties) from 8 empties took 1.03 G nodes, from 9 1.10 G,
 /// from 10 1.16 G; timed back to back, from 9 was the fastest (DESIGN.md, "Exact solver").
 const SOLVE_TABLE_MIN: u32 = 9;

@@ -229,6 +229,36 @@ impl Table {
     }
 }
 
+/// An engine's tables: the main one, shared by the search threads, and the solver's small one
+/// of each thread.
+pub(crate) struct Tables {
+    /// The main table.
+    pub main: Table,
+    /// One small table per thread: the calling thread's first, then each helper's.
+    pub small: Vec<Table>,
+}
+
+impl Tables {
+    /// A main table of about `megabytes` MiB and `threads` small ones of `small_kib` KiB, or
+    /// `None` if that much memory cannot be had.
+    pub(crate) fn try_new(megabytes: usize, threads: usize, small_kib: usize) -> Option<Tables> {
+        Some(Tables {
+            main: Table::try_new(megabytes)?,
+            small: (0..threads)
+                .map(|_| Table::try_new_kib(small_kib))
+                .collect::<Option<_>>()?,
+        })
+    }
+
+    /// Forgets every entry of every table ([`Table::clear`]).
+    pub(crate) fn clear(&mut self) {
+        self.main.clear();
+        for table in &mut self.small {
+            table.clear();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -61,7 +61,7 @@ fn with_searcher<B: SearchBits, R: Rules, C: Cpu, T>(
     cpu: C,
     run: impl FnOnce(&mut Searcher<'_, B, R, C>) -> T,
 ) -> (T, u64) {
-    with_small_table(shape, cpu, 1024, run)
+    with_small_table(shape, cpu, SMALL_TABLE_KIB, run)
 }
 
 /// [`with_searcher`] with a small table of `small_kib` KiB.
