@@ -7,16 +7,18 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use othello::engine::{Evaluation, evaluate_standard};
-use othello::{
-    Color, Dimensions, Engine, EngineConfig, Game, Limits, RuleSet, Scoring, Setup, Square,
-};
+use othello::{Color, Dimensions, Game, RuleSet, Setup, Square};
+use othello_engine::{Engine, EngineConfig, Limits, Scoring};
+use othello_engine::{Evaluation, evaluate_standard};
 
 /// FFO #40 (20 empties) after the first `plies` moves of its principal variation.
 fn ffo_40_after(plies: usize) -> Game {
     let data = include_str!("../fixtures/ffo/ffo-40-59.txt");
     let line = data.lines().find(|line| line.starts_with("40 ")).unwrap();
-    let mut game = othello::ffo::parse_line(line).unwrap().unwrap().game();
+    let mut game = othello_records::ffo::parse_line(line)
+        .unwrap()
+        .unwrap()
+        .game();
     // a2 b1 c1 b6: the start of the principal variation.
     for &(row, col) in [(1, 0), (0, 1), (0, 2), (5, 1)].iter().take(plies) {
         game.play(Square::new(row, col)).unwrap();

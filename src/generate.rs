@@ -1,559 +1,277 @@
-//! Test cases for the console protocol: random games and their exact transcripts.
-//!
-//! A [`Generator`] turns a seed and [`Options`] into [`Case`]s: the text a grader pipes into a
-//! protocol program, and the text that program must print, computed by [`crate::protocol::run`]
-//! (the code the `othello` binary runs). Case `i` depends only on the seed, the options and `i`
-//! (its random numbers come from stream `i` of a `ChaCha8` generator keyed by the seed), so cases
-//! can be made in any order, in parallel, and are the same on every machine.
-//!
-//! Every input is well-formed per the protocol: the header, the start position, then move lines
-//! `ROW COL` until the game is over. The game is played to its end by uniformly chosen legal
-//! moves; before each move, with probability [`Options::invalid_rate`] per line (at most
-//! [`MAX_INVALID_RUN`] times in a row), an invalid attempt is sent instead (an occupied cell, an
-//! empty cell that captures nothing, or a number outside the board such as `0`, one past the
-//! last row or column, or `99`).
-//!
-//! ```
-//! use othello::generate::{Generator, Options};
-//!
-//! let generator = Generator::new(7, Options::default())?;
-//! let case = generator.case(0);
-//! let (transcript, end) = othello::protocol::run(othello::RuleSet::Full, case.input.as_bytes());
-//! assert_eq!(transcript, case.output);
-//! assert!(end.is_ok());
-//! # Ok::<(), othello::generate::InvalidRateError>(())
-//! ```
+//! `othello gen`: writes protocol test cases, `NNNN.in` and `NNNN.out`, to a directory.
 
-use std::fmt;
-use std::fmt::Write as _;
-use std::str::FromStr;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
-use rand::Rng;
-use rand_chacha::ChaCha8Rng;
-use rand_chacha::rand_core::SeedableRng;
+use clap::ValueEnum;
+use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::board::Board;
-use crate::color::Color;
-use crate::game::Game;
-use crate::rules::RuleSet;
-use crate::setup::{Setup, WinRule};
-use crate::square::{Dimensions, MAX_SIDE, MIN_SIDE, Square};
+use othello::RuleSet;
+use othello::text::counted;
+use othello_grade::generate::{Generator, Options, Sizes, Start};
 
-/// The range of board sides cases are drawn from: even numbers from `min` to `max`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Sizes {
-    min: u8,
-    max: u8,
+use super::{Failure, RulesArg};
+
+/// Writes test cases for the console protocol: NNNN.in (what a grader sends) and NNNN.out
+/// (what a correct program prints, byte for byte).
+///
+/// Cases are random games on boards of random even sizes, with either player first, either win
+/// rule, standard or random start positions, played to the end with invalid attempts mixed in.
+/// The same seed and options give the same files on every machine.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "DIR may be new, empty, or hold only the NNNN.in/NNNN.out files of an \
+earlier `othello gen`, which are replaced. Exit status: 0 done, 1 a file could not be written, \
+2 bad usage or a directory holding other files."
+)]
+pub struct GenArgs {
+    /// Directory to write the cases to (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+
+    /// Rule set the transcripts are played under.
+    #[arg(long, value_enum, default_value_t = RulesArg::Full)]
+    rules: RulesArg,
+
+    /// Number of cases.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    count: u64,
+
+    /// Seed of the random choices.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+
+    /// Board sides to draw rows and columns from: MIN..MAX (even, 4 to 16) or one side N.
+    #[arg(long, value_name = "MIN..MAX", default_value_t = Sizes::ALL)]
+    sizes: Sizes,
+
+    /// Only square boards (otherwise rows and columns are drawn independently).
+    #[arg(long)]
+    square_only: bool,
+
+    /// Chance that a move line is an invalid attempt (occupied cell, no capture, off the
+    /// board), from 0 up to but not including 1.
+    #[arg(long, value_name = "P", default_value_t = 0.1, value_parser = parse_rate)]
+    invalid_rate: f64,
+
+    /// Start positions: the standard opening, random positions (some where the first player
+    /// must pass, some where the game is already over), or half of each.
+    #[arg(long, value_enum, default_value_t = StartArg::Mixed)]
+    start: StartArg,
 }
 
-impl Sizes {
-    /// Every supported side, 4 to 16.
-    pub const ALL: Sizes = Sizes {
-        min: MIN_SIDE as u8,
-        max: MAX_SIDE as u8,
-    };
-
-    /// The even sides from `min` to `max`, both included.
-    ///
-    /// # Errors
-    /// [`SizesError`] if either side is odd or outside 4..=16, or `min` is above `max`.
-    pub fn new(min: usize, max: usize) -> Result<Sizes, SizesError> {
-        for side in [min, max] {
-            if !Dimensions::side_ok(side) {
-                return Err(SizesError::Side { side });
-            }
-        }
-        if min > max {
-            return Err(SizesError::Reversed { min, max });
-        }
-        Ok(Sizes {
-            min: min as u8,
-            max: max as u8,
-        })
-    }
-
-    /// The smallest side.
-    #[must_use]
-    pub fn min(self) -> usize {
-        self.min.into()
-    }
-
-    /// The largest side.
-    #[must_use]
-    pub fn max(self) -> usize {
-        self.max.into()
-    }
-
-    /// Draws one side, uniformly among the even numbers in range.
-    fn pick(self, rng: &mut impl Rng) -> usize {
-        let choices = u32::from((self.max - self.min) / 2 + 1);
-        self.min() + 2 * rng.random_range(0..choices) as usize
-    }
-}
-
-impl fmt::Display for Sizes {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}..{}", self.min, self.max)
-    }
-}
-
-impl FromStr for Sizes {
-    type Err = SizesError;
-
-    /// Accepts `MIN..MAX`, `MIN..=MAX` (both included either way) or a single side `N`.
-    fn from_str(text: &str) -> Result<Sizes, SizesError> {
-        let syntax = || SizesError::Syntax {
-            found: text.to_owned(),
-        };
-        let side = |field: &str| field.trim().parse::<usize>().map_err(|_| syntax());
-        if let Some((min, max)) = text.split_once("..") {
-            let max = max.strip_prefix('=').unwrap_or(max);
-            Sizes::new(side(min)?, side(max)?)
-        } else {
-            let side = side(text)?;
-            Sizes::new(side, side)
-        }
-    }
-}
-
-/// A range of board sides that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum SizesError {
-    /// The text is not `MIN..MAX` or `N`.
-    #[error("expected board sides as MIN..MAX or N (like 4..16 or 8), found {found:?}")]
-    Syntax {
-        /// The text given.
-        found: String,
-    },
-    /// A side is odd or outside 4..=16.
-    #[error("a board side must be an even number from 4 to 16, found {side}")]
-    Side {
-        /// The side given.
-        side: usize,
-    },
-    /// The smallest side is above the largest.
-    #[error("the smallest side {min} is above the largest {max}")]
-    Reversed {
-        /// The first side given.
-        min: usize,
-        /// The second side given.
-        max: usize,
-    },
-}
-
-/// Which start positions cases use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Start {
-    /// Always the standard four-disc opening.
+/// `--start` as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum StartArg {
+    /// The standard four-disc opening.
     Standard,
-    /// Always a random position (see [`StartKind`]).
+    /// Random positions.
     Random,
-    /// Half standard openings, half random positions.
-    #[default]
+    /// Half standard, half random.
     Mixed,
 }
 
-/// The kind of start position a case was given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StartKind {
-    /// The standard four-disc opening.
-    Standard,
-    /// Discs scattered at random, at a random density and colour balance.
-    Scattered,
-    /// A random position where the first player has no move but the other player has one, so
-    /// the first block already names the other player.
-    FirstPlayerPasses,
-    /// A random position where neither player can move, so the transcript is the final block.
-    AlreadyOver,
-}
-
-/// What cases to make.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
-    /// The rule set the transcripts are played under.
-    pub rules: RuleSet,
-    /// The sides rows and columns are drawn from (independently, unless `square_only`).
-    pub sizes: Sizes,
-    /// Only square boards.
-    pub square_only: bool,
-    /// The chance that a move line sent is an invalid attempt, from 0 (none) up to but not
-    /// including 1; on average each legal move is preceded by `rate / (1 - rate)` invalid ones,
-    /// and never by more than [`MAX_INVALID_RUN`].
-    pub invalid_rate: f64,
-    /// Which start positions to use.
-    pub start: Start,
-}
-
-impl Default for Options {
-    /// FULL rules, every size, rectangular boards, 10% invalid attempts, mixed starts.
-    fn default() -> Options {
-        Options {
-            rules: RuleSet::Full,
-            sizes: Sizes::ALL,
-            square_only: false,
-            invalid_rate: 0.1,
-            start: Start::Mixed,
+impl From<StartArg> for Start {
+    fn from(arg: StartArg) -> Start {
+        match arg {
+            StartArg::Standard => Start::Standard,
+            StartArg::Random => Start::Random,
+            StartArg::Mixed => Start::Mixed,
         }
     }
 }
 
-/// An invalid-attempt rate outside `0 <= rate < 1`.
-#[derive(Clone, Copy, Debug, PartialEq, Error)]
-#[error("the invalid-attempt rate must be at least 0 and below 1, found {rate}")]
-pub struct InvalidRateError {
-    /// The rate given.
-    pub rate: f64,
-}
-
-/// One test case.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Case {
-    /// What the grader sends: header, start position and move lines, each ending in `\n`.
-    pub input: String,
-    /// What a correct program prints for `input`, byte for byte.
-    pub output: String,
-    /// The kind of start position.
-    pub kind: StartKind,
-}
-
-/// Makes the cases of one seed and set of options.
-#[derive(Clone, Debug)]
-pub struct Generator {
-    seed: u64,
-    options: Options,
-}
-
-/// How many random candidates a constructed start position may take before the generator falls
-/// back to a fixed construction with the same property.
-const ATTEMPTS: usize = 32;
-
-impl Generator {
-    /// A generator for `seed` and `options`.
-    ///
-    /// # Errors
-    /// [`InvalidRateError`] unless `0 <= options.invalid_rate < 1`.
-    pub fn new(seed: u64, options: Options) -> Result<Generator, InvalidRateError> {
-        let rate = options.invalid_rate;
-        if !(0.0..1.0).contains(&rate) {
-            return Err(InvalidRateError { rate });
-        }
-        Ok(Generator { seed, options })
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(rate) if (0.0..1.0).contains(&rate) => Ok(rate),
+        _ => Err(format!(
+            "expected a number from 0 up to but not including 1, found {text:?}"
+        )),
     }
+}
 
-    /// The options in force.
-    #[must_use]
-    pub fn options(&self) -> &Options {
-        &self.options
-    }
+/// Why `othello gen` stopped.
+#[derive(Debug, Error)]
+pub enum GenError {
+    /// `--out` names something that is not a directory.
+    #[error("{}: not a directory", .dir.display())]
+    NotADirectory {
+        /// The path given.
+        dir: PathBuf,
+    },
+    /// The directory holds files that `othello gen` did not write.
+    #[error(
+        "{} holds {file:?}, which othello gen did not write; give a new or empty directory",
+        .dir.display()
+    )]
+    ForeignFile {
+        /// The directory given.
+        dir: PathBuf,
+        /// The name of one such file.
+        file: String,
+    },
+    /// The directory could not be created or listed.
+    #[error("cannot {action} {}: {source}", .dir.display())]
+    Directory {
+        /// What was being done: "create directory", "read directory".
+        action: &'static str,
+        /// The directory given.
+        dir: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// A file could not be written or removed.
+    #[error("cannot {action} {}: {source}", .path.display())]
+    Io {
+        /// What was being done: "create directory", "write", ...
+        action: &'static str,
+        /// The path concerned.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+}
 
-    /// Case number `index`: the same for the same seed, options and index, whatever other cases
-    /// are made.
-    #[must_use]
-    pub fn case(&self, index: u64) -> Case {
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        rng.set_stream(index);
-        let rng = &mut rng;
-
-        let options = &self.options;
-        let rows = options.sizes.pick(rng);
-        let cols = if options.square_only {
-            rows
-        } else {
-            options.sizes.pick(rng)
-        };
-        let dims = Dimensions::new(rows, cols).expect("Sizes holds supported sides only");
-        let first = if rng.random_bool(0.5) {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let win = if rng.random_bool(0.5) {
-            WinRule::MostDiscs
-        } else {
-            WinRule::FewestDiscs
-        };
-        let kind = pick_kind(options.start, rng);
-        let board = match kind {
-            StartKind::Standard => Board::standard(dims),
-            StartKind::Scattered => scattered(dims, rng),
-            StartKind::FirstPlayerPasses => first_player_passes(dims, first, options.rules, rng),
-            StartKind::AlreadyOver => already_over(dims, options.rules, rng),
-        };
-        let setup = Setup { board, first, win };
-        let input = play_out(setup, options.rules, options.invalid_rate, rng);
-        let (output, end) = crate::protocol::run(options.rules, input.as_bytes());
-        debug_assert!(end.is_ok(), "a generated game is played to its end");
-        Case {
-            input,
-            output,
-            kind,
+impl GenError {
+    /// 2 for a directory that cannot be used, 1 for a failure while writing.
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            GenError::NotADirectory { .. }
+            | GenError::ForeignFile { .. }
+            | GenError::Directory { .. } => 2,
+            GenError::Io { .. } => 1,
         }
     }
 }
 
-fn pick_kind(start: Start, rng: &mut impl Rng) -> StartKind {
-    match start {
-        Start::Standard => StartKind::Standard,
-        Start::Mixed if rng.random_bool(0.5) => StartKind::Standard,
-        Start::Random | Start::Mixed => match rng.random_range(0..10u32) {
-            0..=5 => StartKind::Scattered,
-            6..=7 => StartKind::FirstPlayerPasses,
-            _ => StartKind::AlreadyOver,
+fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> GenError + 'a {
+    move |source| GenError::Io {
+        action,
+        path: path.to_owned(),
+        source,
+    }
+}
+
+fn directory_error<'a>(
+    action: &'static str,
+    dir: &'a Path,
+) -> impl FnOnce(io::Error) -> GenError + 'a {
+    move |source| GenError::Directory {
+        action,
+        dir: dir.to_owned(),
+        source,
+    }
+}
+
+/// Writes the cases and says where.
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "every command's `run` takes its parsed arguments"
+)]
+pub fn run(args: GenArgs) -> Result<(), Failure> {
+    let rules = RuleSet::from(args.rules);
+    let options = Options {
+        rules,
+        sizes: args.sizes,
+        square_only: args.square_only,
+        invalid_rate: args.invalid_rate,
+        start: args.start.into(),
+    };
+    let generator = Generator::new(args.seed, options)
+        .expect("--invalid-rate is checked when the arguments are parsed");
+    prepare_directory(&args.out)?;
+    write_cases(&generator, args.count, &args.out)?;
+    writeln!(
+        io::stdout(),
+        "wrote {} ({rules} rules, seed {}) to {}",
+        counted(args.count, "case", "cases"),
+        args.seed,
+        args.out.display()
+    )
+    .map_err(Failure::Write)
+}
+
+/// Makes and writes cases `0..count` on every core (rayon's pool). Each case depends only on
+/// its index, so the files are the same whatever the number of workers or their order.
+fn write_cases(generator: &Generator, count: u64, dir: &Path) -> Result<(), GenError> {
+    let width = case_name_width(count);
+    (0..count).into_par_iter().try_for_each(|index| {
+        let case = generator.case(index);
+        let stem = format!("{index:0width$}");
+        write_case(dir, &stem, &case.input, &case.output)
+    })
+}
+
+/// Digits in case names: 4, or more when there are more than 10,000 cases.
+fn case_name_width(count: u64) -> usize {
+    let last = count.saturating_sub(1);
+    let digits = last.checked_ilog10().map_or(1, |log| log as usize + 1);
+    digits.max(4)
+}
+
+/// Whether `name` is a file `othello gen` writes: `NNNN.in`, `NNNN.out`, or the temporary
+/// `.NNNN.in.tmp` of an interrupted run.
+fn is_generated(name: &str) -> bool {
+    let name = match name.strip_prefix('.') {
+        Some(rest) => match rest.strip_suffix(".tmp") {
+            Some(rest) => rest,
+            None => return false,
         },
-    }
-}
-
-/// A number from 0 to `n - 1`.
-fn below(rng: &mut impl Rng, n: usize) -> usize {
-    rng.random_range(0..n as u32) as usize
-}
-
-/// Whether an event of `percent` in 100 happens.
-fn chance(rng: &mut impl Rng, percent: u32) -> bool {
-    rng.random_range(0..100u32) < percent
-}
-
-fn put(board: &mut Board, square: Square, disc: Option<Color>) {
-    board
-        .set(square, disc)
-        .expect("squares come from the board's own dimensions");
-}
-
-/// Discs at a random density (5% to 95% of the cells) and black share (20% to 80%).
-fn scattered(dims: Dimensions, rng: &mut impl Rng) -> Board {
-    let density = rng.random_range(5..=95);
-    let black_share = rng.random_range(20..=80);
-    let mut board = Board::empty(dims);
-    for square in dims.squares() {
-        if chance(rng, density) {
-            let color = if chance(rng, black_share) {
-                Color::Black
-            } else {
-                Color::White
-            };
-            put(&mut board, square, Some(color));
-        }
-    }
-    board
-}
-
-/// The squares around `square` that are on the board.
-fn neighbours(dims: Dimensions, square: Square) -> impl Iterator<Item = Square> {
-    let (row, col) = (square.row() as isize, square.col() as isize);
-    (-1..=1)
-        .flat_map(move |dr| (-1..=1).map(move |dc| (row + dr, col + dc)))
-        .filter(move |&(r, c)| {
-            (r, c) != (row, col)
-                && (0..dims.rows() as isize).contains(&r)
-                && (0..dims.cols() as isize).contains(&c)
-        })
-        .map(|(r, c)| Square::new(r as usize, c as usize))
-}
-
-/// A position where `first` cannot move and the opponent can.
-///
-/// When no empty cell touches an opponent disc, the first player has no move under either rule
-/// set (a FULL capture starts next to the move, and so does every SIMPLE one). So: pick empty
-/// cells, give their neighbours to the first player, fill the rest at random, and keep the
-/// result if the opponent can move.
-fn first_player_passes(
-    dims: Dimensions,
-    first: Color,
-    rules: RuleSet,
-    rng: &mut impl Rng,
-) -> Board {
-    let passes = |board: &Board| {
-        let setup = Setup {
-            board: *board,
-            first,
-            win: WinRule::MostDiscs,
-        };
-        Game::new(setup, rules).turn() == Some(first.opponent())
+        None => name,
     };
-    for _ in 0..ATTEMPTS {
-        let empty_share = rng.random_range(3..=40);
-        let opponent_share = rng.random_range(30..=90);
-        let mut empty: Vec<bool> = dims.squares().map(|_| chance(rng, empty_share)).collect();
-        if !empty.contains(&true) {
-            let cell = below(rng, empty.len());
-            empty[cell] = true;
-        }
-        let mut board = Board::empty(dims);
-        for (index, square) in dims.squares().enumerate() {
-            if empty[index] {
-                continue;
-            }
-            let touches_empty =
-                neighbours(dims, square).any(|n| empty[n.row() * dims.cols() + n.col()]);
-            let color = if !touches_empty && chance(rng, opponent_share) {
-                first.opponent()
-            } else {
-                first
-            };
-            put(&mut board, square, Some(color));
-        }
-        if passes(&board) {
-            return board;
-        }
-    }
-    let board = corner_for_the_opponent(dims, first, rng);
-    debug_assert!(passes(&board));
-    board
-}
-
-/// A full board of `first`'s discs but for an empty corner, with an opponent disc two cells
-/// from it along the edge: only the opponent can move (taking the corner), under either rule set.
-fn corner_for_the_opponent(dims: Dimensions, first: Color, rng: &mut impl Rng) -> Board {
-    let mut board = Board::empty(dims);
-    for square in dims.squares() {
-        put(&mut board, square, Some(first));
-    }
-    let (bottom, right) = (rng.random_bool(0.5), rng.random_bool(0.5));
-    let row = if bottom { dims.rows() - 1 } else { 0 };
-    let col = if right { dims.cols() - 1 } else { 0 };
-    let anchor_col = if right { col - 2 } else { col + 2 };
-    put(&mut board, Square::new(row, col), None);
-    put(
-        &mut board,
-        Square::new(row, anchor_col),
-        Some(first.opponent()),
-    );
-    board
-}
-
-/// A position where neither player can move: a full board (sometimes with equal counts), an
-/// empty board, or a random position that happens to be over (FULL rules often allow one with
-/// empty cells: one colour only, or a crowded board).
-fn already_over(dims: Dimensions, rules: RuleSet, rng: &mut impl Rng) -> Board {
-    let over = |board: &Board| {
-        let setup = Setup {
-            board: *board,
-            first: Color::Black,
-            win: WinRule::MostDiscs,
-        };
-        Game::new(setup, rules).is_over()
+    let Some((stem, extension)) = name.rsplit_once('.') else {
+        return false;
     };
-    for _ in 0..ATTEMPTS {
-        let board = match rng.random_range(0..20u32) {
-            0 => Board::empty(dims),
-            1..=8 => full_board(dims, rng),
-            9..=12 => {
-                let color = if rng.random_bool(0.5) {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                let density = rng.random_range(5..=95);
-                let mut board = Board::empty(dims);
-                for square in dims.squares() {
-                    if chance(rng, density) {
-                        put(&mut board, square, Some(color));
-                    }
-                }
-                board
-            }
-            _ => {
-                let mut board = scattered(dims, rng);
-                for square in dims.squares() {
-                    if board.get(square) == Ok(None) && chance(rng, 90) {
-                        let color = if rng.random_bool(0.5) {
-                            Color::Black
-                        } else {
-                            Color::White
-                        };
-                        put(&mut board, square, Some(color));
-                    }
-                }
-                board
-            }
-        };
-        if over(&board) {
-            return board;
-        }
-    }
-    full_board(dims, rng)
+    stem.len() >= 4 && stem.bytes().all(|b| b.is_ascii_digit()) && matches!(extension, "in" | "out")
 }
 
-/// Every cell filled; a quarter of the time with exactly as many black discs as white ones.
-fn full_board(dims: Dimensions, rng: &mut impl Rng) -> Board {
-    let cells = dims.cells();
-    let black = if chance(rng, 25) {
-        cells / 2
-    } else {
-        below(rng, cells + 1)
-    };
-    // The first `black` cells of a shuffled order are black.
-    let mut order: Vec<Square> = dims.squares().collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, below(rng, i + 1));
+/// Creates `dir`, or empties it of the files of an earlier run; refuses any other content.
+fn prepare_directory(dir: &Path) -> Result<(), GenError> {
+    match fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => {
+            return Err(GenError::NotADirectory {
+                dir: dir.to_owned(),
+            });
+        }
+        Ok(_) => {}
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            return fs::create_dir_all(dir).map_err(directory_error("create directory", dir));
+        }
+        Err(error) => return Err(directory_error("use directory", dir)(error)),
     }
-    let mut board = Board::empty(dims);
-    for (i, square) in order.into_iter().enumerate() {
-        let color = if i < black {
-            Color::Black
-        } else {
-            Color::White
-        };
-        put(&mut board, square, Some(color));
+    let mut old = Vec::new();
+    for entry in fs::read_dir(dir).map_err(directory_error("read directory", dir))? {
+        let entry = entry.map_err(directory_error("read directory", dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_file = entry
+            .file_type()
+            .map_err(directory_error("read directory", dir))?
+            .is_file();
+        if !(is_file && is_generated(&name)) {
+            return Err(GenError::ForeignFile {
+                dir: dir.to_owned(),
+                file: name,
+            });
+        }
+        old.push(entry.path());
     }
-    board
+    for path in old {
+        fs::remove_file(&path).map_err(io_error("remove", &path))?;
+    }
+    Ok(())
 }
 
-/// The most invalid attempts before one move, so that a rate close to 1 still ends (a run this
-/// long at the default rate of 0.1 has a chance of 10^-100).
-pub const MAX_INVALID_RUN: usize = 100;
-
-/// The input text: the setup, then move lines until the game is over, with invalid attempts.
-fn play_out(setup: Setup, rules: RuleSet, invalid_rate: f64, rng: &mut impl Rng) -> String {
-    let mut input = setup.to_protocol();
-    let mut game = Game::new(setup, rules);
-    while game.turn().is_some() {
-        let mut run = 0;
-        while run < MAX_INVALID_RUN && invalid_rate > 0.0 && rng.random_bool(invalid_rate) {
-            run += 1;
-            let (row, col) = invalid_attempt(&game, rng);
-            let _ = writeln!(input, "{row} {col}");
-        }
-        let moves = game.legal_moves();
-        let square = moves[below(rng, moves.len())];
-        game.play(square).expect("a legal move plays");
-        let _ = writeln!(input, "{} {}", square.row() + 1, square.col() + 1);
-    }
-    input
-}
-
-/// A move line (1-based row and column) the player to move cannot play: an occupied cell, an
-/// empty cell that captures nothing, or a number off the board.
-fn invalid_attempt(game: &Game, rng: &mut impl Rng) -> (usize, usize) {
-    let board = game.board();
-    let dims = board.dims();
-    let (mut occupied, mut idle) = (Vec::new(), Vec::new());
-    for square in dims.squares() {
-        match board.get(square) {
-            Ok(Some(_)) => occupied.push(square),
-            _ if !game.is_legal(square) => idle.push(square),
-            _ => {}
-        }
-    }
-    let one_based = |square: Square| (square.row() + 1, square.col() + 1);
-    match rng.random_range(0..3u32) {
-        0 if !occupied.is_empty() => one_based(occupied[below(rng, occupied.len())]),
-        1 if !idle.is_empty() => one_based(idle[below(rng, idle.len())]),
-        _ => {
-            let (rows, cols) = (dims.rows(), dims.cols());
-            let row = 1 + below(rng, rows);
-            let col = 1 + below(rng, cols);
-            match rng.random_range(0..6u32) {
-                0 => (0, col),
-                1 => (row, 0),
-                2 => (rows + 1, col),
-                3 => (row, cols + 1),
-                4 => (99, col),
-                _ => (row, 99),
-            }
-        }
-    }
+/// Writes `STEM.out`, then `STEM.in` through a temporary file, so that an interrupted run never
+/// leaves an input without its expected output.
+fn write_case(dir: &Path, stem: &str, input: &str, output: &str) -> Result<(), GenError> {
+    let out_path = dir.join(format!("{stem}.out"));
+    fs::write(&out_path, output).map_err(io_error("write", &out_path))?;
+    let in_path = dir.join(format!("{stem}.in"));
+    let temporary = dir.join(format!(".{stem}.in.tmp"));
+    fs::write(&temporary, input).map_err(io_error("write", &temporary))?;
+    fs::rename(&temporary, &in_path).map_err(io_error("write", &in_path))
 }
 
 #[cfg(test)]
@@ -561,80 +279,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_parse() {
-        assert_eq!("4..16".parse(), Ok(Sizes::ALL));
-        assert_eq!("6..=10".parse(), Sizes::new(6, 10));
-        assert_eq!(" 8 ".parse(), Sizes::new(8, 8));
-        assert_eq!("5..8".parse::<Sizes>(), Err(SizesError::Side { side: 5 }));
-        assert_eq!(
-            "10..6".parse::<Sizes>(),
-            Err(SizesError::Reversed { min: 10, max: 6 })
-        );
-        assert_eq!(
-            "4-16".parse::<Sizes>(),
-            Err(SizesError::Syntax {
-                found: "4-16".into()
-            })
-        );
-        assert_eq!(Sizes::ALL.to_string(), "4..16");
-    }
-
-    #[test]
-    fn rejects_rates_outside_zero_to_one() {
-        for rate in [-0.1, 1.0, 2.0, f64::NAN] {
-            let options = Options {
-                invalid_rate: rate,
-                ..Options::default()
-            };
-            assert!(Generator::new(0, options).is_err(), "{rate}");
+    fn names_of_generated_files() {
+        for name in ["0000.in", "0042.out", "12345.in", ".0007.in.tmp"] {
+            assert!(is_generated(name), "{name}");
+        }
+        for name in [
+            "notes.txt",
+            "001.in",
+            "0001.txt",
+            "0001.in.tmp",
+            ".0001.in",
+            "abcd.in",
+        ] {
+            assert!(!is_generated(name), "{name}");
         }
     }
 
     #[test]
-    fn sides_cover_the_range() {
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let sizes = Sizes::new(6, 10).unwrap();
-        let mut seen = [false; 17];
-        for _ in 0..200 {
-            seen[sizes.pick(&mut rng)] = true;
-        }
-        let seen: Vec<usize> = (0..17).filter(|&s| seen[s]).collect();
-        assert_eq!(seen, vec![6, 8, 10]);
-    }
-
-    #[test]
-    fn constructed_positions_have_their_property_in_both_rule_sets() {
-        let mut rng = ChaCha8Rng::seed_from_u64(2);
-        for rules in RuleSet::ALL {
-            for (rows, cols) in [(4, 4), (4, 16), (16, 4), (8, 10), (16, 16)] {
-                let dims = Dimensions::new(rows, cols).unwrap();
-                for first in Color::ALL {
-                    for _ in 0..10 {
-                        for board in [
-                            first_player_passes(dims, first, rules, &mut rng),
-                            corner_for_the_opponent(dims, first, &mut rng),
-                        ] {
-                            let setup = Setup {
-                                board,
-                                first,
-                                win: WinRule::MostDiscs,
-                            };
-                            assert_eq!(Game::new(setup, rules).turn(), Some(first.opponent()));
-                        }
-                        for board in [
-                            already_over(dims, rules, &mut rng),
-                            full_board(dims, &mut rng),
-                        ] {
-                            let setup = Setup {
-                                board,
-                                first,
-                                win: WinRule::MostDiscs,
-                            };
-                            assert!(Game::new(setup, rules).is_over());
-                        }
-                    }
-                }
-            }
-        }
+    fn case_names_have_at_least_four_digits() {
+        assert_eq!(case_name_width(1), 4);
+        assert_eq!(case_name_width(10_000), 4);
+        assert_eq!(case_name_width(10_001), 5);
+        assert_eq!(case_name_width(1_000_000), 6);
     }
 }

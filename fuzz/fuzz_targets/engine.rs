@@ -4,9 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use othello::{
-    Board, Color, Dimensions, Engine, EngineConfig, Game, Limits, RuleSet, Setup, WinRule,
-};
+use othello::{Board, Color, Dimensions, Game, RuleSet, Setup, WinRule};
+use othello_engine::{Engine, EngineConfig, Limits};
 
 /// The final margin for the player to move with perfect play, by trying every line.
 fn brute_force(game: &Game) -> i32 {

@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use othello::ffo::parse_line;
+use othello_records::ffo::parse_line;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -6,8 +6,8 @@
 use std::sync::atomic::Ordering;
 
 use libfuzzer_sys::fuzz_target;
-use othello::engine_protocol::gtp::Gtp;
-use othello::{Engine, EngineConfig};
+use othello_engine::engine_protocol::gtp::Gtp;
+use othello_engine::{Engine, EngineConfig};
 
 fuzz_target!(|data: &[u8]| {
     let engine = Engine::new(EngineConfig {

@@ -7,8 +7,8 @@
 use std::sync::atomic::AtomicBool;
 
 use libfuzzer_sys::fuzz_target;
-use othello::engine_protocol::nboard::NBoard;
-use othello::{Engine, EngineConfig};
+use othello_engine::engine_protocol::nboard::NBoard;
+use othello_engine::{Engine, EngineConfig};
 
 fuzz_target!(|data: &[u8]| {
     let mut nboard = NBoard::new();

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use othello::Dimensions;
 use othello::notation::parse_square;
-use othello::session::Command;
+use othello_session::Command;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&size, text)) = data.split_first() else {

@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use othello::RuleSet;
-use othello::record::{self, Format, ReadOptions};
+use othello_records::{self as record, Format, ReadOptions};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, input)) = data.split_first() else {

@@ -7,7 +7,7 @@
 use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
-use othello::engine::patterns::{Layout, MAGIC, PHASES, Weights, checksum};
+use othello_engine::patterns::{Layout, MAGIC, PHASES, Weights, checksum};
 
 /// Weights per phase of this program's patterns.
 static STRIDE: LazyLock<u32> = LazyLock::new(|| Layout::new().stride as u32);

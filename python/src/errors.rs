@@ -55,6 +55,6 @@ pub(crate) fn moving(error: MoveError) -> PyErr {
 }
 
 /// A search that cannot run, as a `ValueError` with the library's message.
-pub(crate) fn engine(error: othello::EngineError) -> PyErr {
+pub(crate) fn engine(error: othello_engine::EngineError) -> PyErr {
     PyValueError::new_err(error.to_string())
 }

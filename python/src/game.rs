@@ -2,8 +2,8 @@
 
 use othello::bitboard::Bits;
 use othello::notation::parse_square;
-use othello::record::{self, Format, GameRecord, Metadata, ReadOptions};
 use othello::{Board, Color, Dimensions, Game, Outcome, Played, RuleSet, Setup, Square, WinRule};
+use othello_records::{self as record, Format, GameRecord, Metadata, ReadOptions};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};

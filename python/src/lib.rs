@@ -4,6 +4,9 @@
 //! and presents the results as Python values; every rule is the library's. The pure-Python
 //! package `othello` (and the seed's module `Othello`) re-export and adapt these classes.
 
+// PyO3 hands arguments such as `PyRef` over by value.
+#![allow(clippy::needless_pass_by_value)]
+
 use pyo3::prelude::*;
 
 mod errors;

@@ -4,7 +4,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use othello::{Engine, EngineConfig, Game, Limits, SearchReport, Setup, Square};
+use othello::{Game, Setup, Square};
+
+use othello_engine::{Engine, EngineConfig, Limits, SearchReport};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

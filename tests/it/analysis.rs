@@ -1,9 +1,10 @@
-//! `othello::analysis` and `othello analyze`: every value and loss of short games checked
+//! `othello_engine::analysis` and `othello analyze`: every value and loss of short games checked
 //! against a brute-force minimax written here, independent of the engine.
 
-use othello::analysis::{AnalysisOptions, analyze};
-use othello::record::{self, GameRecord, ReadOptions, movelist};
-use othello::{Color, Engine, EngineConfig, Game, WinRule};
+use othello::{Color, Game, WinRule};
+use othello_engine::analysis::{AnalysisOptions, analyze};
+use othello_engine::{Engine, EngineConfig};
+use othello_records::{self as record, GameRecord, ReadOptions, movelist};
 
 use crate::support::othello;
 

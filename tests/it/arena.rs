@@ -1,4 +1,4 @@
-//! `othello match` and `othello::arena`: the Elo estimate, the players as named on the command
+//! `othello match` and `othello_engine::arena`: the Elo estimate, the players as named on the command
 //! line, matches between this engine and external engines (this binary over GTP and NBoard,
 //! fake engines that answer an illegal move, crash or never answer, `GRhino`), the saved games
 //! and the errors.
@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use predicates::prelude::*;
 
-use othello::arena::Elo;
-use othello::arena::spec::{BookSpec, Budget, Contender, EngineSpec, EvaluationSpec};
-use othello::computer::Level;
+use othello_engine::arena::Elo;
+use othello_engine::arena::spec::{BookSpec, Budget, Contender, EngineSpec, EvaluationSpec};
+use othello_engine::computer::Level;
 
 use crate::support::{othello, scratch};
 

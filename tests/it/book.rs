@@ -6,8 +6,8 @@ use std::path::Path;
 
 use predicates::prelude::*;
 
-use othello::book::{Book, Position};
 use othello::{Dimensions, Game, RuleSet, Setup, Square};
+use othello_engine::book::{Book, Position};
 
 use crate::support::{othello, scratch};
 

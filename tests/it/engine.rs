@@ -2,10 +2,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use othello::{
-    Color, Dimensions, Engine, EngineConfig, EngineError, Game, Limits, RuleSet, Scoring, Setup,
-    WinRule,
-};
+use othello::{Color, Dimensions, Game, RuleSet, Setup, WinRule};
+
+use othello_engine::{Engine, EngineConfig, EngineError, Limits, Scoring};
 
 /// A small deterministic generator (`SplitMix64`) for picking random moves.
 struct SplitMix(u64);
@@ -149,13 +148,13 @@ fn four_by_four_from_the_start_is_a_white_win_by_eight() {
 }
 
 /// FFO position `id` of the fixture (#40-#59).
-fn ffo_position(id: &str) -> othello::ffo::FfoPosition {
+fn ffo_position(id: &str) -> othello_records::ffo::FfoPosition {
     let data = include_str!("../../fixtures/ffo/ffo-40-59.txt");
     let line = data
         .lines()
         .find(|line| line.split_whitespace().next() == Some(id))
         .unwrap();
-    othello::ffo::parse_line(line).unwrap().unwrap()
+    othello_records::ffo::parse_line(line).unwrap().unwrap()
 }
 
 fn solve_ffo(id: &str, threads: usize) {
@@ -381,7 +380,7 @@ mod command {
 /// The game after `moves` (a move list from the standard 8x8 start).
 fn after(moves: &str) -> Game {
     let records =
-        othello::record::read(moves.as_bytes(), &othello::record::ReadOptions::default()).unwrap();
+        othello_records::read(moves.as_bytes(), &othello_records::ReadOptions::default()).unwrap();
     records[0].final_game().clone()
 }
 
@@ -610,7 +609,10 @@ fn a_selective_solve_reports_before_the_exact_one() {
 #[test]
 fn an_unstable_selective_solve_still_ends() {
     let line = "OOOOOOOXOOOOOOOXOOOOOOOXOOOOOOOOOOXXXX--OO------XXXX------------ X";
-    let game = othello::ffo::parse_line(line).unwrap().unwrap().game();
+    let game = othello_records::ffo::parse_line(line)
+        .unwrap()
+        .unwrap()
+        .game();
     let limits = Limits {
         nodes: Some(50_000_000),
         ..Limits::exact()

@@ -612,14 +612,14 @@ fn nboard_set_game_takes_a_random_start_komi_game() {
     // The TY[8kr20] game of NBoard's own test file, after its first four moves.
     let text = std::fs::read(crate::support::real_file("nboard-test2.ggf")).unwrap();
     let record =
-        &othello::record::read(&text, &othello::record::ReadOptions::default()).unwrap()[1];
-    let four = othello::record::GameRecord::from_squares(
+        &othello_records::read(&text, &othello_records::ReadOptions::default()).unwrap()[1];
+    let four = othello_records::GameRecord::from_squares(
         &record.start_game(),
         record.squares().take(4),
         record.metadata().clone(),
     )
     .unwrap();
-    let game_text = othello::record::ggf::game(&four);
+    let game_text = othello_records::ggf::game(&four);
     assert!(game_text.contains("TY[8kr20]"), "{game_text}");
     let mut session = Session::start(&["nboard", "--no-book", "--hash", "1"]);
     session.send("nboard 2");

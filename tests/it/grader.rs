@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use othello::generate::{Generator, Options, Sizes, Start, StartKind};
 use othello::{Color, RuleSet, Setup, WinRule};
+use othello_grade::generate::{Generator, Options, Sizes, Start, StartKind};
 
 use crate::reference::Model;
 use crate::support::{othello, scratch};

@@ -509,7 +509,7 @@ fn a_failed_write_of_convert_or_fit_keeps_the_old_file() {
     assert!(fit(&weights, None).status.success());
     let new_size = fs::metadata(&weights).unwrap().len();
     // The old file is the compiled-in weights, so that a rewrite would show.
-    let old = othello::engine::patterns::TRAINED;
+    let old = othello_engine::patterns::TRAINED;
     fs::write(&weights, old).unwrap();
     for blocks in [0, new_size / 2048] {
         let output = fit(&weights, Some(blocks));
@@ -614,7 +614,7 @@ fn convert_and_fit_overwrite_only_their_own_files_without_force() {
 fn train_never_cuts_a_file_that_is_not_self_play_data() {
     let dir = scratch("hardening", "not-data");
     let weights_copy = dir.join("weights.bin");
-    fs::write(&weights_copy, othello::engine::patterns::TRAINED).unwrap();
+    fs::write(&weights_copy, othello_engine::patterns::TRAINED).unwrap();
     let zeros = dir.join("zeros.bin");
     fs::write(&zeros, vec![0u8; 100_000]).unwrap();
     let readme = dir.join("README.md");
@@ -793,7 +793,7 @@ fn train_inputs_are_read_within_bounds() {
     let file = fs::File::create(&long).unwrap();
     {
         use std::io::Write;
-        (&file).write_all(othello::engine::patterns::MAGIC).unwrap();
+        (&file).write_all(othello_engine::patterns::MAGIC).unwrap();
     }
     file.set_len(1 << 30).unwrap();
     othello()

@@ -14,8 +14,8 @@ use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
-use othello::computer::{Computer, Level};
 use othello::{Color, Dimensions, Game, RuleSet, Setup, Square};
+use othello_engine::computer::{Computer, Level};
 
 const GAMES: u64 = 200;
 

@@ -4,11 +4,11 @@
 
 use std::path::Path;
 
-use othello::record::{
-    self, Format, GameRecord, Location, Metadata, ReadOptions, RecordErrorKind, RecordMove, ggf,
-    movelist, obf, protocol, wthor,
-};
 use othello::{Color, Dimensions, Game, RuleSet, Setup, Square, WinRule};
+use othello_records::{
+    self as record, Format, GameRecord, Location, Metadata, ReadOptions, RecordErrorKind,
+    RecordMove, ggf, movelist, obf, protocol, wthor,
+};
 use proptest::prelude::*;
 
 fn fixture(name: &str) -> Vec<u8> {

@@ -58,7 +58,7 @@ fn fit_writes_a_weights_file_the_engine_can_read() {
         .stdout(predicate::str::contains("positions in 4 games"))
         .stdout(predicate::str::contains("    4 "));
     let bytes = std::fs::read(&weights).unwrap();
-    let read = othello::engine::patterns::Weights::from_bytes(&bytes).unwrap();
+    let read = othello_engine::patterns::Weights::from_bytes(&bytes).unwrap();
     assert!(read.values().iter().any(|&weight| weight != 0));
     // The new weights play a match against the classic evaluation, at equal nodes.
     othello()

@@ -1,0 +1,290 @@
+//! Building a book: expanding leaves one at a time, best lines first, as Edax's book learning
+//! does.
+//!
+//! Each step takes one leaf (a book position not yet expanded) and scores every position its
+//! moves lead to that the book does not hold yet, by a search of the configured depth (exact
+//! when the end is in reach, as [`limits_for_depth`] says); then the book derives its values
+//! again. Which leaf comes next depends on the book alone:
+//!
+//! - first, every leaf fewer than [`BuildConfig::plies`] moves from the start (so that the book
+//!   holds every position of the first `plies` moves), fewest moves first;
+//! - then the leaf of least *cost*, where a path from the start costs, for each move past the
+//!   first `plies`, one disc ([`PLY_COST`]) plus how far the move's value is below the best
+//!   move's there (its *deviation*); moves more than [`MAX_DEVIATION`] below the best are not
+//!   followed, nor leaves [`MAX_PLY`] moves deep. This is drop-out expansion (Lincke): the
+//!   best lines grow deepest, and a line a player can deviate into at small cost is prepared
+//!   too.
+//!
+//! Ties go to the least position (canonical form, as a pair of bit sets). With one search
+//! thread, each search a fresh table and no time limit, every search, and so the whole book,
+//! depends only on the book it starts from, the depth and the seed: a build stopped after any
+//! step and started again from its book ends as the same book as one run straight through.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use thiserror::Error;
+
+use super::{Book, Entry, MAX_DEPTH, MAX_SCORE, Next, Position};
+use crate::engine_protocol::limits_for_depth;
+use crate::{Engine, EngineConfig, EngineError};
+
+/// The cost of a move past the first [`BuildConfig::plies`], in discs of deviation.
+pub const PLY_COST: i32 = 1;
+
+/// Moves whose value is more than this many discs below the best are not followed.
+pub const MAX_DEVIATION: i32 = 6;
+
+/// Leaves this many moves from the start or more are not expanded.
+pub const MAX_PLY: u32 = 40;
+
+/// How a book is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildConfig {
+    /// The depth of each position's search, in plies (exact when the end is within reach).
+    pub depth: u32,
+    /// Every position of the first `plies` moves is in the book.
+    pub plies: u32,
+    /// The seed of the search engine (its hashing).
+    pub seed: u64,
+    /// The transposition table, in MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for BuildConfig {
+    /// Depth 12, the first 4 moves, seed 1, 64 MiB.
+    fn default() -> BuildConfig {
+        BuildConfig {
+            depth: 12,
+            plies: 4,
+            seed: 1,
+            hash_mb: 64,
+        }
+    }
+}
+
+/// A build stopped through its stop flag; the book is as it was before the step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("the build was stopped")]
+pub struct Stopped;
+
+/// One step of a build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expansion {
+    /// The leaf expanded (the start, on the first step of an empty book).
+    pub leaf: Position,
+    /// Positions scored and added.
+    pub added: usize,
+}
+
+/// A book being built.
+pub struct Builder {
+    book: Book,
+    config: BuildConfig,
+    engine: Engine,
+}
+
+impl Builder {
+    /// A build that continues `book` (an empty one to start afresh).
+    ///
+    /// # Errors
+    /// [`EngineError::TableMemory`] if the search's table cannot be had.
+    pub fn new(book: Book, config: BuildConfig) -> Result<Builder, EngineError> {
+        let engine = Engine::try_new(EngineConfig {
+            hash_mb: config.hash_mb,
+            threads: 1,
+            seed: config.seed,
+        })?;
+        Ok(Builder {
+            book,
+            config,
+            engine,
+        })
+    }
+
+    /// The book so far.
+    #[must_use]
+    pub fn book(&self) -> &Book {
+        &self.book
+    }
+
+    /// The book, once built.
+    #[must_use]
+    pub fn into_book(self) -> Book {
+        self.book
+    }
+
+    /// The leaf the next step expands, `None` when there is none left to expand (or the start
+    /// still has to be scored).
+    #[must_use]
+    pub fn next_leaf(&self) -> Option<Position> {
+        let book = &self.book;
+        let start = Position::START.canonical();
+        let mut best: HashMap<Position, i32> = HashMap::from([(start, 0)]);
+        let mut queue = BinaryHeap::from([Reverse((0, start))]);
+        while let Some(Reverse((cost, position))) = queue.pop() {
+            if best.get(&position).is_some_and(|&known| known < cost) {
+                continue;
+            }
+            let known = book.known(position)?;
+            if !known.expanded {
+                if position.ply() < MAX_PLY {
+                    return Some(position);
+                }
+                continue;
+            }
+            let free = position.ply() + 1 < self.config.plies;
+            for (_, next) in position.children() {
+                let Next::Position {
+                    position: child, ..
+                } = next
+                else {
+                    continue;
+                };
+                let deviation = known.value - book.move_value(next).expect("expanded");
+                if !free && deviation > MAX_DEVIATION {
+                    continue;
+                }
+                let step = if free { 0 } else { PLY_COST + deviation };
+                let child = child.canonical();
+                let cost = cost + step;
+                if best.get(&child).is_none_or(|&known| cost < known) {
+                    best.insert(child, cost);
+                    queue.push(Reverse((cost, child)));
+                }
+            }
+        }
+        None
+    }
+
+    /// Expands the next leaf (or scores the start of an empty book): `None` when nothing is
+    /// left to expand.
+    ///
+    /// # Errors
+    /// [`Stopped`] once `stop` is set: the step's searches are dropped and the book is left as
+    /// it was before the step.
+    pub fn step(&mut self, stop: &AtomicBool) -> Result<Option<Expansion>, Stopped> {
+        let start = Position::START.canonical();
+        let (leaf, targets) = if self.book.entries.contains_key(&start) {
+            let Some(leaf) = self.next_leaf() else {
+                return Ok(None);
+            };
+            (leaf, unscored_children(&self.book, leaf))
+        } else {
+            (start, vec![start])
+        };
+        let mut scored = Vec::with_capacity(targets.len());
+        for &position in &targets {
+            scored.push((
+                position,
+                score(&mut self.engine, self.config.depth, position, stop)?,
+            ));
+        }
+        let added = scored.len();
+        self.book.entries.extend(scored);
+        self.book.derive();
+        Ok(Some(Expansion { leaf, added }))
+    }
+}
+
+/// The positions (canonical, each once, in key order) that the moves of `position` lead to
+/// and `book` does not hold: what expanding it scores.
+fn unscored_children(book: &Book, position: Position) -> Vec<Position> {
+    let mut children: Vec<Position> = position
+        .children()
+        .filter_map(|(_, next)| match next {
+            Next::Position { position, .. } => Some(position.canonical()),
+            Next::End(_) => None,
+        })
+        .filter(|child| !book.entries.contains_key(child))
+        .collect();
+    children.sort_unstable();
+    children.dedup();
+    children
+}
+
+/// The score of `position` by a search of `depth` plies (exact where [`limits_for_depth`]
+/// solves).
+fn score(
+    engine: &mut Engine,
+    depth: u32,
+    position: Position,
+    stop: &AtomicBool,
+) -> Result<Entry, Stopped> {
+    let game = position.game();
+    let limits = limits_for_depth(depth, position.empties());
+    let report = engine
+        .search_with(&game, &limits, stop, &mut |_| {})
+        .expect("a book position has a move and the depth is at least 1");
+    if stop.load(Ordering::Relaxed) {
+        return Err(Stopped);
+    }
+    Ok(Entry {
+        score: report.score.clamp(-MAX_SCORE, MAX_SCORE),
+        depth: report.depth.clamp(1, MAX_DEPTH),
+        exact: report.exact,
+    })
+}
+
+/// What [`learn`] did to a book.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Learned {
+    /// Positions of the game expanded: each one's moves scored into the book.
+    pub expanded: usize,
+    /// Positions scored and added to the book.
+    pub added: usize,
+    /// Whether the stop flag ended the learning before the game's last position.
+    pub stopped: bool,
+}
+
+/// Learns a game, as NBoard's `learn` asks and Edax's book learning does: every position of
+/// `line` (the game's positions in order, as [`Position::of`] gives them) fewer than
+/// [`MAX_PLY`] moves from the start is expanded: it is scored if the book lacks it, and so is
+/// every position one of its moves leads to, each by a search of `depth` plies with `engine`
+/// (exact where [`limits_for_depth`] solves). Then the book derives its values, so that it
+/// plays the game's moves where they were best and avoids them where they were not.
+///
+/// Positions the book has expanded cost nothing, so a game learnt twice adds nothing the
+/// second time. `progress` hears, before each position, how many of the line's positions are
+/// done and how many there are. Once `stop` is set the search under way is dropped and learning
+/// ends: what was scored before it stays in the book ([`Learned::stopped`]).
+pub fn learn(
+    book: &mut Book,
+    line: &[Position],
+    depth: u32,
+    engine: &mut Engine,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Learned {
+    let mut learned = Learned::default();
+    for (done, position) in line.iter().enumerate() {
+        progress(done, line.len());
+        let position = position.canonical();
+        if position.ply() >= MAX_PLY || !position.is_playable() {
+            continue;
+        }
+        // A position met again (the same board before and after a pass) finds everything
+        // scored the first time.
+        let mut targets = unscored_children(book, position);
+        if !book.entries.contains_key(&position) {
+            targets.insert(0, position);
+        }
+        if targets.is_empty() {
+            continue;
+        }
+        for target in targets {
+            let Ok(entry) = score(engine, depth, target, stop) else {
+                learned.stopped = true;
+                book.derive();
+                return learned;
+            };
+            book.entries.insert(target, entry);
+            learned.added += 1;
+        }
+        learned.expanded += 1;
+    }
+    progress(line.len(), line.len());
+    book.derive();
+    learned
+}

@@ -1,0 +1,411 @@
+//! One game the server hosts: the library's session, the two players (`session::Player`: a
+//! name and a person or the computer at a level), and how the game is shown and saved.
+//!
+//! The rules are the library's: this module only asks the session to play, undo and describe
+//! itself, and turns its answers into the JSON the page draws.
+
+use serde::{Deserialize, Serialize};
+
+use othello::{ByColor, Color, Dimensions, Game, Played, RuleSet, Setup, Square, WinRule};
+use othello_engine::computer::Level;
+use othello_records::{GameRecord, Metadata};
+use othello_session::{Controller, Name, Player, Session};
+
+/// The event (`PC`) field of the records the server writes starts with this, followed by the
+/// seats, so that a reloaded game knows who the computer is.
+const EVENT: &str = "othello serve";
+
+/// The settings of a new game, as the page sends them: the same choices as `othello play`
+/// (board side, rules, win rule, who starts, who plays each colour, names). Every field may be
+/// left out.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NewGame {
+    /// Rows and columns (square boards, which GGF can record): an even number from 4 to 16.
+    pub size: Option<u8>,
+    /// `full` or `simple`.
+    pub rules: Option<String>,
+    /// `most` or `fewest`.
+    pub win: Option<String>,
+    /// `black` or `white`.
+    pub first: Option<String>,
+    /// `human`, `computer` or `computer:LEVEL`.
+    pub black: Option<String>,
+    /// `human`, `computer` or `computer:LEVEL`.
+    pub white: Option<String>,
+    /// Black's name.
+    pub black_name: Option<String>,
+    /// White's name.
+    pub white_name: Option<String>,
+}
+
+impl NewGame {
+    /// The game these settings describe, or what is wrong with them.
+    pub fn build(&self) -> Result<Hosted, String> {
+        let side = usize::from(self.size.unwrap_or(8));
+        let dims = Dimensions::new(side, side).map_err(|error| error.to_string())?;
+        let rules = match self.rules.as_deref() {
+            None => RuleSet::Full,
+            Some(text) => text
+                .parse()
+                .map_err(|_| format!("rules: expected full or simple, found {text:?}"))?,
+        };
+        let win = match self.win.as_deref() {
+            None => WinRule::MostDiscs,
+            Some(text) => text
+                .parse()
+                .map_err(|_| format!("win: expected most or fewest, found {text:?}"))?,
+        };
+        let first = match self.first.as_deref() {
+            None => Color::Black,
+            Some(text) => text
+                .parse()
+                .map_err(|_| format!("first: expected black or white, found {text:?}"))?,
+        };
+        let seat = |field: &str, text: Option<&str>| {
+            text.map_or(Ok(Controller::Human), |text| {
+                text.parse::<Controller>()
+                    .map_err(|error| format!("{field}: {error}"))
+            })
+        };
+        let seats = ByColor {
+            black: seat("black", self.black.as_deref())?,
+            white: seat("white", self.white.as_deref())?,
+        };
+        let names = ByColor {
+            black: checked_name("black_name", self.black_name.as_deref())?,
+            white: checked_name("white_name", self.white_name.as_deref())?,
+        };
+        let players = ByColor::new_with(|color| {
+            Player::new(
+                color,
+                seats[color],
+                names[color].clone(),
+                seats[color.opponent()],
+            )
+        });
+        let setup = Setup {
+            first,
+            win,
+            ..Setup::standard(dims)
+        };
+        Ok(Hosted::new(Session::new(Game::new(setup, rules)), players))
+    }
+}
+
+/// A name that fits on one line, or what is wrong with it; `None` for none given (or blank).
+fn checked_name(field: &str, name: Option<&str>) -> Result<Option<Name>, String> {
+    match name.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(name) => name
+            .parse()
+            .map(Some)
+            .map_err(|error| format!("{field}: {error}")),
+    }
+}
+
+/// A hosted game: the session, the players, and the discs the last move flipped.
+#[derive(Clone, Debug)]
+pub struct Hosted {
+    session: Session,
+    players: ByColor<Player>,
+    flipped: Vec<Square>,
+    /// Changes with every move and undo, so that a search started on an older position is
+    /// not played on a newer one.
+    version: u64,
+}
+
+/// Why a move or an undo was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The game is over.
+    Over,
+    /// It is the computer's turn, not a person's.
+    ComputersTurn,
+    /// It is a person's turn, not the computer's.
+    PersonsTurn,
+    /// The move is not legal (the message says why).
+    Illegal(String),
+    /// Passing with a legal move.
+    CannotPass,
+    /// No move of a person to take back.
+    NothingToUndo,
+}
+
+impl Refusal {
+    /// The message for the page.
+    pub fn message(&self) -> String {
+        match self {
+            Refusal::Over => "the game is over".to_owned(),
+            Refusal::ComputersTurn => "it is the computer's turn".to_owned(),
+            Refusal::PersonsTurn => "it is a person's turn, not the computer's".to_owned(),
+            Refusal::Illegal(message) => message.clone(),
+            Refusal::CannotPass => {
+                "you cannot pass: you have a legal move (a player without one passes by itself)"
+                    .to_owned()
+            }
+            Refusal::NothingToUndo => "there is no move of a person to take back".to_owned(),
+        }
+    }
+}
+
+impl Hosted {
+    fn new(session: Session, players: ByColor<Player>) -> Hosted {
+        let flipped = flipped_by_last_move(&session);
+        Hosted {
+            session,
+            players,
+            flipped,
+            version: 0,
+        }
+    }
+
+    /// The current position.
+    pub fn game(&self) -> &Game {
+        self.session.game()
+    }
+
+    /// The version of the position (see [`Hosted::version`]).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The computer's level when it is to move, or why it is not.
+    pub fn computer_to_move(&self) -> Result<Level, Refusal> {
+        let turn = self.game().turn().ok_or(Refusal::Over)?;
+        self.players[turn]
+            .controller
+            .level()
+            .ok_or(Refusal::PersonsTurn)
+    }
+
+    /// Plays `square` for the person to move.
+    pub fn play_person(&mut self, square: Square) -> Result<Played, Refusal> {
+        let turn = self.game().turn().ok_or(Refusal::Over)?;
+        if !self.players[turn].is_human() {
+            return Err(Refusal::ComputersTurn);
+        }
+        self.play(square)
+    }
+
+    /// Plays the computer's `square`.
+    pub fn play_computer(&mut self, square: Square) -> Result<Played, Refusal> {
+        self.computer_to_move()?;
+        self.play(square)
+    }
+
+    fn play(&mut self, square: Square) -> Result<Played, Refusal> {
+        let flipped = self
+            .game()
+            .flips(square)
+            .map_err(|error| Refusal::Illegal(error.to_string()))?;
+        let played = self
+            .session
+            .play(square)
+            .map_err(|error| Refusal::Illegal(error.to_string()))?;
+        self.flipped = flipped;
+        self.version += 1;
+        Ok(played)
+    }
+
+    /// A pass: the library passes for a player without a move, so this is only ever refused.
+    pub fn pass(&self) -> Refusal {
+        if self.game().is_over() {
+            Refusal::Over
+        } else {
+            Refusal::CannotPass
+        }
+    }
+
+    /// Takes back moves up to and including the last one a person played (the computer's
+    /// replies go with it).
+    pub fn undo(&mut self) -> Result<usize, Refusal> {
+        let players = &self.players;
+        let undone = self
+            .session
+            .undo(|color| players[color].is_human())
+            .ok_or(Refusal::NothingToUndo)?;
+        self.flipped = flipped_by_last_move(&self.session);
+        self.version += 1;
+        Ok(undone)
+    }
+
+    /// The game as a record: the first position, the moves, the players, and (once over)
+    /// black's margin as the result.
+    pub fn record(&self, date: Option<String>) -> GameRecord {
+        let game = self.game();
+        let result = game.outcome().map(|_| {
+            let score = game.score();
+            format!("{:+}.000", score.black as i32 - score.white as i32)
+        });
+        self.session.record(Metadata {
+            black: Some(self.players.black.name.clone()),
+            white: Some(self.players.white.name.clone()),
+            date,
+            result,
+            event: Some(format!(
+                "{EVENT} black={} white={}",
+                self.players.black.controller, self.players.white.controller
+            )),
+            ..Metadata::default()
+        })
+    }
+
+    /// The game of a record the server wrote (or any record: its seats are then two people).
+    pub fn from_record(record: &GameRecord) -> Hosted {
+        let session = Session::continuing(record);
+        let metadata = record.metadata();
+        let mut seats = ByColor {
+            black: Controller::Human,
+            white: Controller::Human,
+        };
+        if let Some(rest) = metadata
+            .event
+            .as_deref()
+            .and_then(|event| event.strip_prefix(EVENT))
+        {
+            for word in rest.split_whitespace() {
+                match word.split_once('=') {
+                    Some(("black", seat)) => {
+                        seats.black = seat.parse().unwrap_or(Controller::Human);
+                    }
+                    Some(("white", seat)) => {
+                        seats.white = seat.parse().unwrap_or(Controller::Human);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let names = ByColor {
+            black: metadata.black.clone(),
+            white: metadata.white.clone(),
+        };
+        let players = ByColor::new_with(|color| {
+            let mut player = Player::new(color, seats[color], None, seats[color.opponent()]);
+            if let Some(name) = names[color].clone() {
+                player.name = name;
+            }
+            player
+        });
+        Hosted::new(session, players)
+    }
+
+    /// What the page draws.
+    pub fn view(&self, id: &str, thinking: bool) -> View {
+        let game = self.game();
+        let board = game.board();
+        let dims = board.dims();
+        let rows = (0..dims.rows())
+            .map(|row| {
+                (0..dims.cols())
+                    .map(|col| match board.get(Square::new(row, col)) {
+                        Ok(Some(Color::Black)) => 'b',
+                        Ok(Some(Color::White)) => 'w',
+                        _ => '.',
+                    })
+                    .collect()
+            })
+            .collect();
+        let last = self.session.last_move();
+        let score = game.score();
+        let outcome = game.outcome();
+        let players = &self.players;
+        let seat_view = |color: Color| PlayerView {
+            name: players[color].name.clone(),
+            computer: players[color].controller.level().map(Level::number),
+            discs: score[color],
+        };
+        View {
+            id: id.to_owned(),
+            rows: dims.rows(),
+            cols: dims.cols(),
+            rules: game.rules().to_string().to_ascii_lowercase(),
+            win: game.win_rule().name(),
+            board: rows,
+            turn: game.turn().map(Color::name),
+            legal: game.legal_moves().iter().map(ToString::to_string).collect(),
+            last: last.map(|played| played.square.to_string()),
+            last_player: last.map(|played| played.player.name()),
+            flipped: self.flipped.iter().map(ToString::to_string).collect(),
+            passed: last.and_then(|played| played.passed).map(Color::name),
+            black: seat_view(Color::Black),
+            white: seat_view(Color::White),
+            over: outcome.is_some(),
+            winner: outcome.and_then(othello::Outcome::winner).map(Color::name),
+            moves: self.session.moves_played(),
+            can_undo: self
+                .session
+                .moves()
+                .any(|played| players[played.player].is_human()),
+            thinking,
+        }
+    }
+}
+
+/// The discs the last move of `session` flipped (none before the first move).
+fn flipped_by_last_move(session: &Session) -> Vec<Square> {
+    let Some(last) = session.last_move() else {
+        return Vec::new();
+    };
+    let mut before = Session::new(session.start().clone());
+    for played in session.moves().take(session.moves_played() - 1) {
+        before
+            .play(played.square)
+            .expect("a session's moves are legal");
+    }
+    before.game().flips(last.square).unwrap_or_default()
+}
+
+/// A game as the page sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    /// The game's id.
+    pub id: String,
+    /// Rows of the board.
+    pub rows: usize,
+    /// Columns of the board.
+    pub cols: usize,
+    /// `full` or `simple`.
+    pub rules: String,
+    /// `most` or `fewest`.
+    pub win: &'static str,
+    /// The board, top row first: `b` black, `w` white, `.` empty.
+    pub board: Vec<String>,
+    /// `black` or `white`, or `null` once the game is over.
+    pub turn: Option<&'static str>,
+    /// The legal moves of the player to move.
+    pub legal: Vec<String>,
+    /// The last move, if any.
+    pub last: Option<String>,
+    /// Who played the last move.
+    pub last_player: Option<&'static str>,
+    /// The discs the last move flipped.
+    pub flipped: Vec<String>,
+    /// The player who had to pass after the last move, if any.
+    pub passed: Option<&'static str>,
+    /// Black's name, seat and discs.
+    pub black: PlayerView,
+    /// White's name, seat and discs.
+    pub white: PlayerView,
+    /// Whether the game is over.
+    pub over: bool,
+    /// The winner once the game is over; `null` for a draw (or a game in progress).
+    pub winner: Option<&'static str>,
+    /// Moves played.
+    pub moves: usize,
+    /// Whether undo has a person's move to take back.
+    pub can_undo: bool,
+    /// Whether the computer is thinking about its move.
+    pub thinking: bool,
+}
+
+/// One player as the page sees them.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerView {
+    /// The name.
+    pub name: String,
+    /// The computer's level, or `null` for a person.
+    pub computer: Option<u8>,
+    /// Discs on the board.
+    pub discs: u32,
+}

@@ -1,0 +1,218 @@
+//! `othello serve`: the board in a browser. An HTTP server (axum on tokio) hosts games for
+//! pages that draw what it returns; the library decides every move.
+//!
+//! [`api`] has the routes, [`store`] the games and their files, [`pool`] the computer's
+//! searches, [`game`] one hosted game, [`assets`] the page's files.
+
+mod api;
+mod assets;
+mod game;
+mod journal;
+mod pool;
+mod store;
+#[cfg(test)]
+mod tests;
+
+use othello::text::counted;
+use std::io;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use api::Server;
+use pool::Pool;
+use store::Store;
+
+/// Games kept in memory at most; idle ones beyond are read again from their files.
+const GAMES_IN_MEMORY: usize = 2000;
+
+/// Searches that may wait for a free core.
+const SEARCHES_WAITING: usize = 256;
+
+/// Serve the board to a browser: play on a phone, a tablet or a desktop.
+///
+/// Prints the address to open. Every game is saved after each move in the games directory (as
+/// ID.ggf) and continues after a restart; a page keeps its game's id in its address.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit status: 0 after Ctrl-C or SIGTERM (games saved), 1 if the server cannot run (the address is taken, the games directory cannot be made), 2 for bad usage."
+)]
+pub struct ServeArgs {
+    /// The address and port to listen on; 0.0.0.0:PORT lets other machines of the network
+    /// (a phone) connect.
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+
+    /// The directory games are saved in (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "othello-games")]
+    games_dir: PathBuf,
+
+    /// Open the page in the default browser.
+    #[arg(long)]
+    open: bool,
+}
+
+/// Why `othello serve` could not run.
+#[derive(Debug, Error)]
+pub enum ServeError {
+    /// The games directory could not be made.
+    #[error("cannot use games directory {path}: {source}", path = .path.display())]
+    GamesDir {
+        /// The directory.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// The address could not be listened on.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// The async runtime could not start, or serving failed.
+    #[error("cannot run the server: {0}")]
+    Runtime(io::Error),
+}
+
+impl ServeError {
+    /// The exit status: 1, a run-time failure (the directory, the address or the runtime).
+    #[must_use]
+    pub fn exit_status(&self) -> u8 {
+        1
+    }
+}
+
+/// Serves until Ctrl-C or SIGTERM.
+///
+/// # Errors
+/// [`ServeError`] when the games directory, the address or the runtime cannot be had.
+pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
+    let store =
+        Store::open(&args.games_dir, GAMES_IN_MEMORY).map_err(|source| ServeError::GamesDir {
+            path: args.games_dir.clone(),
+            source,
+        })?;
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    let server = Arc::new(Server {
+        store: Arc::new(store),
+        pool: Pool::new(cores, SEARCHES_WAITING),
+    });
+    runtime.block_on(serve(args, server))?;
+    Ok(())
+}
+
+async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> {
+    let listener = tokio::net::TcpListener::bind(args.addr)
+        .await
+        .map_err(|source| ServeError::Listen {
+            addr: args.addr,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(ServeError::Runtime)?;
+    let saved = server.store.saved_games();
+    println!(
+        "{} in {}",
+        counted(saved, "saved game", "saved games"),
+        server.store.dir().display()
+    );
+    let url = page_url(addr);
+    println!("Open {url} in a browser (Ctrl-C stops the server)");
+    if addr.ip().is_unspecified() {
+        if let Some(lan) = lan_address() {
+            println!(
+                "On a phone on the same network: http://{}",
+                SocketAddr::new(lan, addr.port())
+            );
+        }
+        println!("Note: anyone on this network can open the page and play.");
+    }
+    if args.open {
+        open_browser(&url);
+    }
+    let app = api::router(Arc::clone(&server));
+    let shutdown_server = Arc::clone(&server);
+    let outcome = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        termination().await;
+        // In-flight requests finish; searches stop at once so that they finish soon.
+        shutdown_server.pool.close();
+    })
+    .await;
+    println!(
+        "Stopped; every game is saved in {}",
+        server.store.dir().display()
+    );
+    outcome.map_err(ServeError::Runtime)
+}
+
+/// The address a browser on this machine opens.
+fn page_url(addr: SocketAddr) -> String {
+    let shown = if addr.ip().is_unspecified() {
+        SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), addr.port())
+    } else {
+        addr
+    };
+    format!("http://{shown}/")
+}
+
+/// This machine's address on its network: the source address of a route outwards (no packet
+/// is sent).
+fn lan_address() -> Option<IpAddr> {
+    let socket = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0)).ok()?;
+    socket.connect((Ipv4Addr::new(192, 0, 2, 1), 9)).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn termination() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    () = interrupt => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(_) => interrupt.await,
+        }
+    }
+    #[cfg(not(unix))]
+    interrupt.await;
+}
+
+/// Opens `url` in the desktop's browser; says so when it cannot.
+fn open_browser(url: &str) {
+    let program = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    let opened = std::process::Command::new(program)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(error) = opened {
+        eprintln!("othello: cannot open a browser with {program}: {error}; open {url} yourself");
+    }
+}

@@ -1,0 +1,671 @@
+//! The API without a socket: every route and error through `tower::ServiceExt::oneshot`.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{Request, StatusCode, header};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+use othello::{Dimensions, Game, RuleSet, Setup};
+
+use super::api::{self, BODY_LIMIT, RATE_BURST, Server};
+use super::pool::Pool;
+use super::store::{GameId, Store};
+
+/// A server on a games directory, called without a socket.
+struct Client {
+    app: Router,
+    server: Arc<Server>,
+}
+
+impl Client {
+    fn new(dir: &Path) -> Client {
+        Client::with_capacity(dir, 100)
+    }
+
+    fn with_capacity(dir: &Path, capacity: usize) -> Client {
+        let server = Arc::new(Server {
+            store: Arc::new(Store::open(dir, capacity).unwrap()),
+            pool: Pool::new(2, 8),
+        });
+        Client {
+            app: api::router(Arc::clone(&server)),
+            server,
+        }
+    }
+
+    /// The status, headers and body of one request from `client`.
+    async fn raw(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+        client: [u8; 4],
+    ) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+        let mut request = Request::builder().method(method).uri(path);
+        if body.is_some() {
+            request = request.header(header::CONTENT_TYPE, "application/json");
+        }
+        let mut request = request
+            .body(body.map_or_else(Body::empty, |text| Body::from(text.to_owned())))
+            .unwrap();
+        request
+            .extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from((client, 40000))));
+        let response = self.app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, headers, bytes.to_vec())
+    }
+
+    /// The status and JSON answer of one request.
+    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> (StatusCode, Value) {
+        let text = body.map(|body| body.to_string());
+        let (status, headers, bytes) = self
+            .raw(method, path, text.as_deref(), [127, 0, 0, 1])
+            .await;
+        assert_eq!(
+            headers[header::CONTENT_TYPE],
+            "application/json",
+            "{method} {path}"
+        );
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    async fn create(&self, settings: Value) -> Value {
+        let (status, game) = self.call("POST", "/api/games", Some(settings)).await;
+        assert_eq!(status, StatusCode::CREATED, "{game}");
+        game
+    }
+
+    async fn post(&self, id: &Value, action: &str, body: Value) -> (StatusCode, Value) {
+        let path = format!("/api/games/{}/{action}", id.as_str().unwrap());
+        self.call("POST", &path, Some(body)).await
+    }
+
+    async fn play(&self, game: &Value, square: &str) -> Value {
+        let (status, answer) = self
+            .post(&game["id"], "play", json!({ "square": square }))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{square}: {answer}");
+        answer
+    }
+}
+
+fn error_of(answer: &Value) -> &str {
+    answer["error"].as_str().expect("an error message")
+}
+
+#[tokio::test]
+async fn a_new_game_is_the_standard_start_and_sends_careful_headers() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(dir.path());
+    let (status, headers, bytes) = client
+        .raw("POST", "/api/games", Some("{}"), [127, 0, 0, 1])
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let game: Value = serde_json::from_slice(&bytes).unwrap();
+    let id = game["id"].as_str().unwrap();
+    assert!(GameId::parse(id).is_some(), "{id}");
+    assert_eq!(headers[header::LOCATION], format!("/api/games/{id}"));
+    assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    assert_eq!(headers[header::X_FRAME_OPTIONS], "DENY");
+    let csp = headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+    assert!(csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"));
+    assert!(!csp.contains("unsafe-inline"));
+    assert_eq!(game["board"][3], "...wb...");
+    assert_eq!(game["turn"], "black");
+    assert_eq!(game["legal"], json!(["d3", "c4", "f5", "e6"]));
+    assert_eq!(
+        game["black"],
+        json!({"name": "Black", "computer": null, "discs": 2})
+    );
+    assert_eq!(game["over"], false);
+    assert!(
+        dir.path().join(format!("{id}.ggf")).exists(),
+        "saved at once"
+    );
+
+    let (status, read) = client.call("GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(read, game);
+
+    let settings = json!({"size": 6, "rules": "simple", "win": "fewest", "first": "white",
+        "black": "computer:2", "white": "human", "white_name": "  Ada "});
+    let game = client.create(settings).await;
+    assert_eq!(
+        (game["rows"].as_u64(), game["cols"].as_u64()),
+        (Some(6), Some(6))
+    );
+    assert_eq!(game["rules"], "simple");
+    assert_eq!(game["win"], "fewest");
+    assert_eq!(game["turn"], "white");
+    assert_eq!(game["white"]["name"], "Ada");
+    assert_eq!(
+        game["black"],
+        json!({"name": "Computer", "computer": 2, "discs": 2})
+    );
+}
+
+#[tokio::test]
+async fn bad_settings_and_bodies_are_refused_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(dir.path());
+    let cases = [
+        (json!({"size": 7}), "7x7 board is not supported"),
+        (json!({"size": 18}), "18x18"),
+        (json!({"rules": "chess"}), "rules: expected full or simple"),
+        (json!({"win": "all"}), "win: expected most or fewest"),
+        (json!({"first": "red"}), "first: expected black or white"),
+        (json!({"black": "robot"}), "black: expected human, computer"),
+        (
+            json!({"white": "computer:7"}),
+            "white: expected a computer level",
+        ),
+        (
+            json!({"black_name": "x".repeat(33)}),
+            "at most 32 characters",
+        ),
+        (json!({"white_name": "a\tb"}), "control characters"),
+        (json!({"colour": "red"}), "unknown field `colour`"),
+        (json!({"size": "8"}), "invalid type"),
+        (json!([1, 2]), "bad request body"),
+    ];
+    for (settings, message) in cases {
+        let (status, answer) = client
+            .call("POST", "/api/games", Some(settings.clone()))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{settings}");
+        assert!(error_of(&answer).contains(message), "{settings}: {answer}");
+    }
+    let (status, _, bytes) = client
+        .raw("POST", "/api/games", Some("{\"size\": 8"), [127, 0, 0, 1])
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(String::from_utf8_lossy(&bytes).contains("EOF while parsing"));
+    let huge = format!("{{\"black_name\": \"{}\"}}", "x".repeat(BODY_LIMIT));
+    let (status, _, bytes) = client
+        .raw("POST", "/api/games", Some(&huge), [127, 0, 0, 1])
+        .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(error_of(&answer), "the request body is over 4096 bytes");
+    assert_eq!(client.server.store.saved_games(), 0, "nothing saved");
+}
+
+#[tokio::test]
+async fn unknown_games_and_routes_are_not_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(dir.path());
+    for path in [
+        "/api/games/0123456789abcdef0123456789abcdef",
+        "/api/games/0123456789ABCDEF0123456789ABCDEF",
+        "/api/games/short",
+        "/api/games/..%2F..%2Fetc%2Fpasswd",
+        "/api/games/0123456789abcdef0123456789abcdef/ggf",
+    ] {
+        let (status, answer) = client.call("GET", path, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert!(
+            error_of(&answer).starts_with("no such game"),
+            "{path}: {answer}"
+        );
+    }
+    let (status, answer) = client.call("DELETE", "/api/games", None).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(error_of(&answer), "this route does not take that method");
+    let (status, answer) = client.call("GET", "/api/players", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(error_of(&answer), "no such API route");
+    let (status, _, _) = client.raw("GET", "/secret.txt", None, [127, 0, 0, 1]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn moves_the_game_refuses_and_malformed_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(dir.path());
+    let game = client.create(json!({})).await;
+    let id = &game["id"];
+    let refused = [
+        (
+            json!({"square": "a1"}),
+            StatusCode::CONFLICT,
+            "a1 is not a legal move for black",
+        ),
+        (
+            json!({"square": "d4"}),
+            StatusCode::CONFLICT,
+            "d4 is already occupied",
+        ),
+        (
+            json!({"square": "z9"}),
+            StatusCode::BAD_REQUEST,
+            "column z is off the board",
+        ),
+        (
+            json!({"square": "d3", "player": "white"}),
+            StatusCode::BAD_REQUEST,
+            "unknown field",
+        ),
+        (json!({}), StatusCode::BAD_REQUEST, "missing field `square`"),
+    ];
+    for (body, expected, message) in refused {
+        let (status, answer) = client.post(id, "play", body.clone()).await;
+        assert_eq!(status, expected, "{body}");
+        assert!(error_of(&answer).contains(message), "{body}: {answer}");
+    }
+    let (status, answer) = client.post(id, "pass", json!({})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(error_of(&answer).starts_with("you cannot pass"));
+    let (status, answer) = client.post(id, "undo", json!({})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        error_of(&answer),
+        "there is no move of a person to take back"
+    );
+    let (status, answer) = client.post(id, "computer", json!({})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        error_of(&answer),
+        "it is a person's turn, not the computer's"
+    );
+    let (status, answer) = client.post(id, "undo", json!({"moves": 2})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+
+    let after = client.play(&game, "D3").await;
+    assert_eq!(after["last"], "d3");
+    assert_eq!(after["last_player"], "black");
+    assert_eq!(after["flipped"], json!(["d4"]));
+    assert_eq!(
+        (
+            after["black"]["discs"].as_u64(),
+            after["white"]["discs"].as_u64()
+        ),
+        (Some(4), Some(1))
+    );
+    assert_eq!(after["turn"], "white");
+    let back = client.post(id, "undo", json!({})).await;
+    assert_eq!(back.0, StatusCode::OK);
+    assert_eq!(back.1["moves"], 0);
+    assert_eq!(back.1["board"], game["board"]);
+}
+
+/// A 4x4 game in which a player has to pass: moves chosen by a fixed pseudo-random rule until
+/// one such game turns up.
+fn a_game_with_a_pass() -> Vec<String> {
+    for seed in 1u64.. {
+        let mut game = Game::new(
+            Setup::standard(Dimensions::new(4, 4).unwrap()),
+            RuleSet::Full,
+        );
+        let mut state = seed;
+        let mut moves = Vec::new();
+        let mut passed = false;
+        while game.turn().is_some() {
+            let legal = game.legal_moves();
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let square = legal[(state >> 33) as usize % legal.len()];
+            passed |= game.play(square).unwrap().passed.is_some();
+            moves.push(square.to_string());
+        }
+        if passed {
+            return moves;
+        }
+    }
+    unreachable!("some game has a pass")
+}
+
+#[tokio::test]
+async fn a_whole_game_with_a_pass_to_the_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(dir.path());
+    let moves = a_game_with_a_pass();
+    let mut game = client.create(json!({"size": 4})).await;
+    let mut passes = 0;
+    let mut reference = Game::new(
+        Setup::standard(Dimensions::new(4, 4).unwrap()),
+        RuleSet::Full,
+    );
+    for square in &moves {
+        assert!(game["legal"].as_array().unwrap().contains(&json!(square)));
+        game = client.play(&game, square).await;
+        let played = reference
+            .play(othello::notation::parse_square(square, reference.board().dims()).unwrap())
+            .unwrap();
+        if let Some(passer) = played.passed {
+            passes += 1;
+            assert_eq!(game["passed"], passer.name());
+            assert_eq!(
+                game["turn"],
+                passer.opponent().name(),
+                "the same player again"
+            );
+        } else {
+            assert_eq!(game["passed"], Value::Null);
+        }
+    }
+    assert!(passes >= 1);
+    assert_eq!(game["over"], true);
+    assert_eq!(game["turn"], Value::Null);
+    assert_eq!(game["legal"], json!([]));
+    let score = reference.score();
+    assert_eq!(game["black"]["discs"], score.black);
+    assert_eq!(game["white"]["discs"], score.white);
+    let winner = reference
+        .outcome()
+        .unwrap()
+        .winner()
+        .map(othello::Color::name);
+    assert_eq!(game["winner"], json!(winner));
+    for action in ["pass", "computer"] {
+        let (status, answer) = client.post(&game["id"], action, json!({})).await;
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(error_of(&answer), "the game is over", "{action}");
+    }
+    let (status, answer) = client
+        .post(&game["id"], "play", json!({"square": "a1"}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    let (status, answer) = client.post(&game["id"], "hint", json!({})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(error_of(&answer), "the game is over");
+
+    let id = game["id"].as_str().unwrap();
+    let (status, headers, bytes) = client
+        .raw("GET", &format!("/api/games/{id}/ggf"), None, [127, 0, 0, 1])
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        headers[header::CONTENT_DISPOSITION],
+        format!("attachment; filename=\"othello-{id}.ggf\"")
+    );
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(text.starts_with("(;GM[Othello]PC[othello serve black=human white=human]"));
+    let margin = score.black as i32 - score.white as i32;
+    assert!(text.contains(&format!("RE[{margin:+}.000]")), "{text}");
+    assert!(text.contains("TY[4]"));
+    let passes_recorded = text.matches("[PA]").count();
+    assert!(passes_recorded >= 1, "{text}");
+    let turns = text.matches("]B[").count() + text.matches("]W[").count();
+    assert_eq!(turns - passes_recorded, moves.len(), "{text}");
+}
+
+#[tokio::test]
+async fn the_computer_replies_and_undo_takes_its_reply_back_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(dir.path());
+    let game = client.create(json!({"white": "computer:1"})).await;
+    assert_eq!(game["white"]["name"], "Computer");
+    let id = &game["id"];
+    let after = client.play(&game, "d3").await;
+    let (status, answer) = client.post(id, "play", json!({"square": "c3"})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(error_of(&answer), "it is the computer's turn");
+    let (status, replied) = client.post(id, "computer", json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{replied}");
+    assert_eq!(replied["moves"], 2);
+    assert_eq!(replied["last_player"], "white");
+    assert!(
+        after["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&replied["last"])
+    );
+    assert_eq!(replied["turn"], "black");
+    assert_eq!(replied["thinking"], false);
+    let (status, undone) = client.post(id, "undo", json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(undone["moves"], 0, "the person's move and the reply");
+    assert_eq!(undone["board"], game["board"]);
+    assert_eq!(undone["turn"], "black");
+    assert_eq!(undone["can_undo"], false);
+
+    // The computer opens when it moves first.
+    let game = client.create(json!({"black": "computer:1"})).await;
+    let (status, opened) = client.post(&game["id"], "computer", json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(opened["moves"], 1);
+    let (status, answer) = client.post(&game["id"], "undo", json!({})).await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "only the computer has moved: {answer}"
+    );
+}
+
+#[tokio::test]
+async fn a_hint_names_a_legal_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(dir.path());
+    let game = client.create(json!({"size": 4})).await;
+    let (status, hint) = client.post(&game["id"], "hint", json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert!(game["legal"].as_array().unwrap().contains(&hint["square"]));
+    assert_eq!(hint["exact"], true, "a 4x4 board is solved");
+    assert_eq!(hint["score"], -8, "black loses 4x4 by 8 with perfect play");
+}
+
+#[tokio::test]
+async fn a_restarted_server_reads_the_saved_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let (game, other) = {
+        let client = Client::new(dir.path());
+        let game = client
+            .create(json!({"white": "computer:4", "black_name": "Ada"}))
+            .await;
+        let game = client.play(&game, "f5").await;
+        let other = client.create(json!({"size": 6})).await;
+        let other = client.play(&other, "c2").await;
+        (game, other)
+    };
+    let client = Client::new(dir.path());
+    assert_eq!(client.server.store.saved_games(), 2);
+    for saved in [game, other] {
+        let path = format!("/api/games/{}", saved["id"].as_str().unwrap());
+        let (status, read) = client.call("GET", &path, None).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(read, saved, "the same game after the restart");
+    }
+    // A file that is not a game does not stop the server: that game answers an error.
+    let broken = "00000000000000000000000000000001";
+    std::fs::write(dir.path().join(format!("{broken}.ggf")), "not a game").unwrap();
+    let (status, answer) = client
+        .call("GET", &format!("/api/games/{broken}"), None)
+        .await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert!(error_of(&answer).starts_with("the saved game cannot be read"));
+}
+
+#[tokio::test]
+async fn idle_games_leave_memory_and_come_back_from_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::with_capacity(dir.path(), 2);
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        let game = client.create(json!({"size": 4})).await;
+        games.push(client.play(&game, "b1").await);
+    }
+    assert_eq!(client.server.store.in_memory(), 2);
+    for game in &games {
+        let path = format!("/api/games/{}", game["id"].as_str().unwrap());
+        let (status, read) = client.call("GET", &path, None).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(&read, game);
+        assert!(client.server.store.in_memory() <= 2);
+    }
+}
+
+#[tokio::test]
+async fn a_client_sending_too_fast_is_held_back_and_others_are_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(dir.path());
+    let fast = [10, 0, 0, 7];
+    // The burst passes (and a few more as time refills it), then the client is held back.
+    let mut passed = 0;
+    let (status, bytes) = loop {
+        let (status, _, bytes) = client.raw("GET", "/api/nothing", None, fast).await;
+        if status != StatusCode::NOT_FOUND || passed > 2 * RATE_BURST {
+            break (status, bytes);
+        }
+        passed += 1;
+    };
+    assert!(passed >= RATE_BURST, "{passed}");
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(error_of(&answer).starts_with("too many requests"));
+    let (status, _, _) = client.raw("GET", "/api/nothing", None, [10, 0, 0, 8]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "another client");
+}
+
+#[tokio::test]
+async fn the_page_files_are_served_with_their_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(dir.path());
+    for (path, content_type, contains) in [
+        (
+            "/",
+            "text/html; charset=utf-8",
+            "<script type=\"module\" src=\"/app.js\">",
+        ),
+        (
+            "/app.js",
+            "text/javascript; charset=utf-8",
+            "import * as api",
+        ),
+        (
+            "/board.js",
+            "text/javascript; charset=utf-8",
+            "export function drawBoard",
+        ),
+        (
+            "/api.js",
+            "text/javascript; charset=utf-8",
+            "export const createGame",
+        ),
+        ("/style.css", "text/css; charset=utf-8", ".board"),
+        ("/icon.svg", "image/svg+xml", "<svg"),
+    ] {
+        let (status, headers, bytes) = client.raw("GET", path, None, [127, 0, 0, 1]).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(headers[header::CONTENT_TYPE], content_type, "{path}");
+        assert!(String::from_utf8_lossy(&bytes).contains(contains), "{path}");
+    }
+    let (_, _, page) = client.raw("GET", "/", None, [127, 0, 0, 1]).await;
+    let page = String::from_utf8(page).unwrap();
+    assert!(
+        !page.contains("<script>") && !page.contains("style="),
+        "nothing inline"
+    );
+}
+
+#[test]
+fn game_ids_are_32_lower_case_hex_digits() {
+    let id = GameId::random();
+    assert_eq!(GameId::parse(&id.to_string()), Some(id));
+    assert_ne!(GameId::random(), id);
+    for bad in [
+        "",
+        "0123456789abcdef0123456789abcde",
+        "0123456789abcdef0123456789abcdef0",
+        "0123456789ABCDEF0123456789abcdef",
+        "+123456789abcdef0123456789abcdef",
+        "../../../../../../../etc/passwd00",
+    ] {
+        assert_eq!(GameId::parse(bad), None, "{bad}");
+    }
+}
+
+#[tokio::test]
+async fn a_search_stops_when_asked_and_when_the_server_closes() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let pool = Arc::new(Pool::new(1, 4));
+    let game = Game::new(
+        Setup::standard(Dimensions::new(16, 16).unwrap()),
+        RuleSet::Full,
+    );
+    let level = othello_engine::computer::Level::MAX;
+    let stop = Arc::new(AtomicBool::new(false));
+    let search = tokio::spawn({
+        let (pool, game, stop) = (Arc::clone(&pool), game.clone(), Arc::clone(&stop));
+        async move { pool.choose(game, level, stop).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    stop.store(true, Ordering::Relaxed);
+    let stopped = search.await.unwrap();
+    assert!(
+        matches!(stopped, Err(super::pool::PoolError::Cancelled)),
+        "{stopped:?}"
+    );
+
+    let search = tokio::spawn({
+        let (pool, game) = (Arc::clone(&pool), game.clone());
+        async move { pool.choose(game, level, Arc::default()).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    pool.close();
+    let stopped = search.await.unwrap();
+    assert!(
+        matches!(stopped, Err(super::pool::PoolError::Stopped)),
+        "{stopped:?}"
+    );
+    let after = pool.choose(game, level, Arc::default()).await;
+    assert!(
+        matches!(after, Err(super::pool::PoolError::Stopped)),
+        "{after:?}"
+    );
+}
+
+#[tokio::test]
+async fn searches_beyond_the_queue_are_refused_and_a_request_gone_leaves_it() {
+    let pool = Arc::new(Pool::new(1, 1));
+    let game = Game::new(
+        Setup::standard(Dimensions::new(16, 16).unwrap()),
+        RuleSet::Full,
+    );
+    let level = othello_engine::computer::Level::MAX;
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let running = tokio::spawn({
+        let (pool, game, stop) = (Arc::clone(&pool), game.clone(), Arc::clone(&stop));
+        async move { pool.choose(game, level, stop).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let waiting = tokio::spawn({
+        let (pool, game) = (Arc::clone(&pool), game.clone());
+        async move { pool.choose(game, level, Arc::default()).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let refused = pool.choose(game.clone(), level, Arc::default()).await;
+    assert!(
+        matches!(refused, Err(super::pool::PoolError::Busy)),
+        "{refused:?}"
+    );
+    // The waiting request goes away: its place in the queue is free again.
+    waiting.abort();
+    let _ = waiting.await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = running.await;
+    let small = Game::new(
+        Setup::standard(Dimensions::new(4, 4).unwrap()),
+        RuleSet::Full,
+    );
+    let square = pool
+        .choose(
+            small.clone(),
+            othello_engine::computer::Level::MIN,
+            Arc::default(),
+        )
+        .await
+        .unwrap();
+    assert!(small.is_legal(square));
+}

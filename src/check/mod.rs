@@ -1,0 +1,429 @@
+//! `othello check`: runs a program on every case of a directory and compares what it prints
+//! with the expected transcript, byte for byte.
+//!
+//! Each case runs in a child process of its own, in its own process group (so that whatever it
+//! starts can be killed with it), with four helper threads: one feeds standard input (a program
+//! that never reads cannot block the checker), two drain standard output and standard error
+//! (output is capped at twice the expected size plus 4 KiB), and one waits for the exit. They
+//! report to the case's thread over a channel, which waits with a deadline, so a program that
+//! hangs, floods its output or leaves children behind is killed and reported, never waited on.
+//!
+//! With `--each` it grades a class: every submission directory against the same cases, their
+//! cases interleaved fairly on the same workers ([`schedule`]), a summary table instead of the
+//! per-case lines. `--report FORMAT=FILE` writes the machine-readable reports ([`reports`]).
+
+mod cases;
+mod each;
+mod judging;
+mod reports;
+mod running;
+mod schedule;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::thread;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use othello::RuleSet;
+use othello_grade::report::{CaseOutcome, ProgramOutcome, Settings};
+
+use super::{Failure, RulesArg, progress};
+use cases::{assign_points, check_rules, find_cases};
+use judging::Program;
+use reports::{Request, parse_request};
+use running::{Limits, stop_children_on_interrupt};
+use schedule::{Plan, run_plan};
+
+/// Runs COMMAND once per DIR/NAME.in, with the file on standard input, and compares its standard
+/// output with DIR/NAME.out byte for byte.
+///
+/// Prints one line per case (PASS, FAIL, TIMEOUT or CRASH; for a difference, the first differing
+/// line, the expected and actual text, and the input line that led there), then `N passed,
+/// M failed`. With `--each`, runs every submission directory (COMMAND in each) and prints one
+/// summary line per submission instead.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit status: 0 every case passed, 1 some case did not (or a report could not be \
+written), 2 bad usage (DIR missing or without cases, a NAME.in without NAME.out, a transcript of \
+the other rule set, COMMAND not found, bad points or weights, --each naming no directory, a \
+--report directory that does not exist)."
+)]
+pub struct CheckArgs {
+    /// The rule set the cases were made for: every NAME.out must start with its name (FULL or
+    /// SIMPLE), otherwise nothing runs. COMMAND must be given the same rule set itself.
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
+
+    /// Cases run at once [default: the number of cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+
+    /// Seconds a case may take before it is killed and reported as TIMEOUT (fractions allowed).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_timeout)]
+    timeout: f64,
+
+    /// CPU seconds each process of a case may use (Unix only): past it the process is
+    /// killed and the case reported as TIMEOUT.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    cpu_time: Option<u64>,
+
+    /// Megabytes of address space each process of a case may use (Unix only): a case that
+    /// runs out is reported as MEMORY.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    memory: Option<u64>,
+
+    /// Write a report: junit, gradescope, json or csv (the summary), to FILE; `{name}` in FILE
+    /// makes one file per program. Repeatable.
+    #[arg(long, value_name = "FORMAT=FILE", value_parser = parse_request)]
+    report: Vec<Request>,
+
+    /// Points each case is worth, unless NAME.points beside NAME.in or --weights says otherwise.
+    #[arg(long, value_name = "P", default_value_t = 1.0, value_parser = parse_points_arg)]
+    points_per_case: f64,
+
+    /// A CSV file of NAME,POINTS lines giving cases their points (over NAME.points files).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+
+    /// Run COMMAND in every directory this pattern matches (quoted: `'submissions/*/'`), or
+    /// every directory listed in this file (one per line), and print one summary line per
+    /// submission.
+    #[arg(long, value_name = "PATTERN|FILE")]
+    each: Option<String>,
+
+    /// Directory of cases: NAME.in, and the expected output NAME.out beside it.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+
+    /// The program to test and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    command: Vec<OsString>,
+}
+
+fn parse_points_arg(text: &str) -> Result<f64, String> {
+    othello_grade::report::parse_points(text)
+}
+
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(secs) if secs > 0.0 && Duration::try_from_secs_f64(secs).is_ok() => Ok(secs),
+        _ => Err(format!(
+            "expected a positive number of seconds, found {text:?}"
+        )),
+    }
+}
+
+/// Why `othello check` could not check.
+#[derive(Debug, Error)]
+pub enum CheckError {
+    /// The case directory cannot be listed.
+    #[error("cannot read directory {}: {source}", .dir.display())]
+    Directory {
+        /// The directory given.
+        dir: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// The directory holds no `NAME.in` file.
+    #[error("{} holds no test cases (NAME.in files)", .dir.display())]
+    NoCases {
+        /// The directory given.
+        dir: PathBuf,
+    },
+    /// A case input has no expected output beside it.
+    #[error("{} has no expected output {}", .input.display(), .output.display())]
+    MissingOutput {
+        /// The input file.
+        input: PathBuf,
+        /// The expected-output file that is missing.
+        output: PathBuf,
+    },
+    /// An expected output is not a transcript of the rule set given with `--rules`.
+    #[error("{} is not a transcript of the {expected} rules (--rules): its first line is {found:?}", .output.display())]
+    WrongRules {
+        /// The expected-output file.
+        output: PathBuf,
+        /// The rule set given.
+        expected: RuleSet,
+        /// Its first line.
+        found: String,
+    },
+    /// A case file cannot be read.
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// The program cannot be started.
+    #[error("cannot run {command:?}: {source}")]
+    Spawn {
+        /// The program named after `--`.
+        command: String,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// The checker could not start its own threads (or signal handler).
+    #[error("cannot start the checker's threads: {0}")]
+    Threads(io::Error),
+    /// A points file or the weights file is malformed or names no case.
+    #[error("{}: {message}", .path.display())]
+    Points {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong.
+        message: String,
+    },
+    /// `--each` matched no directory, or its list file is empty.
+    #[error("--each {spec:?} names no submission directory")]
+    NoSubmissions {
+        /// The pattern or list file.
+        spec: String,
+    },
+    /// A submission named by `--each` is not a directory.
+    #[error("submission {directory:?} is not a directory")]
+    NotASubmission {
+        /// As listed.
+        directory: String,
+    },
+    /// Two submissions end in the same directory name, which names them in the reports.
+    #[error("submissions {first:?} and {second:?} are both named {name:?}")]
+    SameName {
+        /// The common name.
+        name: String,
+        /// The first one.
+        first: String,
+        /// The second one.
+        second: String,
+    },
+    /// A report cannot be written where `--report` says.
+    #[error("--report {file}: {message}")]
+    Report {
+        /// The file as given.
+        file: String,
+        /// Why not.
+        message: String,
+    },
+    /// Writing a report failed.
+    #[error("cannot write report {}: {source}", .path.display())]
+    WriteReport {
+        /// The report file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+}
+
+impl CheckError {
+    /// 2 for bad usage (no cases, a missing file, a program that does not exist or may not be
+    /// run), 1 for a failure of the machine while checking (no threads or processes to be had).
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            CheckError::Spawn { source, .. }
+                if !matches!(
+                    source.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
+                ) =>
+            {
+                1
+            }
+            CheckError::Threads(_) | CheckError::WriteReport { .. } => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// Runs the check and prints the report.
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "every command's `run` takes its parsed arguments"
+)]
+pub fn run(args: CheckArgs) -> Result<(), Failure> {
+    let mut cases = find_cases(&args.dir)?;
+    if let Some(rules) = args.rules {
+        check_rules(&cases, rules.into())?;
+    }
+    assign_points(&mut cases, args.points_per_case, args.weights.as_deref())?;
+    let programs = match &args.each {
+        Some(spec) => each::submissions(spec, &args.command)?,
+        None => vec![Program {
+            name: std::path::Path::new(&args.command[0])
+                .file_name()
+                .unwrap_or(&args.command[0])
+                .to_string_lossy()
+                .into_owned(),
+            shown_directory: None,
+            directory: None,
+            command: args.command.clone(),
+        }],
+    };
+    let names: Vec<String> = programs
+        .iter()
+        .map(|program| program.name.clone())
+        .collect();
+    for request in &args.report {
+        request.check(&names, args.each.is_some())?;
+    }
+    let jobs = match args.jobs {
+        Some(jobs) => jobs as usize,
+        None => thread::available_parallelism().map_or(1, std::num::NonZero::get),
+    };
+    let plan = Plan {
+        programs: &programs,
+        cases: &cases,
+        limits: Limits {
+            timeout: Duration::from_secs_f64(args.timeout),
+            cpu_seconds: args.cpu_time,
+            memory_mb: args.memory,
+        },
+        jobs,
+        tolerate_spawn_errors: args.each.is_some(),
+    };
+    let settings = Settings {
+        cases: args.dir.display().to_string(),
+        timeout: args.timeout,
+        cpu_time: args.cpu_time.map(|secs| secs as f64),
+        memory_mb: args.memory,
+    };
+    stop_children_on_interrupt()?;
+    let mut collector = Collector::new(
+        &programs,
+        &args.command,
+        cases.len(),
+        &args.report,
+        &settings,
+    );
+    let bar = progress::bar((programs.len() * cases.len()) as u64, "cases");
+    let mut printer = (args.each.is_none()).then(|| Printer::new(cases.len()));
+    let ran = run_plan(&plan, |program, case, outcome| {
+        bar.inc(1);
+        if let Some(printer) = &mut printer {
+            bar.suspend(|| printer.add(case, &outcome))?;
+        }
+        Ok(collector.add(program, case, outcome)?)
+    });
+    bar.finish_and_clear();
+    ran?;
+    let outcomes = collector.finish()?;
+    if args.each.is_some() {
+        io::stdout()
+            .write_all(each::summary_table(&outcomes).as_bytes())
+            .map_err(Failure::Write)?;
+    } else {
+        let passed = outcomes[0].tally().passed;
+        writeln!(
+            io::stdout(),
+            "{passed} passed, {} failed",
+            cases.len() - passed
+        )
+        .map_err(Failure::Write)?;
+    }
+    let total = programs.len() * cases.len();
+    let failed = total
+        - outcomes
+            .iter()
+            .map(|program| program.tally().passed)
+            .sum::<usize>();
+    if failed > 0 {
+        return Err(Failure::CasesFailed { failed, total });
+    }
+    Ok(())
+}
+
+/// Gathers the outcomes of every program, writes each program's own reports as soon as its
+/// last case is in, and the reports of the whole run at the end.
+struct Collector<'a> {
+    programs: Vec<ProgramOutcome>,
+    pending: Vec<Vec<Option<CaseOutcome>>>,
+    left: Vec<usize>,
+    requests: &'a [Request],
+    settings: &'a Settings,
+}
+
+impl<'a> Collector<'a> {
+    fn new(
+        programs: &[Program],
+        command: &[OsString],
+        cases: usize,
+        requests: &'a [Request],
+        settings: &'a Settings,
+    ) -> Collector<'a> {
+        Collector {
+            programs: programs
+                .iter()
+                .map(|program| ProgramOutcome {
+                    name: program.name.clone(),
+                    directory: program.shown_directory.clone(),
+                    command: command
+                        .iter()
+                        .map(|word| word.to_string_lossy().into_owned())
+                        .collect(),
+                    cases: Vec::with_capacity(cases),
+                })
+                .collect(),
+            pending: vec![vec![None; cases]; programs.len()],
+            left: vec![cases; programs.len()],
+            requests,
+            settings,
+        }
+    }
+
+    fn add(&mut self, program: usize, case: usize, outcome: CaseOutcome) -> Result<(), CheckError> {
+        self.pending[program][case] = Some(outcome);
+        self.left[program] -= 1;
+        if self.left[program] > 0 {
+            return Ok(());
+        }
+        let outcomes = std::mem::take(&mut self.pending[program]);
+        self.programs[program].cases = outcomes.into_iter().flatten().collect();
+        let done = std::slice::from_ref(&self.programs[program]);
+        for request in self.requests.iter().filter(|request| request.per_program()) {
+            request.write(&request.path(&done[0].name), self.settings, done)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Vec<ProgramOutcome>, CheckError> {
+        for request in self
+            .requests
+            .iter()
+            .filter(|request| !request.per_program())
+        {
+            request.write(&request.path(""), self.settings, &self.programs)?;
+        }
+        Ok(self.programs)
+    }
+}
+
+/// Prints the verdicts of one program's cases in case order as they arrive in any order.
+struct Printer {
+    pending: Vec<Option<String>>,
+    next: usize,
+}
+
+impl Printer {
+    fn new(cases: usize) -> Printer {
+        Printer {
+            pending: vec![None; cases],
+            next: 0,
+        }
+    }
+
+    fn add(&mut self, index: usize, outcome: &CaseOutcome) -> Result<(), Failure> {
+        let (verdict, name) = (outcome.verdict, &outcome.name);
+        self.pending[index] = Some(match &outcome.detail {
+            Some(detail) => format!("{verdict:<7} {name}  {detail}\n"),
+            None => format!("{verdict:<7} {name}\n"),
+        });
+        let mut stdout = io::stdout().lock();
+        while let Some(Some(line)) = self.pending.get_mut(self.next).map(Option::take) {
+            stdout.write_all(line.as_bytes()).map_err(Failure::Write)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,156 @@
+//! `--report FORMAT=FILE`: which reports to write where, checked before anything runs, and
+//! written atomically once their programs are done.
+
+use std::path::{Path, PathBuf};
+
+use othello_grade::junit::junit;
+use othello_grade::report::{ProgramOutcome, Settings, csv_summary, gradescope, json};
+
+use super::CheckError;
+use othello_io::atomic::write_atomic;
+
+/// The placeholder in a report's file name for the program's name: one file per program.
+pub(super) const NAME: &str = "{name}";
+
+/// A report format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Format {
+    Junit,
+    Gradescope,
+    Json,
+    Csv,
+}
+
+/// One `--report FORMAT=FILE`.
+#[derive(Clone, Debug)]
+pub(super) struct Request {
+    pub format: Format,
+    /// The file, possibly with [`NAME`] in it.
+    pub file: String,
+}
+
+/// Parses `FORMAT=FILE` (the value of `--report`).
+pub(super) fn parse_request(text: &str) -> Result<Request, String> {
+    let Some((format, file)) = text.split_once('=') else {
+        return Err(format!(
+            "expected FORMAT=FILE (junit, gradescope, json or csv), found {text:?}"
+        ));
+    };
+    let format = match format.trim().to_ascii_lowercase().as_str() {
+        "junit" => Format::Junit,
+        "gradescope" => Format::Gradescope,
+        "json" => Format::Json,
+        "csv" => Format::Csv,
+        other => {
+            return Err(format!(
+                "unknown report format {other:?} (expected junit, gradescope, json or csv)"
+            ));
+        }
+    };
+    if file.is_empty() {
+        return Err(format!("no file named after {format:?}=").to_lowercase());
+    }
+    Ok(Request {
+        format,
+        file: file.to_owned(),
+    })
+}
+
+impl Request {
+    /// Whether the report is one file per program.
+    pub fn per_program(&self) -> bool {
+        self.file.contains(NAME)
+    }
+
+    /// The file of program `name` (for a per-program report) or of the whole run.
+    pub fn path(&self, name: &str) -> PathBuf {
+        PathBuf::from(self.file.replace(NAME, name))
+    }
+
+    /// Checks that the report can be written for programs `names` (all of them, with `--each`):
+    /// a Gradescope report is one program's, and every file's directory must exist.
+    pub fn check(&self, names: &[String], each: bool) -> Result<(), CheckError> {
+        if self.format == Format::Gradescope && each && !self.per_program() {
+            return Err(CheckError::Report {
+                file: self.file.clone(),
+                message: format!(
+                    "a Gradescope report is one program's: with --each, put {NAME} in its file name"
+                ),
+            });
+        }
+        let paths: Vec<PathBuf> = if self.per_program() {
+            names.iter().map(|name| self.path(name)).collect()
+        } else {
+            vec![self.path("")]
+        };
+        for path in paths {
+            let directory = match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent,
+                _ => Path::new("."),
+            };
+            if !directory.is_dir() {
+                return Err(CheckError::Report {
+                    file: path.display().to_string(),
+                    message: format!("no directory {}", directory.display()),
+                });
+            }
+            if path.is_dir() {
+                return Err(CheckError::Report {
+                    file: path.display().to_string(),
+                    message: "is a directory".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The report's text for `programs`.
+    pub fn render(&self, settings: &Settings, programs: &[ProgramOutcome]) -> String {
+        match self.format {
+            Format::Junit => junit(programs),
+            Format::Gradescope => programs.first().map(gradescope).unwrap_or_default(),
+            Format::Json => json(settings, programs),
+            Format::Csv => csv_summary(programs),
+        }
+    }
+
+    /// Writes the report of `programs` to `path`.
+    pub fn write(
+        &self,
+        path: &Path,
+        settings: &Settings,
+        programs: &[ProgramOutcome],
+    ) -> Result<(), CheckError> {
+        write_atomic(path, self.render(settings, programs).as_bytes()).map_err(|source| {
+            CheckError::WriteReport {
+                path: path.to_owned(),
+                source,
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_format_and_file() {
+        let request = parse_request("JUnit=out/{name}.xml").unwrap();
+        assert_eq!(request.format, Format::Junit);
+        assert!(request.per_program());
+        assert_eq!(request.path("alice"), PathBuf::from("out/alice.xml"));
+        assert!(parse_request("json=report.json").is_ok());
+        assert!(
+            parse_request("xml=a")
+                .unwrap_err()
+                .contains("unknown report format")
+        );
+        assert!(
+            parse_request("report.json")
+                .unwrap_err()
+                .contains("FORMAT=FILE")
+        );
+        assert!(parse_request("csv=").is_err());
+    }
+}

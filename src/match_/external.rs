@@ -1,0 +1,471 @@
+//! External engines of `othello match`: a program started from its command line (no shell),
+//! spoken to on its standard input and output in GTP or NBoard, every read with a time-out.
+//!
+//! Each engine runs as a child process: its output is read line by line on a thread of its
+//! own into a bounded channel (a line is at most [`MAX_LINE`] bytes), so that the match waits
+//! for an answer with a time-out and never hangs. A child is killed when its client is dropped,
+//! by [`kill_all_for_exit`] on Ctrl-C and, on Linux, when the thread that started it ends
+//! (`PR_SET_PDEATHSIG`), so that an interrupted match leaves no engine behind. Its standard
+//! error goes to `/dev/null`.
+//!
+//! After any fault (a crash, a time-out, an illegal or unreadable answer) the engine's state
+//! is unknown: it is restarted before its next move.
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::time::{Duration, Instant};
+
+use othello::notation::parse_square;
+use othello::{Color, Dimensions, Square};
+use othello_engine::arena::openings::standard_start;
+use othello_engine::arena::{Fault, GameSoFar, Player};
+use othello_records::{GameRecord, Metadata, ggf};
+
+/// The longest line read from an engine; a longer one is an unreadable answer.
+pub const MAX_LINE: u64 = 64 * 1024;
+
+/// Lines an engine may write ahead of the match reading them.
+const BACKLOG: usize = 1024;
+
+/// The ids of the engine processes running now.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Kills every engine process running now and returns how many there were; none can be started
+/// afterwards (the list stays locked until the process exits, which the caller is about to do).
+pub fn kill_all_for_exit() -> usize {
+    let running = RUNNING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for &pid in running.iter() {
+        #[cfg(unix)]
+        if let Ok(pid) = libc::pid_t::try_from(pid) {
+            // SAFETY: kill(2) has no memory-safety preconditions.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+    let count = running.len();
+    std::mem::forget(running);
+    count
+}
+
+/// The protocol an external engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// The Go Text Protocol.
+    Gtp,
+    /// The NBoard protocol.
+    NBoard,
+}
+
+/// What the reader thread passes on: a line (without its ending), or why reading stopped.
+enum Output {
+    Line(String),
+    TooLong,
+    End,
+}
+
+/// A running engine process.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Output>,
+    /// Its CPU time when last read: what is left once it has been reaped.
+    cpu_seen: Duration,
+}
+
+impl Process {
+    fn spawn(words: &[String]) -> io::Result<Process> {
+        let mut command = Command::new(&words[0]);
+        command
+            .args(&words[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
+            unsafe {
+                command.pre_exec(|| {
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let mut running = RUNNING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut child = command.spawn()?;
+        running.push(child.id());
+        drop(running);
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let (sender, lines) = sync_channel(BACKLOG);
+        std::thread::Builder::new()
+            .name("engine-output".to_owned())
+            .spawn(move || read_lines(stdout, &sender))?;
+        Ok(Process {
+            child,
+            stdin,
+            lines,
+            cpu_seen: Duration::ZERO,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| self.crashed())
+    }
+
+    /// The next line, waiting until `deadline` at most.
+    fn read_line(&mut self, deadline: Instant, limit: Duration) -> Result<String, Fault> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(Output::Line(line)) => Ok(line),
+            Ok(Output::TooLong) => Err(Fault::Garbage(format!(
+                "a line longer than {MAX_LINE} bytes"
+            ))),
+            Ok(Output::End) | Err(RecvTimeoutError::Disconnected) => Err(self.crashed()),
+            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout(limit)),
+        }
+    }
+
+    /// How the process ended (waiting a moment for its status), as a fault.
+    fn crashed(&mut self) -> Fault {
+        // Read while the process can still be seen: reaping it takes its times with it.
+        self.cpu();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Fault::Crashed(describe_exit(status)),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                _ => return Fault::Crashed("closed its input or output".to_owned()),
+            }
+        }
+    }
+
+    /// The CPU time of the process and of its children it has waited for, where the system
+    /// says (Linux: `/proc/PID/stat`); zero elsewhere.
+    fn cpu(&mut self) -> Duration {
+        if let Some(cpu) = process_cpu(self.child.id()) {
+            self.cpu_seen = self.cpu_seen.max(cpu);
+        }
+        self.cpu_seen
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let id = self.child.id();
+        RUNNING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .retain(|&pid| pid != id);
+    }
+}
+
+/// Passes the lines of `stdout` on until it ends, a line is too long, or nobody listens.
+fn read_lines(stdout: impl Read, sender: &SyncSender<Output>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        let output = match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => Output::End,
+            Ok(_) if line.last() != Some(&b'\n') && line.len() as u64 >= MAX_LINE => {
+                Output::TooLong
+            }
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&line);
+                Output::Line(text.trim_end_matches(['\r', '\n']).to_owned())
+            }
+        };
+        let last = !matches!(output, Output::Line(_));
+        if sender.send(output).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// "exited with status 3", "killed by signal 9".
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return format!("killed by signal {signal}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exited with status {code}"),
+        None => "ended".to_owned(),
+    }
+}
+
+/// User and system CPU time of process `pid` and its waited-for children.
+fn process_cpu(pid: u32) -> Option<Duration> {
+    #[cfg(target_os = "linux")]
+    {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The fields after the command name (which may hold spaces), from the state (3rd).
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks: u64 = fields
+            .get(11..15)?
+            .iter()
+            .map(|field| field.parse::<u64>().ok())
+            .sum::<Option<u64>>()?;
+        // SAFETY: sysconf has no memory-safety preconditions.
+        let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
+        Some(Duration::from_secs_f64(
+            ticks as f64 / per_second.max(1) as f64,
+        ))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = pid;
+        None
+    }
+}
+
+/// An external engine as a player of a match.
+pub struct External {
+    words: Vec<String>,
+    protocol: Protocol,
+    timeout: Duration,
+    process: Option<Process>,
+    /// The moves the engine has been told since its board was cleared (GTP), or `None` when
+    /// its board must be set up again.
+    told: Option<Vec<Square>>,
+    /// CPU time of the processes that have ended.
+    spent: Duration,
+    /// Numbers `ping` (NBoard).
+    pings: u64,
+}
+
+impl External {
+    /// Starts the engine of `words` and checks that it answers.
+    ///
+    /// # Errors
+    /// A message saying why it cannot be started or does not answer.
+    pub fn start(
+        words: &[String],
+        protocol: Protocol,
+        timeout: Duration,
+    ) -> Result<External, String> {
+        let mut engine = External {
+            words: words.to_vec(),
+            protocol,
+            timeout,
+            process: None,
+            told: None,
+            spent: Duration::ZERO,
+            pings: 0,
+        };
+        engine
+            .launch()
+            .map_err(|error| engine.cannot_start(&error))?;
+        engine.hello().map_err(|fault| {
+            format!(
+                "does not answer as {} engine: {fault}",
+                match protocol {
+                    Protocol::Gtp => "a GTP",
+                    Protocol::NBoard => "an NBoard",
+                }
+            )
+        })?;
+        Ok(engine)
+    }
+
+    fn cannot_start(&self, error: &io::Error) -> String {
+        format!("cannot start {}: {error}", self.words[0])
+    }
+
+    /// Starts a new process (after ending the old one).
+    fn launch(&mut self) -> io::Result<()> {
+        self.stop();
+        self.told = None;
+        self.process = Some(Process::spawn(&self.words)?);
+        Ok(())
+    }
+
+    /// The first words to a new process: GTP `boardsize 8`, NBoard `nboard 2` and a ping.
+    fn hello(&mut self) -> Result<(), Fault> {
+        match self.protocol {
+            Protocol::Gtp => self.gtp("boardsize 8").map(drop),
+            Protocol::NBoard => {
+                self.send("nboard 2")?;
+                self.sync()
+            }
+        }
+    }
+
+    /// The CPU time the engine's processes have used so far.
+    pub fn cpu(&mut self) -> Duration {
+        self.spent + self.process.as_mut().map_or(Duration::ZERO, Process::cpu)
+    }
+
+    /// Ends the process (counting its CPU time), if it runs.
+    fn stop(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            self.spent += process.cpu();
+        }
+    }
+
+    /// Starts a new process (after ending the old one) and says hello.
+    fn restart(&mut self) -> Result<(), Fault> {
+        self.launch()
+            .map_err(|error| Fault::Crashed(self.cannot_start(&error)))?;
+        self.hello()
+    }
+
+    fn process(&mut self) -> Result<&mut Process, Fault> {
+        self.process
+            .as_mut()
+            .ok_or_else(|| Fault::Crashed("not running".to_owned()))
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        self.process()?.send(line)
+    }
+
+    /// Sends a GTP command and reads its answer: the text after `=` (lines joined by
+    /// newlines); a `?` answer is an unreadable one.
+    fn gtp(&mut self, command: &str) -> Result<String, Fault> {
+        let limit = self.timeout;
+        let deadline = Instant::now() + limit;
+        let process = self.process()?;
+        process.send(command)?;
+        // Blank lines before the answer are skipped; the answer ends at a blank line.
+        let first = loop {
+            let line = process.read_line(deadline, limit)?;
+            if !line.trim().is_empty() {
+                break line;
+            }
+        };
+        let mut text = first.clone();
+        loop {
+            let line = process.read_line(deadline, limit)?;
+            if line.trim().is_empty() {
+                break;
+            }
+            text.push('\n');
+            text.push_str(&line);
+        }
+        match first.trim_start().strip_prefix('=') {
+            // "=ID text": skip an id the command did not have but an engine may echo.
+            Some(rest) => Ok(rest
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim()
+                .to_owned()),
+            None => Err(Fault::Garbage(format!("{text} (to {command:?})"))),
+        }
+    }
+
+    /// NBoard: `ping N`, then reads until `pong N`.
+    fn sync(&mut self) -> Result<(), Fault> {
+        self.pings += 1;
+        let pong = format!("pong {}", self.pings);
+        self.send(&format!("ping {}", self.pings))?;
+        let limit = self.timeout;
+        let deadline = Instant::now() + limit;
+        let process = self.process()?;
+        while process.read_line(deadline, limit)?.trim() != pong {}
+        Ok(())
+    }
+
+    fn choose_gtp(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
+        let moves = game.colored_moves();
+        let told = match &self.told {
+            Some(told) if game.moves.starts_with(told) => told.len(),
+            _ => {
+                self.gtp("clear_board")?;
+                self.told = Some(Vec::new());
+                0
+            }
+        };
+        // Never a pass: a player without a move is skipped, and the engine sees whose move
+        // each one is.
+        for &(color, square) in &moves[told..] {
+            self.gtp(&format!("play {} {square}", color_name(color)))?;
+            self.told.get_or_insert_with(Vec::new).push(square);
+        }
+        let turn = game.now.turn().expect("a player is on turn");
+        let answer = self.gtp(&format!("genmove {}", color_name(turn)))?;
+        let square = read_move(&answer)?;
+        self.told.get_or_insert_with(Vec::new).push(square);
+        Ok(square)
+    }
+
+    fn choose_nboard(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
+        let record = GameRecord::from_squares(
+            &standard_start(),
+            game.moves.iter().copied(),
+            Metadata::default(),
+        )
+        .expect("the moves were played");
+        self.send(&format!("set game {}", ggf::game(&record)))?;
+        self.sync()?;
+        self.send("go")?;
+        let limit = self.timeout;
+        let deadline = Instant::now() + limit;
+        let process = self.process()?;
+        loop {
+            let line = process.read_line(deadline, limit)?;
+            if let Some(answer) = line.trim().strip_prefix("===") {
+                let answer = answer.trim();
+                let answer = answer.split('/').next().unwrap_or(answer);
+                return read_move(answer);
+            }
+        }
+    }
+}
+
+impl Player for External {
+    fn choose(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
+        if self.process.is_none() {
+            self.restart()?;
+        }
+        let answer = match self.protocol {
+            Protocol::Gtp => self.choose_gtp(game),
+            Protocol::NBoard => self.choose_nboard(game),
+        };
+        if answer.is_err() {
+            // Its state is unknown: a new process for its next move.
+            self.stop();
+        }
+        answer
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// A square of 8x8 as an engine writes it (`d3`, `D3`); a pass or anything else is not a move.
+fn read_move(answer: &str) -> Result<Square, Fault> {
+    let answer = answer.trim();
+    match answer.to_ascii_lowercase().as_str() {
+        "pass" | "pa" => Err(Fault::Illegal(answer.to_owned())),
+        _ => parse_square(answer, Dimensions::STANDARD)
+            .map_err(|_| Fault::Garbage(answer.to_owned())),
+    }
+}
