@@ -1,5 +1,5 @@
 //! `othello gtp`: the Go Text Protocol on standard input and output, for Go-style front ends
-//! and tournament managers. The protocol is `othello_engine::engine_protocol::gtp`; this loop reads
+//! and tournament managers. The protocol is `othello_engine::gtp`; this loop reads
 //! lines, answers each in turn (a `genmove` searches before its answer), and flushes. At the
 //! end of the input, a search under way has [`END_GRACE`] to finish before it stops with its
 //! best move so far; then the program ends.
@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use othello_engine::engine_protocol::gtp::Gtp;
-use othello_engine::engine_protocol::{DEFAULT_DEPTH, MAX_DEPTH};
+use othello_engine::depth::{DEFAULT_DEPTH, MAX_DEPTH};
+use othello_engine::gtp::Gtp;
 use othello_engine::{Engine, EngineConfig};
 
 use super::Failure;

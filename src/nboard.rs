@@ -22,7 +22,7 @@ use clap::Args;
 
 use othello::text::counted;
 use othello_engine::Engine;
-use othello_engine::engine_protocol::nboard::{self, LearntBook, NBoard, Task};
+use othello_engine::nboard::{self, LearntBook, NBoard, Task};
 
 use super::Failure;
 use super::gtp::{EndOfInput, EngineArgs, watch_output};

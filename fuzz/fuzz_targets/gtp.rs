@@ -6,7 +6,7 @@
 use std::sync::atomic::Ordering;
 
 use libfuzzer_sys::fuzz_target;
-use othello_engine::engine_protocol::gtp::Gtp;
+use othello_engine::gtp::Gtp;
 use othello_engine::{Engine, EngineConfig};
 
 fuzz_target!(|data: &[u8]| {

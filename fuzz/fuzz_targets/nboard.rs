@@ -7,7 +7,7 @@
 use std::sync::atomic::AtomicBool;
 
 use libfuzzer_sys::fuzz_target;
-use othello_engine::engine_protocol::nboard::NBoard;
+use othello_engine::nboard::NBoard;
 use othello_engine::{Engine, EngineConfig};
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 //! ([`book`]), computer players of graded strength ([`computer`]), the review of a game move by
 //! move ([`analysis`]), the training of the 8x8 evaluation ([`train`]), matches between engines
 //! ([`arena`]), and the NBoard and GTP protocols through which other programs drive it
-//! ([`engine_protocol`]).
+//! ([`nboard`], [`gtp`]), which search to a depth as [`depth`] turns it into [`Limits`].
 //!
 //! [`Engine::search`] runs an iterative-deepening negamax alpha-beta search with
 //! principal-variation search, a transposition table and move ordering, then, once the empties
@@ -32,10 +32,12 @@ pub mod arena;
 pub mod book;
 mod bounds;
 pub mod computer;
+pub mod depth;
 mod driver;
-pub mod engine_protocol;
 mod eval;
+pub mod gtp;
 mod leaves;
+pub mod nboard;
 mod ordering;
 pub mod patterns;
 pub mod probcut;

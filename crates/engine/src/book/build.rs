@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
 use super::{Book, Entry, MAX_DEPTH, MAX_SCORE, Next, Position};
-use crate::engine_protocol::limits_for_depth;
+use crate::depth::limits_for_depth;
 use crate::{Engine, EngineConfig, EngineError};
 
 /// The cost of a move past the first [`BuildConfig::plies`], in discs of deviation.

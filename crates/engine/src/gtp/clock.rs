@@ -1,0 +1,51 @@
+//! The clocks of a GTP session, as `time_settings` and `time_left` describe them, and how long
+//! a move may take by them.
+
+use std::time::Duration;
+
+use othello::{ByColor, Color};
+
+/// The clocks as `time_settings` and `time_left` describe them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Clock {
+    /// `main_time`, `byo_yomi_time`, `byo_yomi_stones`, if `time_settings` was given.
+    pub(super) settings: Option<(Duration, Duration, u32)>,
+    /// Each player's time left and stones left in the period (0 in main time).
+    pub(super) left: ByColor<Option<(Duration, u32)>>,
+}
+
+impl Clock {
+    /// How long `player` may think over a move with `empties` empty squares left: the time left
+    /// shared among the moves still to play (or the stones of the byo-yomi period), plus the
+    /// byo-yomi time of one stone; `None` without time limits.
+    pub(super) fn budget(&self, player: Color, empties: u32) -> Option<Duration> {
+        let (main, byo_time, byo_stones) = self.settings?;
+        if byo_stones == 0 && !byo_time.is_zero() {
+            return None; // "no time limits" in GTP's terms
+        }
+        if main.is_zero() && byo_time.is_zero() {
+            return None;
+        }
+        let (left, stones) = self.left[player].unwrap_or((main, 0));
+        let per_stone = if byo_stones > 0 {
+            byo_time / byo_stones
+        } else {
+            Duration::ZERO
+        };
+        let share = if stones > 0 {
+            left / stones
+        } else {
+            // My moves still to come; keep a tenth of the time in reserve.
+            left.mul_f64(0.9) / empties.div_ceil(2).max(1)
+        };
+        Some((share + per_stone).max(Duration::from_millis(10)))
+    }
+
+    /// The longest `player` may think over a move whose share is `share`: twice the share, but
+    /// never more than half the time left (nor less than the share).
+    pub(super) fn hard_limit(&self, player: Color, share: Duration) -> Duration {
+        let main = self.settings.map_or(Duration::ZERO, |(main, _, _)| main);
+        let left = self.left[player].map_or(main, |(left, _)| left);
+        (share * 2).min(left / 2).max(share)
+    }
+}
