@@ -13,9 +13,7 @@ use super::shape::{Evaluation, Scoring, Shape};
 use othello::Dimensions;
 use othello::WinRule;
 use othello::bitboard::Bits;
-#[cfg(target_arch = "x86_64")]
-use othello::cpu::X86_64V3;
-use othello::cpu::{Cpu, Portable};
+use othello::cpu::Cpu;
 use othello::position::Position;
 use othello::{Full, RuleSet, Rules, eight};
 
@@ -168,17 +166,12 @@ pub fn evaluate_standard(evaluation: &Evaluation, me: u64, opp: u64) -> i32 {
         }
     }
     let pos = Position { me, opp };
-    #[cfg(target_arch = "x86_64")]
-    if let Some(cpu) = X86_64V3::detect() {
-        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-        unsafe fn x86_64_v3(evaluation: &Evaluation, pos: Position<u64>, cpu: X86_64V3) -> i32 {
+    othello::cpu_entry_point!(detect cpu =>
+        #[inline(always)]
+        fn(evaluation: &Evaluation = evaluation, pos: Position<u64> = pos) -> i32 {
             body(evaluation, pos, cpu)
         }
-        // SAFETY: `detect` made the marker, so the processor has every feature the function is
-        // compiled for.
-        return unsafe { x86_64_v3(evaluation, pos, cpu) };
-    }
-    body(evaluation, pos, Portable)
+    )
 }
 
 #[cfg(test)]
@@ -186,6 +179,7 @@ mod tests {
     use super::*;
     use crate::patterns::WEIGHTS;
     use crate::patterns::tests::positions;
+    use othello::cpu::Portable;
 
     #[test]
     fn a_childs_features_follow_from_its_parents() {

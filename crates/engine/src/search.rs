@@ -5,9 +5,9 @@
 //! The recursive searches (`midgame`, `solve`, `solve_small`) are each an entry point and an
 //! `#[inline(always)]` body: the entry point calls the body through a function compiled for
 //! x86-64-v3 when the processor marker proves it may ([`Cpu::x86_64_v3`]), else through a
-//! portable one (see [`othello::cpu`]). Moves are ordered by [`super::ordering`]; the last
-//! empties are searched by the solver [`Finisher`] picks for the board when the search starts
-//! ([`small`]).
+//! portable one, the pair written by [`othello::cpu_entry_point!`] (see [`othello::cpu`]).
+//! Moves are ordered by [`super::ordering`]; the last empties are searched by the solver
+//! [`Finisher`] picks for the board when the search starts ([`small`]).
 
 mod budget;
 mod root;
@@ -419,36 +419,19 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         beta: i32,
         passed: bool,
     ) -> i32 {
-        fn portable<B: SearchBits, R: Rules, C: Cpu>(
-            searcher: &mut Searcher<'_, B, R, C>,
-            pos: Position<B>,
-            features: &Features,
-            depth: u32,
-            alpha: i32,
-            beta: i32,
-            passed: bool,
-        ) -> i32 {
-            searcher.midgame_body(pos, features, depth, alpha, beta, passed)
-        }
-        #[cfg(target_arch = "x86_64")]
-        if self.cpu.x86_64_v3().is_some() {
-            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-            unsafe fn x86_64_v3<B: SearchBits, R: Rules, C: Cpu>(
-                searcher: &mut Searcher<'_, B, R, C>,
-                pos: Position<B>,
-                features: &Features,
-                depth: u32,
-                alpha: i32,
-                beta: i32,
-                passed: bool,
+        othello::cpu_entry_point!(self.cpu =>
+            fn<B: SearchBits, R: Rules, C: Cpu>(
+                searcher: &mut Searcher<'_, B, R, C> = self,
+                pos: Position<B> = pos,
+                features: &Features = features,
+                depth: u32 = depth,
+                alpha: i32 = alpha,
+                beta: i32 = beta,
+                passed: bool = passed,
             ) -> i32 {
                 searcher.midgame_body(pos, features, depth, alpha, beta, passed)
             }
-            // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
-            // feature the function is compiled for.
-            return unsafe { x86_64_v3(self, pos, features, depth, alpha, beta, passed) };
-        }
-        portable(self, pos, features, depth, alpha, beta, passed)
+        )
     }
 
     /// The body of [`Searcher::midgame_from`].
@@ -674,32 +657,17 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     /// at or below `alpha` is an upper bound, one at or above `beta` a lower bound).
     #[inline(always)]
     fn solve(&mut self, pos: Position<B>, alpha: i32, beta: i32, passed: bool) -> i32 {
-        fn portable<B: SearchBits, R: Rules, C: Cpu>(
-            searcher: &mut Searcher<'_, B, R, C>,
-            pos: Position<B>,
-            alpha: i32,
-            beta: i32,
-            passed: bool,
-        ) -> i32 {
-            searcher.solve_body(pos, alpha, beta, passed)
-        }
-        #[cfg(target_arch = "x86_64")]
-        if self.cpu.x86_64_v3().is_some() {
-            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-            unsafe fn x86_64_v3<B: SearchBits, R: Rules, C: Cpu>(
-                searcher: &mut Searcher<'_, B, R, C>,
-                pos: Position<B>,
-                alpha: i32,
-                beta: i32,
-                passed: bool,
+        othello::cpu_entry_point!(self.cpu =>
+            fn<B: SearchBits, R: Rules, C: Cpu>(
+                searcher: &mut Searcher<'_, B, R, C> = self,
+                pos: Position<B> = pos,
+                alpha: i32 = alpha,
+                beta: i32 = beta,
+                passed: bool = passed,
             ) -> i32 {
                 searcher.solve_body(pos, alpha, beta, passed)
             }
-            // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
-            // feature the function is compiled for.
-            return unsafe { x86_64_v3(self, pos, alpha, beta, passed) };
-        }
-        portable(self, pos, alpha, beta, passed)
+        )
     }
 
     /// The body of [`Searcher::solve`].

@@ -10,7 +10,8 @@
 //!   functions over the body: one compiled with
 //!   `#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]`, so that everything inlined
 //!   into it uses those instructions, called when the marker's [`Cpu::x86_64_v3`] gives the
-//!   proof that the processor has them, and a portable one otherwise.
+//!   proof that the processor has them, and a portable one otherwise. The pair and the call of
+//!   one of them are written once, by [`cpu_entry_point!`](crate::cpu_entry_point).
 //!
 //! The entry points take their arguments one by one, so that they stay in registers: a closure
 //! entry point would pass its captures through memory on every call (measured: 3% more
@@ -88,4 +89,110 @@ impl Cpu for X86_64V3 {
     fn x86_64_v3(self) -> Option<X86_64V3> {
         Some(self)
     }
+}
+
+/// An entry point of hot code in its two compiled copies (see the [module](crate::cpu) doc):
+/// defines `portable` and, on x86-64, `x86_64_v3` (compiled with the features of
+/// x86-64-v3), each a function of the parameters given whose body is the block given (a call
+/// of the `#[inline(always)]` body, which is so compiled into each copy), and calls the copy
+/// this processor may run with the arguments given, one by one; the value is the call's.
+///
+/// Each parameter is written `name: Type = argument`. Attributes before `fn` are the portable
+/// copy's (`#[inline(never)]` keeps a kernel out of its callers). The copies' generic
+/// parameters are those of the enclosing function, by name: the calls name them, for those
+/// that no argument determines. Two forms, by how the processor is known:
+///
+/// - `cpu_entry_point!(marker => fn ...)`: a [`Cpu`] value already picked proves it (through
+///   [`Cpu::x86_64_v3`]); both copies take the same parameters.
+/// - `cpu_entry_point!(detect cpu => fn ...)`: [`X86_64V3::detect`] checks it at the call; the
+///   copies take one more parameter first, `cpu`, an [`X86_64V3`] in one and [`Portable`] in the
+///   other, for the body to pass on.
+///
+/// ```
+/// use othello::cpu::Cpu;
+///
+/// #[inline(always)]
+/// fn count_body<C: Cpu>(_cpu: C, set: u64) -> u32 {
+///     set.count_ones()
+/// }
+///
+/// fn count<C: Cpu>(cpu: C, set: u64) -> u32 {
+///     othello::cpu_entry_point!(cpu => fn<C: Cpu>(cpu: C = cpu, set: u64 = set) -> u32 {
+///         count_body(cpu, set)
+///     })
+/// }
+///
+/// fn count_here(set: u64) -> u32 {
+///     othello::cpu_entry_point!(detect cpu => fn(set: u64 = set) -> u32 {
+///         count_body(cpu, set)
+///     })
+/// }
+///
+/// assert_eq!(count(othello::cpu::Portable, 0b1011), 3);
+/// assert_eq!(count_here(0b1011), 3);
+/// ```
+#[macro_export]
+macro_rules! cpu_entry_point {
+    (
+        detect $cpu:ident =>
+        $(#[$attr:meta])*
+        fn $(<$($generic:ident: $bound:path),+ $(,)?>)?
+        ($($param:ident: $ty:ty = $arg:expr),* $(,)?) -> $ret:ty $body:block
+    ) => {{
+        $(#[$attr])*
+        fn portable$(<$($generic: $bound),+>)?(
+            $cpu: $crate::cpu::Portable,
+            $($param: $ty),*
+        ) -> $ret $body
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+            unsafe fn x86_64_v3$(<$($generic: $bound),+>)?(
+                $cpu: $crate::cpu::X86_64V3,
+                $($param: $ty),*
+            ) -> $ret $body
+            // (The arguments are evaluated outside the `unsafe` block.)
+            let ($($param,)*) = ($($arg,)*);
+            if let Some(v3) = $crate::cpu::X86_64V3::detect() {
+                // SAFETY: `detect` made the marker, so the processor has every feature the
+                // function is compiled for.
+                unsafe { x86_64_v3$(::<$($generic),+>)?(v3, $($param),*) }
+            } else {
+                portable$(::<$($generic),+>)?($crate::cpu::Portable, $($param),*)
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            portable$(::<$($generic),+>)?($crate::cpu::Portable, $($arg),*)
+        }
+    }};
+    (
+        $marker:expr =>
+        $(#[$attr:meta])*
+        fn $(<$($generic:ident: $bound:path),+ $(,)?>)?
+        ($($param:ident: $ty:ty = $arg:expr),* $(,)?) -> $ret:ty $body:block
+    ) => {{
+        $(#[$attr])*
+        fn portable$(<$($generic: $bound),+>)?($($param: $ty),*) -> $ret $body
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+            unsafe fn x86_64_v3$(<$($generic: $bound),+>)?($($param: $ty),*) -> $ret $body
+            let v3 = $crate::cpu::Cpu::x86_64_v3($marker).is_some();
+            // (The arguments are evaluated outside the `unsafe` block.)
+            let ($($param,)*) = ($($arg,)*);
+            if v3 {
+                // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
+                // feature the function is compiled for.
+                unsafe { x86_64_v3$(::<$($generic),+>)?($($param),*) }
+            } else {
+                portable$(::<$($generic),+>)?($($param),*)
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = $marker;
+            portable$(::<$($generic),+>)?($($arg),*)
+        }
+    }};
 }

@@ -50,33 +50,18 @@ fn perft_below<R: Rules, B: Bits, C: Cpu>(
     moves: B,
     depth: u32,
 ) -> u64 {
-    #[inline]
-    fn portable<R: Rules, B: Bits, C: Cpu>(
-        cpu: C,
-        geo: &Geometry<B>,
-        pos: Position<B>,
-        moves: B,
-        depth: u32,
-    ) -> u64 {
-        perft_below_body::<R, B, C>(cpu, geo, pos, moves, depth)
-    }
-    #[cfg(target_arch = "x86_64")]
-    if cpu.x86_64_v3().is_some() {
-        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-        unsafe fn x86_64_v3<R: Rules, B: Bits, C: Cpu>(
-            cpu: C,
-            geo: &Geometry<B>,
-            pos: Position<B>,
-            moves: B,
-            depth: u32,
+    crate::cpu_entry_point!(cpu =>
+        #[inline]
+        fn<R: Rules, B: Bits, C: Cpu>(
+            cpu: C = cpu,
+            geo: &Geometry<B> = geo,
+            pos: Position<B> = pos,
+            moves: B = moves,
+            depth: u32 = depth,
         ) -> u64 {
             perft_below_body::<R, B, C>(cpu, geo, pos, moves, depth)
         }
-        // SAFETY: the marker is an `X86_64V3`, made only on a processor with every feature the
-        // function is compiled for.
-        return unsafe { x86_64_v3::<R, B, C>(cpu, geo, pos, moves, depth) };
-    }
-    portable::<R, B, C>(cpu, geo, pos, moves, depth)
+    )
 }
 
 /// The body of [`perft_below`].

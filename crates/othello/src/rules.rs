@@ -13,9 +13,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::bitboard::{Bits, Geometry, Line};
-#[cfg(target_arch = "x86_64")]
-use crate::cpu::X86_64V3;
-use crate::cpu::{Cpu, Portable};
+use crate::cpu::Cpu;
 
 /// Evaluates `$body` with `$c` a constant equal to the board's number of columns, so that the
 /// generic kernels it calls (`kernel::<.., $c>(..)`) shift by constants.
@@ -170,20 +168,12 @@ fn closed_run<B: Bits>(pro: B, me: B, mv: B, step: impl Fn(B) -> B) -> B {
 /// [`Full::legal_moves`] on any board, compiled for this processor.
 #[inline(always)]
 fn full_moves<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
-    #[inline(never)]
-    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B) -> B {
-        full_moves_on(Portable, geo, me, opp)
-    }
-    #[cfg(target_arch = "x86_64")]
-    if let Some(cpu) = X86_64V3::detect() {
-        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-        unsafe fn x86_64_v3<B: Bits>(cpu: X86_64V3, geo: &Geometry<B>, me: B, opp: B) -> B {
+    crate::cpu_entry_point!(detect cpu =>
+        #[inline(never)]
+        fn<B: Bits>(geo: &Geometry<B> = geo, me: B = me, opp: B = opp) -> B {
             full_moves_on(cpu, geo, me, opp)
         }
-        // SAFETY: `detect` found every feature the function is compiled for.
-        return unsafe { x86_64_v3(cpu, geo, me, opp) };
-    }
-    portable(geo, me, opp)
+    )
 }
 
 /// [`Full::legal_moves`] on any board, for processor `cpu`: on AVX2 registers for 256-bit sets
@@ -212,20 +202,12 @@ fn full_moves_cols<B: Bits, const C: u32>(geo: &Geometry<B>, me: B, opp: B) -> B
 /// [`Full::flips_at_empty`] on any board, compiled for this processor.
 #[inline(always)]
 fn full_flips<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
-    #[inline(never)]
-    fn portable<B: Bits>(geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
-        full_flips_on(Portable, geo, me, opp, mv)
-    }
-    #[cfg(target_arch = "x86_64")]
-    if let Some(cpu) = X86_64V3::detect() {
-        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-        unsafe fn x86_64_v3<B: Bits>(cpu: X86_64V3, geo: &Geometry<B>, me: B, opp: B, mv: B) -> B {
+    crate::cpu_entry_point!(detect cpu =>
+        #[inline(never)]
+        fn<B: Bits>(geo: &Geometry<B> = geo, me: B = me, opp: B = opp, mv: B = mv) -> B {
             full_flips_on(cpu, geo, me, opp, mv)
         }
-        // SAFETY: `detect` found every feature the function is compiled for.
-        return unsafe { x86_64_v3(cpu, geo, me, opp, mv) };
-    }
-    portable(geo, me, opp, mv)
+    )
 }
 
 /// [`Full::flips_at_empty`] on any board, for processor `cpu`, as [`full_moves_on`].
@@ -347,6 +329,7 @@ impl FromStr for RuleSet {
 mod tests {
     use super::*;
     use crate::bitboard::U256;
+    use crate::cpu::Portable;
     use crate::square::Dimensions;
 
     /// splitmix64: a few random words without a dependency.

@@ -84,34 +84,18 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         empties: B,
         passed: bool,
     ) -> i32 {
-        fn portable<B: SearchBits, R: Rules, C: Cpu>(
-            searcher: &mut Searcher<'_, B, R, C>,
-            pos: Position<B>,
-            alpha: i32,
-            beta: i32,
-            empties: B,
-            passed: bool,
-        ) -> i32 {
-            searcher.solve_small_body(pos, alpha, beta, empties, passed)
-        }
-        #[cfg(target_arch = "x86_64")]
-        if self.cpu.x86_64_v3().is_some() {
-            #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-            unsafe fn x86_64_v3<B: SearchBits, R: Rules, C: Cpu>(
-                searcher: &mut Searcher<'_, B, R, C>,
-                pos: Position<B>,
-                alpha: i32,
-                beta: i32,
-                empties: B,
-                passed: bool,
+        othello::cpu_entry_point!(self.cpu =>
+            fn<B: SearchBits, R: Rules, C: Cpu>(
+                searcher: &mut Searcher<'_, B, R, C> = self,
+                pos: Position<B> = pos,
+                alpha: i32 = alpha,
+                beta: i32 = beta,
+                empties: B = empties,
+                passed: bool = passed,
             ) -> i32 {
                 searcher.solve_small_body(pos, alpha, beta, empties, passed)
             }
-            // SAFETY: the marker is an `X86_64V3`, made only on a processor with every
-            // feature the function is compiled for.
-            return unsafe { x86_64_v3(self, pos, alpha, beta, empties, passed) };
-        }
-        portable(self, pos, alpha, beta, empties, passed)
+        )
     }
 
     /// The body of [`Searcher::solve_small`].
