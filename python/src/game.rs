@@ -252,7 +252,8 @@ impl PyGame {
     fn from_protocol(text: &str, rules: &str) -> PyResult<PyGame> {
         let rules = parse_rules(rules)?;
         Setup::from_protocol(text).map_err(errors::setup)?;
-        let record = record::protocol::read(text, &ReadOptions { rules }).map_err(errors::setup)?;
+        let record =
+            record::protocol_input::read(text, &ReadOptions { rules }).map_err(errors::setup)?;
         Ok(PyGame::from_game_record(&record))
     }
 

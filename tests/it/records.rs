@@ -7,7 +7,7 @@ use std::path::Path;
 use othello::{Color, Dimensions, Game, RuleSet, Setup, Square, WinRule};
 use othello_records::{
     self as record, Format, GameRecord, Location, Metadata, ReadOptions, RecordErrorKind,
-    RecordMove, ggf, movelist, obf, protocol, wthor,
+    RecordMove, ggf, movelist, obf, protocol_input, wthor,
 };
 use proptest::prelude::*;
 
@@ -138,7 +138,7 @@ proptest! {
         rules in rule_sets(), choices in choices(),
     ) {
         let record = random_record(setup, rules, &choices, Metadata::default());
-        let text = protocol::write(&record);
+        let text = protocol_input::write(&record);
         let again = record::read(text.as_bytes(), &options(rules)).unwrap();
         prop_assert_eq!(&again, &vec![record.clone()], "{}", text);
         // And the protocol itself plays the same game from it.
@@ -359,7 +359,7 @@ fn formats_refuse_what_they_cannot_hold() {
             .to_string(),
         "game 2: the protocol input cannot hold 2 games: it holds one"
     );
-    let odd_start = protocol::read(
+    let odd_start = protocol_input::read(
         "4\n4\nW\n>\n. . . .\n. W B .\n. B W .\n. . . .\n",
         &ReadOptions::default(),
     )

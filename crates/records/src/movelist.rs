@@ -20,10 +20,13 @@ use othello::RuleSet;
 use othello::notation::parse_square;
 use othello::{Setup, WinRule};
 
-use super::{
-    Format, FormatSpec, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
-    RecordMove, WriteError, cannot_hold, shown,
-};
+use crate::error::{RecordError, RecordErrorKind, WriteError, cannot_hold, shown};
+use crate::format::Format;
+use crate::metadata::Metadata;
+use crate::reading::read_text;
+use crate::record::{GameRecord, RecordMove};
+use crate::spec::{FormatSpec, ReadOptions, write_each};
+use crate::text::line_games;
 
 /// The move list's entry in the table of formats.
 pub(crate) const SPEC: FormatSpec = FormatSpec {
@@ -37,14 +40,14 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     detect: |_| true,
     games: |input, options| {
         let options = *options;
-        super::line_games(input, move |line, number| {
+        line_games(input, move |line, number| {
             let trimmed = line.trim();
             (!trimmed.is_empty() && !trimmed.starts_with('#'))
                 .then(|| read_line(line, number, &options))
         })
     },
     reads_past_errors: false,
-    write: |records| super::write_each(records, write_game),
+    write: |records| write_each(records, write_game),
     write_game,
 };
 
@@ -54,7 +57,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 /// [`RecordError`] with the line and column of the first token that is not a square, a pass
 /// or an option word, or of the first move that cannot be played.
 pub fn read(text: &str, options: &ReadOptions) -> Result<Vec<GameRecord>, RecordError> {
-    super::read_text_as(Format::MoveList, text, *options)
+    read_text(&SPEC, text, *options)
 }
 
 /// Reads the game on one line (`number` is its 1-based line number, for messages).
@@ -177,7 +180,7 @@ fn token_at(chars: &[char], start: usize) -> String {
 /// [`WriteError`] for a game that does not start from its board's standard opening with black
 /// to move (GGF and the protocol input can hold those).
 pub fn write(records: &[GameRecord]) -> Result<String, WriteError> {
-    let bytes = super::write_each(records, write_game)?;
+    let bytes = write_each(records, write_game)?;
     Ok(String::from_utf8(bytes).expect("move lists are ASCII"))
 }
 

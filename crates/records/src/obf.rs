@@ -17,17 +17,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::ffo;
 use othello::Color;
 use othello::Dimensions;
 use othello::Game;
 use othello::RuleSet;
 use othello::WinRule;
 
-use super::{
-    Format, FormatSpec, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
-    WriteError, cannot_hold, shown,
-};
+use crate::error::{RecordError, RecordErrorKind, WriteError, cannot_hold, shown};
+use crate::ffo;
+use crate::format::Format;
+use crate::metadata::Metadata;
+use crate::reading::read_text;
+use crate::record::GameRecord;
+use crate::spec::{FormatSpec, ReadOptions, write_each};
+use crate::text::{first_line, line_games};
 
 /// OBF's entry in the table of formats.
 pub(crate) const SPEC: FormatSpec = FormatSpec {
@@ -38,13 +41,13 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     summary: "The position after the last move, one 8x8 OBF line per game",
     positions: true,
     extensions: &["obf"],
-    detect: |input| super::first_line(input).is_some_and(|line| ffo::parse_line(line).is_some()),
+    detect: |input| first_line(input).is_some_and(|line| ffo::parse_line(line).is_some()),
     games: |input, options| {
         let rules = options.rules;
-        super::line_games(input, move |line, number| read_line(line, number, rules))
+        line_games(input, move |line, number| read_line(line, number, rules))
     },
     reads_past_errors: false,
-    write: |records| super::write_each(records, write_game),
+    write: |records| write_each(records, write_game),
     write_game,
 };
 
@@ -53,7 +56,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 /// # Errors
 /// [`RecordError`] for the first line that is not a position, or whose fields are wrong.
 pub fn read(text: &str, options: &ReadOptions) -> Result<Vec<GameRecord>, RecordError> {
-    super::read_text_as(Format::Obf, text, *options)
+    read_text(&SPEC, text, *options)
 }
 
 /// The position on line `number`, `None` for a blank or comment line.
@@ -97,7 +100,7 @@ fn read_line(line: &str, number: usize, rules: RuleSet) -> Option<Result<GameRec
 /// # Errors
 /// [`WriteError`] for a board other than 8x8, or a game won by the fewest discs.
 pub fn write(records: &[GameRecord]) -> Result<String, WriteError> {
-    let bytes = super::write_each(records, write_game)?;
+    let bytes = write_each(records, write_game)?;
     Ok(String::from_utf8(bytes).expect("text is written as UTF-8"))
 }
 

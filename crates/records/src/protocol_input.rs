@@ -8,24 +8,25 @@
 //! game; a pass has no line, because the protocol passes by itself.
 //!
 //! ```
-//! use othello_records::{protocol, ReadOptions};
+//! use othello_records::{protocol_input, ReadOptions};
 //!
 //! let text = "4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n1 2\n";
-//! let record = protocol::read(text, &ReadOptions::default())?;
+//! let record = protocol_input::read(text, &ReadOptions::default())?;
 //! assert_eq!(record.squares().next().unwrap().to_string(), "b1");
-//! assert_eq!(protocol::write(&record), text);
+//! assert_eq!(protocol_input::write(&record), text);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use othello::Game;
-use othello::Square;
-use othello::protocol::SetupParser;
-use othello::protocol::{lines, parse_move_line};
+use othello::protocol::{SetupError, SetupParser, lines};
 
-use super::{
-    Format, FormatSpec, GameRecord, Metadata, ReadOptions, RecordError, RecordErrorKind,
-    RecordMove, WriteError,
-};
+use crate::error::{RecordError, RecordErrorKind, WriteError, cannot_hold};
+use crate::format::Format;
+use crate::metadata::Metadata;
+use crate::move_lines::play_move_lines;
+use crate::record::{GameRecord, RecordMove};
+use crate::spec::{FormatSpec, ReadOptions};
+use crate::text::{decode, first_line};
 
 /// The protocol input's entry in the table of formats.
 pub(crate) const SPEC: FormatSpec = FormatSpec {
@@ -36,10 +37,8 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     summary: "The console protocol's input: a test case for `othello` (one game)",
     positions: true,
     extensions: &["in"],
-    detect: |input| {
-        super::first_line(input).is_some_and(|line| line.bytes().all(|b| b.is_ascii_digit()))
-    },
-    games: |input, options| Box::new(std::iter::once(read(&super::decode(input), options))),
+    detect: |input| first_line(input).is_some_and(|line| line.bytes().all(|b| b.is_ascii_digit())),
+    games: |input, options| Box::new(std::iter::once(read(&decode(input), options))),
     reads_past_errors: false,
     write: |records| match records {
         [record] => Ok(write(record).into_bytes()),
@@ -51,7 +50,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     },
     write_game: |index, record, out| {
         if index > 0 {
-            return Err(super::cannot_hold(
+            return Err(cannot_hold(
                 index,
                 Format::Protocol,
                 "a second game: it holds one",
@@ -90,34 +89,7 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<GameRecord, RecordError
     .expect("the moves were played above"))
 }
 
-/// Plays the move lines that follow a setup as the protocol reads them: a line that is a legal
-/// `ROW COL` move is played, any other line is skipped (the protocol answers it `INVALID`), and
-/// so is every line after the end of the game. Reading stops before the first line `ends`
-/// accepts (where another position starts, in an input of several) or at the end of `lines`.
-/// Returns the squares played and how many lines were read. Every reader of protocol inputs
-/// (the protocol record here, `othello solve`'s problems) goes through it.
-pub(crate) fn play_move_lines(
-    game: &mut Game,
-    lines: &[&[u8]],
-    ends: impl Fn(&[u8]) -> bool,
-) -> (Vec<Square>, usize) {
-    let mut squares = Vec::new();
-    let mut read = 0;
-    for line in lines.iter().take_while(|line| !ends(line)) {
-        read += 1;
-        if game.is_over() {
-            continue;
-        }
-        if let Some(square) = parse_move_line(line)
-            && game.play(square).is_ok()
-        {
-            squares.push(square);
-        }
-    }
-    (squares, read)
-}
-
-fn setup_error(error: othello::protocol::SetupError) -> RecordError {
+fn setup_error(error: SetupError) -> RecordError {
     RecordError::at_text(error.line, 1, RecordErrorKind::Setup(error.kind))
 }
 
