@@ -4,9 +4,7 @@
 
 mod analyze;
 mod book;
-mod check;
 mod convert;
-mod generate;
 mod gtp;
 mod match_;
 mod nboard;
@@ -60,9 +58,9 @@ enum Command {
     /// Convert game records between formats: move list, GGF, OBF, protocol input, WTHOR.
     Convert(convert::ConvertArgs),
     /// Write protocol test cases (NNNN.in and NNNN.out) to a directory.
-    Gen(generate::GenArgs),
+    Gen(othello_grade::gen_command::GenArgs),
     /// Run a program on every test case of a directory and compare its output.
-    Check(check::CheckArgs),
+    Check(othello_grade::check::CheckArgs),
     /// Count the leaves of the game tree to a given depth (a check of the move generator and a
     /// measure of its speed).
     Perft(perft::PerftArgs),
@@ -111,20 +109,9 @@ pub enum Failure {
     /// `othello convert` failed.
     #[error(transparent)]
     Convert(#[from] convert::ConvertError),
-    /// `othello gen` could not write its cases.
+    /// `othello gen` or `othello check` failed, or some cases of `othello check` did not pass.
     #[error(transparent)]
-    Gen(#[from] generate::GenError),
-    /// `othello check` could not check.
-    #[error(transparent)]
-    Check(#[from] check::CheckError),
-    /// Some cases of `othello check` did not pass; its report says which.
-    #[error("{failed} of {total} cases failed")]
-    CasesFailed {
-        /// Cases that did not pass.
-        failed: usize,
-        /// All cases.
-        total: usize,
-    },
+    Grade(#[from] othello_grade::GradeError),
     /// `othello perft` could not start.
     #[error(transparent)]
     Perft(#[from] perft::PerftError),
@@ -153,9 +140,8 @@ pub enum Failure {
 
 impl Failure {
     /// The process exit status: 1 for input that ended early (or could not be read or
-    /// written), 2 for a bad setup; `gen`: 2 for an unusable directory, 1 for a failed write;
-    /// `check`: 1 when some case failed, 2 when it could not check (see [`check::CheckError`]);
-    /// `perft`: 2 for a bad size or start position.
+    /// written), 2 for a bad setup; `gen` and `check`: see
+    /// [`othello_grade::GradeError::exit_status`]; `perft`: 2 for a bad size or start position.
     #[must_use]
     pub fn exit_status(&self) -> u8 {
         match self {
@@ -164,7 +150,6 @@ impl Failure {
             | Failure::Read(_)
             | Failure::Write(_)
             | Failure::StdoutClosed
-            | Failure::CasesFailed { .. }
             | Failure::EngineStart(_)
             | Failure::Thread(_) => 1,
             Failure::Play(error) => error.exit_status(),
@@ -172,8 +157,7 @@ impl Failure {
             Failure::Solve(error) => error.exit_status(),
             Failure::Convert(error) => error.exit_status(),
             Failure::Analyze(error) => error.exit_status(),
-            Failure::Gen(error) => error.exit_status(),
-            Failure::Check(error) => error.exit_status(),
+            Failure::Grade(error) => error.exit_status(),
             Failure::Train(error) => error.exit_status(),
             Failure::Match(error) => error.exit_status(),
             Failure::Book(error) => error.exit_status(),
@@ -194,8 +178,9 @@ impl Failure {
             Failure::Train(error) if error.is_broken_pipe() => None,
             Failure::Match(error) if error.is_broken_pipe() => None,
             Failure::Book(error) if error.is_broken_pipe() => None,
+            Failure::Grade(error) if error.is_broken_pipe() => None,
             // The report's summary line has said it.
-            Failure::CasesFailed { .. } => None,
+            Failure::Grade(othello_grade::GradeError::CasesFailed { .. }) => None,
             failure => Some(failure.to_string()),
         }
     }
@@ -233,8 +218,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Some(Command::Solve(solve_args)) => Ok(solve::run(&solve_args)?),
         Some(Command::Convert(args)) => Ok(convert::run(&args)?),
         Some(Command::Analyze(args)) => Ok(analyze::run(&args)?),
-        Some(Command::Gen(args)) => generate::run(args),
-        Some(Command::Check(args)) => check::run(args),
+        Some(Command::Gen(args)) => Ok(othello_grade::gen_command::run(&args)?),
+        Some(Command::Check(args)) => Ok(othello_grade::check::run(&args)?),
         Some(Command::Perft(perft_args)) => perft::run(&perft_args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Match(args)) => match_::run(&args),

@@ -1,14 +1,20 @@
 //! Grading programs that speak the console protocol: test cases and their exact transcripts
-//! ([`generate`], what `othello gen` writes); how a program's output compares with the
-//! expected transcript, which input line an output line answers, and the verdict on a run (this
-//! module); and the reports for autograders ([`report`], [`junit`]). `othello check` runs the
-//! programs; everything it decides about what they printed is here.
+//! ([`generate`]); how a program's output compares with the expected transcript, which input
+//! line an output line answers, and the verdict on a run (this module); the reports for
+//! autograders ([`report`], [`junit`]); and the two commands over them: `othello gen`, which
+//! writes cases to a directory ([`gen_command`]), and `othello check`, which runs programs on
+//! them and judges what they printed ([`check`]), with their one error type ([`GradeError`]).
 
 #![warn(missing_docs)]
 
+pub mod check;
+mod error;
+pub mod gen_command;
 pub mod generate;
 pub mod junit;
 pub mod report;
+
+pub use error::GradeError;
 
 use std::fmt;
 

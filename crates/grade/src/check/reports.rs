@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use othello_grade::junit::junit;
-use othello_grade::report::{ProgramOutcome, Settings, csv_summary, gradescope, json};
+use othello_io::atomic::write_atomic;
 
 use super::CheckError;
-use othello_io::atomic::write_atomic;
+use crate::junit::junit;
+use crate::report::{ProgramOutcome, Settings, csv_summary, gradescope, json};
 
 /// The placeholder in a report's file name for the program's name: one file per program.
 pub(super) const NAME: &str = "{name}";

@@ -6,10 +6,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use othello::text::counted;
-use othello_grade::report::{Points, ProgramOutcome};
 
 use super::CheckError;
 use super::judging::Program;
+use crate::report::{Points, ProgramOutcome};
 
 /// The submissions `spec` names: the lines of a list file (blank lines and `#` comments
 /// skipped), or the directories a pattern matches (`*` any run of characters and `?` one, within

@@ -10,9 +10,10 @@ use thiserror::Error;
 
 use othello::RuleSet;
 use othello::text::counted;
-use othello_grade::generate::{Generator, Options, Sizes, Start};
+use othello_io::options::RulesArg;
 
-use super::{Failure, RulesArg};
+use crate::GradeError;
+use crate::generate::{Generator, Options, Sizes, Start};
 
 /// Writes test cases for the console protocol: NNNN.in (what a grader sends) and NNNN.out
 /// (what a correct program prints, byte for byte).
@@ -32,7 +33,7 @@ pub struct GenArgs {
     out: PathBuf,
 
     /// Rule set the transcripts are played under.
-    #[arg(long, value_enum, default_value_t = RulesArg::Full)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RulesArg::Full)]
     rules: RulesArg,
 
     /// Number of cases.
@@ -58,7 +59,7 @@ pub struct GenArgs {
 
     /// Start positions: the standard opening, random positions (some where the first player
     /// must pass, some where the game is already over), or half of each.
-    #[arg(long, value_enum, default_value_t = StartArg::Mixed)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = StartArg::Mixed)]
     start: StartArg,
 }
 
@@ -136,6 +137,7 @@ pub enum GenError {
 
 impl GenError {
     /// 2 for a directory that cannot be used, 1 for a failure while writing.
+    #[must_use]
     pub fn exit_status(&self) -> u8 {
         match self {
             GenError::NotADirectory { .. }
@@ -166,11 +168,11 @@ fn directory_error<'a>(
 }
 
 /// Writes the cases and says where.
-#[expect(
-    clippy::needless_pass_by_value,
-    reason = "every command's `run` takes its parsed arguments"
-)]
-pub fn run(args: GenArgs) -> Result<(), Failure> {
+///
+/// # Errors
+/// [`GenError`] in a [`GradeError`]: a directory that cannot be used, a file that cannot be
+/// written; or standard output that cannot be written.
+pub fn run(args: &GenArgs) -> Result<(), GradeError> {
     let rules = RuleSet::from(args.rules);
     let options = Options {
         rules,
@@ -190,7 +192,7 @@ pub fn run(args: GenArgs) -> Result<(), Failure> {
         args.seed,
         args.out.display()
     )
-    .map_err(Failure::Write)
+    .map_err(GradeError::Write)
 }
 
 /// Makes and writes cases `0..count` on every core (rayon's pool). Each case depends only on

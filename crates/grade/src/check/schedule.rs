@@ -8,13 +8,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use othello_grade::report::CaseOutcome;
-
 use super::CheckError;
 use super::cases::CaseFiles;
 use super::judging::{Program, check_case, not_started};
 use super::running::Limits;
-use crate::Failure;
+use crate::GradeError;
+use crate::report::CaseOutcome;
 
 /// What to run: every case of `cases` for every one of `programs`.
 pub(super) struct Plan<'a> {
@@ -76,8 +75,8 @@ impl Fairness {
 /// order). Stops at the first error, from a case or from `deliver`.
 pub(super) fn run_plan(
     plan: &Plan<'_>,
-    mut deliver: impl FnMut(usize, usize, CaseOutcome) -> Result<(), Failure>,
-) -> Result<(), Failure> {
+    mut deliver: impl FnMut(usize, usize, CaseOutcome) -> Result<(), GradeError>,
+) -> Result<(), GradeError> {
     let total = plan.programs.len() * plan.cases.len();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(plan.jobs.min(total))
@@ -117,7 +116,7 @@ pub(super) fn run_plan(
         drop(sender);
         for (program, case, result) in receiver {
             let delivered = result
-                .map_err(Failure::from)
+                .map_err(GradeError::from)
                 .and_then(|outcome| deliver(program, case, outcome));
             if let Err(failure) = delivered {
                 stop.store(true, Ordering::Relaxed);

@@ -6,14 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 
 use othello::protocol::lines;
-use othello_grade::report::{CaseOutcome, DifferenceText};
-use othello_grade::{
-    RunEnd, Verdict, excerpt, explain_line, first_difference, quote, ran_out_of_memory,
-};
 
 use super::CheckError;
 use super::cases::CaseFiles;
 use super::running::{Ending, ExecuteError, Limits, Run, execute};
+use crate::report::{CaseOutcome, DifferenceText};
+use crate::{RunEnd, Verdict, excerpt, explain_line, first_difference, quote, ran_out_of_memory};
 
 /// A program under test: its command line and the directory it runs in.
 #[derive(Clone, Debug)]

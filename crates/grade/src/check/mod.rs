@@ -9,8 +9,8 @@
 //! hangs, floods its output or leaves children behind is killed and reported, never waited on.
 //!
 //! With `--each` it grades a class: every submission directory against the same cases, their
-//! cases interleaved fairly on the same workers ([`schedule`]), a summary table instead of the
-//! per-case lines. `--report FORMAT=FILE` writes the machine-readable reports ([`reports`]).
+//! cases interleaved fairly on the same workers (`schedule`), a summary table instead of the
+//! per-case lines. `--report FORMAT=FILE` writes the machine-readable reports (`reports`).
 
 mod cases;
 mod each;
@@ -28,9 +28,11 @@ use std::time::Duration;
 use thiserror::Error;
 
 use othello::RuleSet;
-use othello_grade::report::{CaseOutcome, ProgramOutcome, Settings};
+use othello_io::options::RulesArg;
+use othello_io::progress;
 
-use super::{Failure, RulesArg, progress};
+use crate::GradeError;
+use crate::report::{CaseOutcome, ProgramOutcome, Settings};
 use cases::{assign_points, check_rules, find_cases};
 use judging::Program;
 use reports::{Request, parse_request};
@@ -54,7 +56,7 @@ the other rule set, COMMAND not found, bad points or weights, --each naming no d
 pub struct CheckArgs {
     /// The rule set the cases were made for: every NAME.out must start with its name (FULL or
     /// SIMPLE), otherwise nothing runs. COMMAND must be given the same rule set itself.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     rules: Option<RulesArg>,
 
     /// Cases run at once [default: the number of cores].
@@ -104,7 +106,7 @@ pub struct CheckArgs {
 }
 
 fn parse_points_arg(text: &str) -> Result<f64, String> {
-    othello_grade::report::parse_points(text)
+    crate::report::parse_points(text)
 }
 
 fn parse_timeout(text: &str) -> Result<f64, String> {
@@ -221,6 +223,7 @@ pub enum CheckError {
 impl CheckError {
     /// 2 for bad usage (no cases, a missing file, a program that does not exist or may not be
     /// run), 1 for a failure of the machine while checking (no threads or processes to be had).
+    #[must_use]
     pub fn exit_status(&self) -> u8 {
         match self {
             CheckError::Spawn { source, .. }
@@ -238,11 +241,11 @@ impl CheckError {
 }
 
 /// Runs the check and prints the report.
-#[expect(
-    clippy::needless_pass_by_value,
-    reason = "every command's `run` takes its parsed arguments"
-)]
-pub fn run(args: CheckArgs) -> Result<(), Failure> {
+///
+/// # Errors
+/// [`GradeError::CasesFailed`] when some case did not pass (the report has said which); a
+/// [`CheckError`] when it could not check; or standard output that cannot be written.
+pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
     let mut cases = find_cases(&args.dir)?;
     if let Some(rules) = args.rules {
         check_rules(&cases, rules.into())?;
@@ -312,7 +315,7 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     if args.each.is_some() {
         io::stdout()
             .write_all(each::summary_table(&outcomes).as_bytes())
-            .map_err(Failure::Write)?;
+            .map_err(GradeError::Write)?;
     } else {
         let passed = outcomes[0].tally().passed;
         writeln!(
@@ -320,7 +323,7 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
             "{passed} passed, {} failed",
             cases.len() - passed
         )
-        .map_err(Failure::Write)?;
+        .map_err(GradeError::Write)?;
     }
     let total = programs.len() * cases.len();
     let failed = total
@@ -329,7 +332,7 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
             .map(|program| program.tally().passed)
             .sum::<usize>();
     if failed > 0 {
-        return Err(Failure::CasesFailed { failed, total });
+        return Err(GradeError::CasesFailed { failed, total });
     }
     Ok(())
 }
@@ -413,7 +416,7 @@ impl Printer {
         }
     }
 
-    fn add(&mut self, index: usize, outcome: &CaseOutcome) -> Result<(), Failure> {
+    fn add(&mut self, index: usize, outcome: &CaseOutcome) -> Result<(), GradeError> {
         let (verdict, name) = (outcome.verdict, &outcome.name);
         self.pending[index] = Some(match &outcome.detail {
             Some(detail) => format!("{verdict:<7} {name}  {detail}\n"),
@@ -421,7 +424,9 @@ impl Printer {
         });
         let mut stdout = io::stdout().lock();
         while let Some(Some(line)) = self.pending.get_mut(self.next).map(Option::take) {
-            stdout.write_all(line.as_bytes()).map_err(Failure::Write)?;
+            stdout
+                .write_all(line.as_bytes())
+                .map_err(GradeError::Write)?;
             self.next += 1;
         }
         Ok(())

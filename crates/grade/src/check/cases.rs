@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use othello::RuleSet;
 use othello::protocol::banner;
-use othello_grade::report::{parse_points, parse_weights};
 
 use super::CheckError;
+use crate::report::{parse_points, parse_weights};
 
 /// One case: `NAME.in` and `NAME.out`.
 #[derive(Clone, Debug)]
