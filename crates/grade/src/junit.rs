@@ -15,24 +15,25 @@ use super::report::{CaseOutcome, ProgramOutcome};
 /// The report of every program, with an XML declaration and a final newline.
 #[must_use]
 pub fn junit(programs: &[ProgramOutcome]) -> String {
-    let tallies: Vec<_> = programs.iter().map(ProgramOutcome::tally).collect();
-    let sum = |count: fn(&super::report::Tally) -> usize| tallies.iter().map(count).sum::<usize>();
+    let scorecards: Vec<_> = programs.iter().map(ProgramOutcome::scorecard).collect();
+    let sum =
+        |count: fn(&super::report::Scorecard) -> usize| scorecards.iter().map(count).sum::<usize>();
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     xml.push_str(&format!(
         "<testsuites name=\"othello check\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3}\">\n",
-        sum(|tally| tally.cases),
-        sum(|tally| tally.failed),
-        sum(|tally| tally.timed_out + tally.crashed + tally.memory),
-        tallies.iter().map(|tally| tally.seconds).sum::<f64>(),
+        sum(|scorecard| scorecard.cases),
+        sum(|scorecard| scorecard.failed),
+        sum(|scorecard| scorecard.timed_out + scorecard.crashed + scorecard.memory),
+        scorecards.iter().map(|scorecard| scorecard.seconds).sum::<f64>(),
     ));
-    for (program, tally) in programs.iter().zip(&tallies) {
+    for (program, scorecard) in programs.iter().zip(&scorecards) {
         let name = escape(&program.name, true);
         xml.push_str(&format!(
             "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{:.3}\">\n",
-            tally.cases,
-            tally.failed,
-            tally.timed_out + tally.crashed + tally.memory,
-            tally.seconds,
+            scorecard.cases,
+            scorecard.failed,
+            scorecard.timed_out + scorecard.crashed + scorecard.memory,
+            scorecard.seconds,
         ));
         for case in &program.cases {
             testcase(&mut xml, &name, case);

@@ -106,7 +106,7 @@ pub struct ProgramOutcome {
 
 /// The counts of a program's verdicts and its score.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Tally {
+pub struct Scorecard {
     /// Cases run.
     pub cases: usize,
     /// PASS.
@@ -130,26 +130,26 @@ pub struct Tally {
 impl ProgramOutcome {
     /// Counts the verdicts and adds up the points.
     #[must_use]
-    pub fn tally(&self) -> Tally {
-        let mut tally = Tally::default();
+    pub fn scorecard(&self) -> Scorecard {
+        let mut scorecard = Scorecard::default();
         for case in &self.cases {
-            tally.cases += 1;
+            scorecard.cases += 1;
             *match case.verdict {
-                Verdict::Pass => &mut tally.passed,
-                Verdict::Fail => &mut tally.failed,
-                Verdict::Timeout => &mut tally.timed_out,
-                Verdict::Crash => &mut tally.crashed,
-                Verdict::Memory => &mut tally.memory,
+                Verdict::Pass => &mut scorecard.passed,
+                Verdict::Fail => &mut scorecard.failed,
+                Verdict::Timeout => &mut scorecard.timed_out,
+                Verdict::Crash => &mut scorecard.crashed,
+                Verdict::Memory => &mut scorecard.memory,
             } += 1;
-            tally.score += case.score();
-            tally.max_score += case.points;
-            tally.seconds += case.seconds;
+            scorecard.score += case.score();
+            scorecard.max_score += case.points;
+            scorecard.seconds += case.seconds;
         }
-        tally
+        scorecard
     }
 }
 
-impl Tally {
+impl Scorecard {
     /// The counts of each verdict: passed, failed, timed out, crashed, out of memory.
     #[must_use]
     pub fn counts(&self) -> [usize; 5] {
@@ -222,22 +222,22 @@ pub fn json(settings: &Settings, programs: &[ProgramOutcome]) -> String {
     let programs: Vec<Value> = programs
         .iter()
         .map(|program| {
-            let tally = program.tally();
+            let scorecard = program.scorecard();
             let cases: Vec<Value> = program.cases.iter().map(case_json).collect();
             json!({
                 "name": program.name,
                 "directory": program.directory,
                 "command": program.command,
                 "summary": {
-                    "cases": tally.cases,
-                    "passed": tally.passed,
-                    "failed": tally.failed,
-                    "timed_out": tally.timed_out,
-                    "crashed": tally.crashed,
-                    "memory": tally.memory,
-                    "score": tally.score,
-                    "max_score": tally.max_score,
-                    "seconds": round_seconds(tally.seconds),
+                    "cases": scorecard.cases,
+                    "passed": scorecard.passed,
+                    "failed": scorecard.failed,
+                    "timed_out": scorecard.timed_out,
+                    "crashed": scorecard.crashed,
+                    "memory": scorecard.memory,
+                    "score": scorecard.score,
+                    "max_score": scorecard.max_score,
+                    "seconds": round_seconds(scorecard.seconds),
                 },
                 "cases": cases,
             })
@@ -286,7 +286,7 @@ fn case_json(case: &CaseOutcome) -> Value {
 /// `failed`), `score`, `max_score` and `output`.
 #[must_use]
 pub fn gradescope(program: &ProgramOutcome) -> String {
-    let tally = program.tally();
+    let scorecard = program.scorecard();
     let tests: Vec<Value> = program
         .cases
         .iter()
@@ -304,10 +304,10 @@ pub fn gradescope(program: &ProgramOutcome) -> String {
         })
         .collect();
     let report = json!({
-        "score": tally.score,
-        "max_score": tally.max_score,
-        "execution_time": round_seconds(tally.seconds),
-        "output": format!("{}\n", tally.sentence()),
+        "score": scorecard.score,
+        "max_score": scorecard.max_score,
+        "execution_time": round_seconds(scorecard.seconds),
+        "output": format!("{}\n", scorecard.sentence()),
         "tests": tests,
     });
     pretty(&report)
@@ -320,10 +320,12 @@ pub fn csv_summary(programs: &[ProgramOutcome]) -> String {
     let mut text =
         String::from("program,cases,passed,failed,timed_out,crashed,memory,score,max_score\n");
     for program in programs {
-        let tally = program.tally();
-        let mut fields = vec![csv_field(&program.name), tally.cases.to_string()];
-        fields.extend(tally.counts().map(|count| count.to_string()));
-        fields.extend([tally.score, tally.max_score].map(|points| Points(points).to_string()));
+        let scorecard = program.scorecard();
+        let mut fields = vec![csv_field(&program.name), scorecard.cases.to_string()];
+        fields.extend(scorecard.counts().map(|count| count.to_string()));
+        fields.extend(
+            [scorecard.score, scorecard.max_score].map(|points| Points(points).to_string()),
+        );
         text.push_str(&fields.join(","));
         text.push('\n');
     }
@@ -349,10 +351,10 @@ fn pretty(value: &Value) -> String {
     text
 }
 
-/// Why a weights text could not be read.
+/// Why a weights CSV (`NAME,POINTS` lines: the points of each case) could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {message}")]
-pub struct WeightsError {
+pub struct PointsCsvError {
     /// 1-based line number.
     pub line: usize,
     /// What was wrong there.
@@ -378,10 +380,10 @@ pub fn parse_points(text: &str) -> Result<f64, String> {
 ///
 /// # Errors
 /// The first malformed line: no comma, bad points, an empty or repeated name.
-pub fn parse_weights(text: &str) -> Result<Vec<(String, f64)>, WeightsError> {
+pub fn parse_weights(text: &str) -> Result<Vec<(String, f64)>, PointsCsvError> {
     let mut weights: Vec<(String, f64)> = Vec::new();
     for (index, line) in text.lines().enumerate() {
-        let error = |message: String| WeightsError {
+        let error = |message: String| PointsCsvError {
             line: index + 1,
             message,
         };
@@ -446,12 +448,18 @@ mod tests {
 
     #[test]
     fn tallies_verdicts_and_points() {
-        let tally = program().tally();
-        assert_eq!((tally.cases, tally.passed, tally.failed), (4, 2, 1));
-        assert_eq!((tally.timed_out, tally.crashed, tally.memory), (1, 0, 0));
-        assert!((tally.score - 2.5).abs() < 1e-9 && (tally.max_score - 5.0).abs() < 1e-9);
+        let scorecard = program().scorecard();
         assert_eq!(
-            tally.sentence(),
+            (scorecard.cases, scorecard.passed, scorecard.failed),
+            (4, 2, 1)
+        );
+        assert_eq!(
+            (scorecard.timed_out, scorecard.crashed, scorecard.memory),
+            (1, 0, 0)
+        );
+        assert!((scorecard.score - 2.5).abs() < 1e-9 && (scorecard.max_score - 5.0).abs() < 1e-9);
+        assert_eq!(
+            scorecard.sentence(),
             "2 of 4 cases passed (1 failed, 1 timed out); score 2.5/5"
         );
     }

@@ -156,20 +156,20 @@ pub(super) fn summary_table(programs: &[ProgramOutcome]) -> String {
     );
     let mut perfect = 0;
     for program in programs {
-        let tally = program.tally();
-        if tally.passed == tally.cases {
+        let scorecard = program.scorecard();
+        if scorecard.passed == scorecard.cases {
             perfect += 1;
         }
         text.push_str(&format!(
             "{:<width$}  {:>6}  {:>6}  {:>9}  {:>7}  {:>6}  {}/{}\n",
             program.name,
-            tally.passed,
-            tally.failed,
-            tally.timed_out,
-            tally.crashed,
-            tally.memory,
-            Points(tally.score),
-            Points(tally.max_score),
+            scorecard.passed,
+            scorecard.failed,
+            scorecard.timed_out,
+            scorecard.crashed,
+            scorecard.memory,
+            Points(scorecard.score),
+            Points(scorecard.max_score),
         ));
     }
     text.push_str(&format!(

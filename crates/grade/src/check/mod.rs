@@ -10,12 +10,13 @@
 //!
 //! With `--each` it grades a class: every submission directory against the same cases, their
 //! cases interleaved fairly on the same workers (`schedule`), a summary table instead of the
-//! per-case lines. `--report FORMAT=FILE` writes the machine-readable reports (`reports`).
+//! per-case lines. `--report FORMAT=FILE` writes the machine-readable reports where it says
+//! (`report_targets`).
 
 mod cases;
 mod each;
 mod judging;
-mod reports;
+mod report_targets;
 mod running;
 mod schedule;
 
@@ -35,7 +36,7 @@ use crate::GradeError;
 use crate::report::{CaseOutcome, ProgramOutcome, Settings};
 use cases::{assign_points, check_rules, find_cases};
 use judging::Program;
-use reports::{Request, parse_request};
+use report_targets::{ReportTarget, parse_report_target};
 use running::{Limits, stop_children_on_interrupt};
 use schedule::{Plan, run_plan};
 
@@ -79,8 +80,8 @@ pub struct CheckArgs {
 
     /// Write a report: junit, gradescope, json or csv (the summary), to FILE; `{name}` in FILE
     /// makes one file per program. Repeatable.
-    #[arg(long, value_name = "FORMAT=FILE", value_parser = parse_request)]
-    report: Vec<Request>,
+    #[arg(long, value_name = "FORMAT=FILE", value_parser = parse_report_target)]
+    report: Vec<ReportTarget>,
 
     /// Points each case is worth, unless NAME.points beside NAME.in or --weights says otherwise.
     #[arg(long, value_name = "P", default_value_t = 1.0, value_parser = parse_points_arg)]
@@ -268,8 +269,8 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
         .iter()
         .map(|program| program.name.clone())
         .collect();
-    for request in &args.report {
-        request.check(&names, args.each.is_some())?;
+    for target in &args.report {
+        target.check(&names, args.each.is_some())?;
     }
     let jobs = match args.jobs {
         Some(jobs) => jobs as usize,
@@ -317,7 +318,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
             .write_all(each::summary_table(&outcomes).as_bytes())
             .map_err(GradeError::Write)?;
     } else {
-        let passed = outcomes[0].tally().passed;
+        let passed = outcomes[0].scorecard().passed;
         writeln!(
             io::stdout(),
             "{passed} passed, {} failed",
@@ -329,7 +330,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
     let failed = total
         - outcomes
             .iter()
-            .map(|program| program.tally().passed)
+            .map(|program| program.scorecard().passed)
             .sum::<usize>();
     if failed > 0 {
         return Err(GradeError::CasesFailed { failed, total });
@@ -343,7 +344,7 @@ struct Collector<'a> {
     programs: Vec<ProgramOutcome>,
     pending: Vec<Vec<Option<CaseOutcome>>>,
     left: Vec<usize>,
-    requests: &'a [Request],
+    targets: &'a [ReportTarget],
     settings: &'a Settings,
 }
 
@@ -352,7 +353,7 @@ impl<'a> Collector<'a> {
         programs: &[Program],
         command: &[OsString],
         cases: usize,
-        requests: &'a [Request],
+        targets: &'a [ReportTarget],
         settings: &'a Settings,
     ) -> Collector<'a> {
         Collector {
@@ -370,7 +371,7 @@ impl<'a> Collector<'a> {
                 .collect(),
             pending: vec![vec![None; cases]; programs.len()],
             left: vec![cases; programs.len()],
-            requests,
+            targets,
             settings,
         }
     }
@@ -384,19 +385,15 @@ impl<'a> Collector<'a> {
         let outcomes = std::mem::take(&mut self.pending[program]);
         self.programs[program].cases = outcomes.into_iter().flatten().collect();
         let done = std::slice::from_ref(&self.programs[program]);
-        for request in self.requests.iter().filter(|request| request.per_program()) {
-            request.write(&request.path(&done[0].name), self.settings, done)?;
+        for target in self.targets.iter().filter(|target| target.per_program()) {
+            target.write(&target.path(&done[0].name), self.settings, done)?;
         }
         Ok(())
     }
 
     fn finish(self) -> Result<Vec<ProgramOutcome>, CheckError> {
-        for request in self
-            .requests
-            .iter()
-            .filter(|request| !request.per_program())
-        {
-            request.write(&request.path(""), self.settings, &self.programs)?;
+        for target in self.targets.iter().filter(|target| !target.per_program()) {
+            target.write(&target.path(""), self.settings, &self.programs)?;
         }
         Ok(self.programs)
     }

@@ -23,14 +23,14 @@ pub(super) enum Format {
 
 /// One `--report FORMAT=FILE`.
 #[derive(Clone, Debug)]
-pub(super) struct Request {
+pub(super) struct ReportTarget {
     pub format: Format,
     /// The file, possibly with [`NAME`] in it.
     pub file: String,
 }
 
 /// Parses `FORMAT=FILE` (the value of `--report`).
-pub(super) fn parse_request(text: &str) -> Result<Request, String> {
+pub(super) fn parse_report_target(text: &str) -> Result<ReportTarget, String> {
     let Some((format, file)) = text.split_once('=') else {
         return Err(format!(
             "expected FORMAT=FILE (junit, gradescope, json or csv), found {text:?}"
@@ -50,13 +50,13 @@ pub(super) fn parse_request(text: &str) -> Result<Request, String> {
     if file.is_empty() {
         return Err(format!("no file named after {format:?}=").to_lowercase());
     }
-    Ok(Request {
+    Ok(ReportTarget {
         format,
         file: file.to_owned(),
     })
 }
 
-impl Request {
+impl ReportTarget {
     /// Whether the report is one file per program.
     pub fn per_program(&self) -> bool {
         self.file.contains(NAME)
@@ -136,21 +136,21 @@ mod tests {
 
     #[test]
     fn parses_format_and_file() {
-        let request = parse_request("JUnit=out/{name}.xml").unwrap();
-        assert_eq!(request.format, Format::Junit);
-        assert!(request.per_program());
-        assert_eq!(request.path("alice"), PathBuf::from("out/alice.xml"));
-        assert!(parse_request("json=report.json").is_ok());
+        let target = parse_report_target("JUnit=out/{name}.xml").unwrap();
+        assert_eq!(target.format, Format::Junit);
+        assert!(target.per_program());
+        assert_eq!(target.path("alice"), PathBuf::from("out/alice.xml"));
+        assert!(parse_report_target("json=report.json").is_ok());
         assert!(
-            parse_request("xml=a")
+            parse_report_target("xml=a")
                 .unwrap_err()
                 .contains("unknown report format")
         );
         assert!(
-            parse_request("report.json")
+            parse_report_target("report.json")
                 .unwrap_err()
                 .contains("FORMAT=FILE")
         );
-        assert!(parse_request("csv=").is_err());
+        assert!(parse_report_target("csv=").is_err());
     }
 }
