@@ -7,7 +7,9 @@
 #   fuzz/run.sh 60 protocol setup   # two targets, a minute each
 #
 # Corpora grow in fuzz/corpus/TARGET, crashes land in fuzz/artifacts/TARGET (both untracked);
-# each target's last status line is printed at the end.
+# each target's status lines are printed as it ends. A target that fails (does not build, or
+# finds a crash) has the end of its log printed; the others still run, and the script exits
+# with status 1 naming the failed ones.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
@@ -65,9 +67,24 @@ seed() {
     esac
 }
 
+failed=()
 for target in "${targets[@]}"; do
     seed "$target"
     echo "== $target: $seconds s"
+    # The status is cargo fuzz's (a build that fails, a crash, a leak, a timeout); the filter
+    # finding no line is no failure.
+    status=0
     cargo fuzz run "$target" "corpus/$target" -- -max_total_time="$seconds" -print_final_stats=1 \
-        2>&1 | tee "corpus/$target.log" | grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|==[0-9]+==|SUMMARY|Done)' || true
+        2>&1 | tee "corpus/$target.log" \
+        | { grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|==[0-9]+==|SUMMARY|Done)' || true; } \
+        || status=$?
+    if [ "$status" != 0 ]; then
+        echo "== $target FAILED (exit status $status); the end of fuzz/corpus/$target.log:" >&2
+        tail -n 30 "corpus/$target.log" >&2
+        failed+=("$target")
+    fi
 done
+if [ ${#failed[@]} -ne 0 ]; then
+    echo "failed: ${failed[*]} (inputs that crash are in fuzz/artifacts/TARGET)" >&2
+    exit 1
+fi

@@ -92,7 +92,7 @@ fuzz_target!(|data: &[u8]| {
     let limits = Limits {
         depth: Some(1 + u32::from(flags >> 5)),
         nodes: Some(5_000),
-        time: None,
+        ..Limits::default()
     };
     let report = engine
         .search(&game, &limits)

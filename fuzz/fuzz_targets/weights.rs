@@ -7,10 +7,10 @@
 use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
-use othello_engine::patterns::{Layout, MAGIC, PHASES, Weights, checksum};
+use othello_engine::patterns::{MAGIC, PHASES, PatternLayout, Weights, checksum};
 
 /// Weights per phase of this program's patterns.
-static STRIDE: LazyLock<u32> = LazyLock::new(|| Layout::new().stride as u32);
+static STRIDE: LazyLock<u32> = LazyLock::new(|| PatternLayout::new().stride as u32);
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
