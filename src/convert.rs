@@ -210,6 +210,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
                 "holds {}, more than the {written} written",
                 counted(old, "game", "games")
             ),
+            forceable: true,
         }));
     }
     out.commit().map_err(file_error)

@@ -994,6 +994,53 @@ fn a_game_between_computers_checks_its_save_file_first_and_fails_when_the_save_d
     assert!(!saved.exists());
 }
 
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_not_a_regular_file_is_refused_before_it_is_opened() {
+    let dir = scratch("hardening", "not-a-file");
+    let input = twelve_games(&dir);
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let directory = dir.join("directory");
+    fs::create_dir(&directory).unwrap();
+    let device = std::path::Path::new("/dev/null");
+    let outputs = [
+        (fifo.as_path(), "a FIFO"),
+        (directory.as_path(), "a directory"),
+        (device, "a device or special file"),
+    ];
+    let input = input.to_str().unwrap();
+    let commands: [&[&str]; 3] = [
+        &["convert", input, "-o"],
+        &["book", "export", "-o"],
+        &["match", "self:1", "self:1", "--games", "1", "--save"],
+    ];
+    for (path, what) in outputs {
+        for command in commands {
+            for force in [false, true] {
+                let mut othello = othello();
+                othello.args(command).arg(path);
+                if force {
+                    othello.arg("--force");
+                }
+                // Reading the FIFO to judge it would wait for a writer forever.
+                othello
+                    .timeout(Duration::from_secs(20))
+                    .assert()
+                    .code(2)
+                    .stdout("")
+                    .stderr(format!(
+                        "othello: {}: {what}, not a regular file\n",
+                        path.display()
+                    ));
+            }
+        }
+    }
+    assert_eq!(names_in(&dir), ["directory", "fifo", "twelve.txt"]);
+    assert_eq!(names_in(&directory), Vec::<String>::new());
+}
+
 #[test]
 fn many_short_games_are_converted_in_a_small_multiple_of_their_size() {
     // 1.8 MB of one-move games become 63 MB of GGF. Read whole and written whole, the records

@@ -7,7 +7,9 @@
 //!
 //! A file that is not one the command writes is not replaced without being asked:
 //! [`check_overwrite`] refuses it unless `--force`, and [`write_atomic`] never replaces anything
-//! but a regular file (a device such as `/dev/null` stays a device).
+//! but a regular file (a device such as `/dev/null` stays a device). [`check_overwrite`] refuses
+//! a path that is not a regular file (a FIFO, a directory, a device) even with `--force`, before
+//! opening it: opening a FIFO to read it would wait for a writer forever.
 
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
@@ -16,23 +18,31 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// A file the command would replace that it did not write (or that holds more than it would
-/// write).
+/// write), or a path that is not a regular file.
 #[derive(Debug, Error)]
-#[error("{path}: {found}; --force overwrites it", path = .path.display())]
+#[error(
+    "{path}: {found}{hint}",
+    path = .path.display(),
+    hint = if *.forceable { "; --force overwrites it" } else { "" }
+)]
 pub struct NotOurs {
     /// The file.
     pub path: PathBuf,
     /// What it holds.
     pub found: String,
+    /// Whether `--force` replaces it (said in the message): not for a path that is not a
+    /// regular file, which is never replaced.
+    pub forceable: bool,
 }
 
 /// Checks that the file at `path` may be replaced by a command's output: it does not exist, is
-/// empty or not a regular file (which [`write_atomic`] refuses by itself), `force` is given, or
-/// `judge` accepts its contents (at most `limit` bytes; a longer file is not one the command
-/// writes). `judge` says what the file holds when it refuses it.
+/// an empty regular file, `force` is given, or `judge` accepts its contents (at most `limit`
+/// bytes; a longer file is not one the command writes). `judge` says what the file holds when it
+/// refuses it. A path that is not a regular file (through symbolic links: a FIFO, a directory,
+/// a device) is refused even with `force`, without being opened.
 ///
 /// # Errors
-/// [`NotOurs`] saying what the file holds.
+/// [`NotOurs`] saying what the file holds, or what the path is.
 pub fn check_overwrite(
     path: &Path,
     force: bool,
@@ -47,7 +57,7 @@ pub fn check_overwrite(
 /// what they are at their start (a data file's header).
 ///
 /// # Errors
-/// [`NotOurs`] saying what the file holds.
+/// [`NotOurs`] saying what the file holds, or what the path is.
 pub fn check_overwrite_by_head(
     path: &Path,
     force: bool,
@@ -57,8 +67,9 @@ pub fn check_overwrite_by_head(
     judge_existing(path, force, head, false, judge)
 }
 
-/// The check of [`check_overwrite`] (`whole`) and [`check_overwrite_by_head`]: reads at most
-/// `limit` bytes of an existing regular file and judges them.
+/// The check of [`check_overwrite`] (`whole`) and [`check_overwrite_by_head`]: refuses a path
+/// that is not a regular file, then reads at most `limit` bytes of an existing regular file and
+/// judges them.
 fn judge_existing(
     path: &Path,
     force: bool,
@@ -69,16 +80,25 @@ fn judge_existing(
     let refuse = |found: String| NotOurs {
         path: path.to_owned(),
         found,
+        forceable: true,
     };
+    if let Ok(metadata) = fs::metadata(path) {
+        not_a_file(path, &metadata)?;
+    }
     if force {
         return Ok(());
     }
-    let file = match File::open(path) {
-        Ok(file) if file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) => file,
-        Ok(_) => return Ok(()),
+    let file = match open_without_waiting(path) {
+        Ok(file) => file,
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
         Err(error) => return Err(refuse(format!("cannot be read ({error})"))),
     };
+    // What was opened is checked again: the path may have been replaced since.
+    match file.metadata() {
+        Ok(metadata) if metadata.is_file() && metadata.len() == 0 => return Ok(()),
+        Ok(metadata) => not_a_file(path, &metadata)?,
+        Err(error) => return Err(refuse(format!("cannot be read ({error})"))),
+    }
     let mut bytes = Vec::new();
     file.take(limit as u64 + 1)
         .read_to_end(&mut bytes)
@@ -92,6 +112,52 @@ fn judge_existing(
         bytes.truncate(limit);
     }
     judge(&bytes).map_err(refuse)
+}
+
+/// Refuses `path`, whose metadata is `metadata`, unless it is a regular file, saying what it is.
+fn not_a_file(path: &Path, metadata: &fs::Metadata) -> Result<(), NotOurs> {
+    if metadata.is_file() {
+        return Ok(());
+    }
+    let what = if metadata.is_dir() {
+        "a directory"
+    } else if is_fifo(metadata) {
+        "a FIFO"
+    } else {
+        "a device or special file"
+    };
+    Err(NotOurs {
+        path: path.to_owned(),
+        found: format!("{what}, not a regular file"),
+        forceable: false,
+    })
+}
+
+/// Whether `metadata` is a FIFO's (a named pipe's).
+fn is_fifo(metadata: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        metadata.file_type().is_fifo()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        false
+    }
+}
+
+/// Opens `path` for reading without waiting: a FIFO put in its place after it was checked opens
+/// at once (for its metadata to refuse it) instead of waiting for a writer.
+fn open_without_waiting(path: &Path) -> io::Result<File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 /// Whether `a` and `b` name the same existing file (by device and inode where the platform
@@ -414,6 +480,52 @@ mod tests {
         );
         assert!(same_file(&notes, &dir.path().join(".").join("notes.txt")));
         assert!(!same_file(&notes, &dir.path().join("other.txt")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_that_is_not_a_regular_file_is_refused_unopened_even_with_force() {
+        use std::sync::mpsc;
+        use std::time::Duration;
+
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink("fifo", &link).unwrap();
+        let cases = [
+            (fifo.clone(), "a FIFO"),
+            (link, "a FIFO"),
+            (dir.path().to_owned(), "a directory"),
+            (PathBuf::from("/dev/null"), "a device or special file"),
+        ];
+        for (path, what) in cases {
+            for force in [false, true] {
+                // Opening the FIFO to read it would wait for a writer: a regression fails here.
+                let (sender, receiver) = mpsc::channel();
+                let checked = path.clone();
+                std::thread::spawn(move || {
+                    let judge = |_: &[u8]| Ok(());
+                    let _ = sender.send((
+                        check_overwrite(&checked, force, 100, judge),
+                        check_overwrite_by_head(&checked, force, 8, judge),
+                    ));
+                });
+                let (whole, head) = receiver
+                    .recv_timeout(Duration::from_secs(10))
+                    .unwrap_or_else(|_| panic!("{} was opened", path.display()));
+                let expected = format!("{}: {what}, not a regular file", path.display());
+                for refused in [whole, head] {
+                    let refused = refused.unwrap_err();
+                    assert!(!refused.forceable);
+                    assert_eq!(refused.to_string(), expected);
+                }
+            }
+        }
     }
 
     #[cfg(unix)]

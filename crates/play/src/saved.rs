@@ -109,7 +109,8 @@ const LARGEST_SAVE: usize = 1 << 20;
 /// Why writing over `path` needs the player's confirmation: it exists and is not a game record
 /// this program reads (`not a game record`), or holds more than one game (`holds 3 games`);
 /// `None` when nothing would be lost (no such file, an empty one, or one game, such as this
-/// game's earlier save).
+/// game's earlier save), or when no answer would let it be replaced (a directory, a device: the
+/// save fails with its own message).
 #[must_use]
 pub fn overwrite_risk(path: &Path) -> Option<String> {
     let judge = |bytes: &[u8]| match record::read(bytes, &record::ReadOptions::default()) {
@@ -119,6 +120,7 @@ pub fn overwrite_risk(path: &Path) -> Option<String> {
     };
     check_overwrite(path, false, LARGEST_SAVE, judge)
         .err()
+        .filter(|not_ours| not_ours.forceable)
         .map(|not_ours| not_ours.found)
 }
 
