@@ -56,7 +56,7 @@ pub struct AnalyzeArgs {
 
     /// Rule set of inputs that do not name one (move lists without `simple`, protocol
     /// inputs, OBF lines).
-    #[arg(long, value_enum, default_value_t = RulesArg::Full)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RulesArg::Full)]
     rules: RulesArg,
 
     /// Search threads.

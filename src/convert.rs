@@ -39,7 +39,13 @@ pub struct ConvertArgs {
     input: PathBuf,
 
     /// The format to write.
-    #[arg(long, value_name = "FORMAT", value_parser = format_parser(), default_value = "ggf")]
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        value_parser = format_parser(),
+        ignore_case = true,
+        default_value = "ggf"
+    )]
     to: Format,
 
     /// Write to OUT instead of standard output.
@@ -56,7 +62,7 @@ pub struct ConvertArgs {
 
     /// Rule set of inputs that do not name one (move lists without `simple`, protocol
     /// inputs, OBF lines).
-    #[arg(long, value_enum, default_value_t = RulesArg::Full)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RulesArg::Full)]
     rules: RulesArg,
 
     /// The WTHOR player file (`WTHOR.JOU`) that names the players of a WTHOR input [default:

@@ -37,7 +37,7 @@ use othello_io::progress;
 )]
 pub struct Args {
     /// Rule set of the console protocol.
-    #[arg(long, value_enum, default_value_t = RulesArg::Full)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RulesArg::Full)]
     rules: RulesArg,
 
     #[command(subcommand)]

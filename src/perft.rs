@@ -31,7 +31,7 @@ pub struct PerftArgs {
     size: Dimensions,
 
     /// Rule set.
-    #[arg(long, value_enum, default_value_t = RulesArg::Full)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RulesArg::Full)]
     rules: RulesArg,
 
     /// Start from the position in FILE (`-` for standard input), written as the protocol's

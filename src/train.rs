@@ -250,7 +250,7 @@ struct SelfplayArgs {
 
     /// The evaluation of the engine's moves: the classic one (the games then do not depend on
     /// the weights compiled in) or the trained one (for a further round of training).
-    #[arg(long, value_enum, default_value_t = EvalArg::Classic)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = EvalArg::Classic)]
     eval: EvalArg,
 
     /// Worker threads, one game each at a time.

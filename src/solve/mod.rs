@@ -80,7 +80,7 @@ pub struct SolveArgs {
     empties_to_winner: bool,
 
     /// Rule set for protocol setups (FFO lines are always FULL).
-    #[arg(long, value_enum, default_value_t = RulesArg::Full)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RulesArg::Full)]
     rules: RulesArg,
 
     /// The midgame evaluation that orders the moves: `trained`, the trained patterns (8x8

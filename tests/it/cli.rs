@@ -80,6 +80,29 @@ fn rules_flag_picks_the_rule_set_and_the_banner() {
 }
 
 #[test]
+fn option_values_are_read_in_any_case() {
+    // The banner names the rule set in capitals; --rules takes it as printed.
+    othello()
+        .args(["--rules", "SIMPLE"])
+        .write_stdin(fixture(SPEC_SIMPLE_IN))
+        .assert()
+        .success()
+        .stdout(fixture("simple/spec-example.out"));
+    othello()
+        .args(["--rules", "Full"])
+        .write_stdin(fixture(SPEC_FULL_IN))
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("FULL\n"));
+    othello()
+        .args(["convert", "--to", "MOVELIST", "--rules", "SIMPLE", "-"])
+        .write_stdin("f5d6\n")
+        .assert()
+        .success()
+        .stdout("simple f5d6\n");
+}
+
+#[test]
 fn bad_usage_exits_2_without_reading_input() {
     for args in [
         &["--rules", "bogus"][..],

@@ -5,7 +5,8 @@ use thiserror::Error;
 
 use othello::RuleSet;
 
-/// A rule set as named on the command line.
+/// A rule set as named on the command line. Every option that takes it reads it in any case
+/// (clap's `ignore_case`): `--rules SIMPLE` as the console protocol prints it, or `simple`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RulesArg {
     /// Standard Othello: flip every closed straight run.

@@ -51,15 +51,21 @@ pub struct PlayArgs {
     size: Dimensions,
 
     /// Rule set: standard Othello, or flipping only the neighbours of a move.
-    #[arg(long, value_enum, default_value_t = RulesArg::Full)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = RulesArg::Full)]
     rules: RulesArg,
 
     /// Who moves first.
-    #[arg(long, value_enum, value_name = "COLOR", default_value_t = ColorArg::Black)]
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        value_name = "COLOR",
+        default_value_t = ColorArg::Black
+    )]
     first: ColorArg,
 
     /// Whether most or fewest discs wins.
-    #[arg(long, value_enum, default_value_t = WinArg::Most)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = WinArg::Most)]
     win: WinArg,
 
     /// Who plays black: human, computer, or computer:LEVEL (1 weakest to 6 strongest; 3 by default).
@@ -98,7 +104,13 @@ pub struct PlayArgs {
     log: Option<PathBuf>,
 
     /// When to colour the board: auto colours only a terminal, and not when `NO_COLOR` is set.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoiceArg::Auto)]
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        value_name = "WHEN",
+        default_value_t = ColorChoiceArg::Auto
+    )]
     color: ColorChoiceArg,
 
     /// Seed for the computer's choices, so that a game can be replayed (by default, from the
