@@ -338,6 +338,65 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
 
 #[cfg(target_os = "linux")]
 #[test]
+fn ctrl_c_on_check_exits_with_130_when_standard_error_has_gone() {
+    let dir = scratch("hardening", "check-interrupt-no-stderr");
+    let cases = dir.join("cases");
+    othello()
+        .args(["gen", "--count", "1", "--out"])
+        .arg(&cases)
+        .assert()
+        .success();
+    let pids = dir.join("pids");
+    let _ = fs::remove_file(&pids);
+    let program = dir.join("wait.sh");
+    fs::write(
+        &program,
+        format!(
+            "#!/bin/sh\necho $$ >> '{}'\nexec sleep 3600\n",
+            pids.display()
+        ),
+    )
+    .unwrap();
+    let mut check = Command::new(assert_cmd::cargo::cargo_bin("othello"))
+        .args(["check", "--timeout", "600"])
+        .arg(&cases)
+        .arg("--")
+        .arg("sh")
+        .arg(&program)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Its reader gone, a write to standard error fails.
+    drop(check.stderr.take());
+    let started = Instant::now();
+    while fs::read_to_string(&pids).map_or(0, |text| text.lines().count()) < 1 {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the case never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal(check.id(), libc::SIGINT);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = check.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = check.kill();
+            let _ = check.wait();
+            panic!("othello check did not end after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    assert_all_gone(&fs::read_to_string(&pids).unwrap());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
 fn an_exact_solve_beyond_reach_says_so_and_ctrl_c_prints_the_best_so_far() {
     let mut solve = Command::new(assert_cmd::cargo::cargo_bin("othello"))
         .args(["solve", "--hash", "1", "--verbose"])

@@ -70,7 +70,10 @@ pub(super) fn stop_children_on_interrupt() -> Result<(), CheckError> {
         for &pid in running.iter() {
             kill_process_group(pid);
         }
-        eprintln!(
+        // Written without `eprintln!`, which panics when standard error has gone: the exit
+        // must come whatever the stream does.
+        let _ = writeln!(
+            io::stderr(),
             "\nothello: interrupted; stopped {}",
             counted(running.len(), "running case", "running cases")
         );
