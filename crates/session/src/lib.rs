@@ -17,6 +17,8 @@
 //! ```
 
 mod players;
+pub mod seats;
+pub mod settings;
 
 use thiserror::Error;
 
@@ -44,7 +46,7 @@ pub enum Command {
     /// Play again the moves taken back last.
     Redo,
     /// Start a new game, changed by the settings typed after `new` (empty: the same game
-    /// again). The words are the front end's to read, as `6x6 white=human`.
+    /// again), words such as `6x6 white=human` that [`settings::Changes`] reads.
     New(String),
     /// Save the game so far, to the file named after `save` if any.
     Save(Option<String>),

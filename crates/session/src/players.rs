@@ -155,6 +155,21 @@ impl Player {
         }
     }
 
+    /// Both players: who chooses each side's moves, and each side's name (`None`: the default
+    /// name [`Player::new`] gives).
+    #[must_use]
+    pub fn pair(controllers: ByColor<Controller>, names: ByColor<Option<Name>>) -> ByColor<Player> {
+        let mut names = names;
+        ByColor::new_with(|color| {
+            Player::new(
+                color,
+                controllers[color],
+                names[color].take(),
+                controllers[color.opponent()],
+            )
+        })
+    }
+
     /// Whether the name is the one given by default (and so says nothing new).
     #[must_use]
     pub fn has_default_name(&self) -> bool {
