@@ -6,18 +6,19 @@
 
 use serde::{Deserialize, Serialize};
 
-use othello::{ByColor, Color, Dimensions, Game, Played, RuleSet, Setup, Square, WinRule};
+use othello::{ByColor, Color, Game, Played, Square};
 use othello_engine::computer::Level;
-use othello_records::{GameRecord, Metadata};
-use othello_session::{Controller, Name, Player, Session};
+use othello_records::GameRecord;
+use othello_session::seats::{self, Seating};
+use othello_session::settings::{Changes, GameSettings, Problem, Setting, SettingError};
+use othello_session::{Controller, Player, Session};
 
-/// The event (`PC`) field of the records the server writes starts with this, followed by the
-/// seats, so that a reloaded game knows who the computer is.
-const EVENT: &str = "othello serve";
+/// The front end named in the records the server writes (their event, with the seats).
+const FRONT_END: &str = "serve";
 
-/// The settings of a new game, as the page sends them: the same choices as `othello play`
-/// (board side, rules, win rule, who starts, who plays each colour, names). Every field may be
-/// left out.
+/// The settings of a new game, as the page sends them: the settings of `othello play` (board
+/// side, rules, win rule, who starts, who plays each colour, names), each field a
+/// [`Setting`] and its value. Every field may be left out.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct NewGame {
@@ -29,9 +30,9 @@ pub struct NewGame {
     pub win: Option<String>,
     /// `black` or `white`.
     pub first: Option<String>,
-    /// `human`, `computer` or `computer:LEVEL`.
+    /// `human`, `computer`, `computer:LEVEL` or the level alone.
     pub black: Option<String>,
-    /// `human`, `computer` or `computer:LEVEL`.
+    /// `human`, `computer`, `computer:LEVEL` or the level alone.
     pub white: Option<String>,
     /// Black's name.
     pub black_name: Option<String>,
@@ -40,67 +41,51 @@ pub struct NewGame {
 }
 
 impl NewGame {
-    /// The game these settings describe, or what is wrong with them.
+    /// The game these settings describe (between two people unless they say otherwise), or
+    /// what is wrong with them.
     pub fn build(&self) -> Result<Hosted, String> {
-        let side = usize::from(self.size.unwrap_or(8));
-        let dims = Dimensions::new(side, side).map_err(|error| error.to_string())?;
-        let rules = match self.rules.as_deref() {
-            None => RuleSet::Full,
-            Some(text) => text
-                .parse()
-                .map_err(|_| format!("rules: expected full or simple, found {text:?}"))?,
-        };
-        let win = match self.win.as_deref() {
-            None => WinRule::MostDiscs,
-            Some(text) => text
-                .parse()
-                .map_err(|_| format!("win: expected most or fewest, found {text:?}"))?,
-        };
-        let first = match self.first.as_deref() {
-            None => Color::Black,
-            Some(text) => text
-                .parse()
-                .map_err(|_| format!("first: expected black or white, found {text:?}"))?,
-        };
-        let seat = |field: &str, text: Option<&str>| {
-            text.map_or(Ok(Controller::Human), |text| {
-                text.parse::<Controller>()
-                    .map_err(|error| format!("{field}: {error}"))
-            })
-        };
-        let seats = ByColor {
-            black: seat("black", self.black.as_deref())?,
-            white: seat("white", self.white.as_deref())?,
-        };
-        let names = ByColor {
-            black: checked_name("black_name", self.black_name.as_deref())?,
-            white: checked_name("white_name", self.white_name.as_deref())?,
-        };
-        let players = ByColor::new_with(|color| {
-            Player::new(
-                color,
-                seats[color],
-                names[color].clone(),
-                seats[color.opponent()],
-            )
-        });
-        let setup = Setup {
-            first,
-            win,
-            ..Setup::standard(dims)
-        };
-        Ok(Hosted::new(Session::new(Game::new(setup, rules)), players))
+        let size = self.size.map(|side| side.to_string());
+        let fields = [
+            (Setting::Size, size.as_deref()),
+            (Setting::Rules, self.rules.as_deref()),
+            (Setting::Win, self.win.as_deref()),
+            (Setting::First, self.first.as_deref()),
+            (Setting::Seat(Color::Black), self.black.as_deref()),
+            (Setting::Seat(Color::White), self.white.as_deref()),
+            (Setting::Name(Color::Black), self.black_name.as_deref()),
+            (Setting::Name(Color::White), self.white_name.as_deref()),
+        ];
+        let mut changes = Changes::default();
+        for (setting, value) in fields {
+            if let Some(value) = value {
+                changes
+                    .set(setting, value)
+                    .map_err(|error| message(&error))?;
+            }
+        }
+        let settings = changes.apply(&GameSettings::default());
+        Ok(Hosted::new(Session::new(settings.game()), settings.players))
     }
 }
 
-/// A name that fits on one line, or what is wrong with it; `None` for none given (or blank).
-fn checked_name(field: &str, name: Option<&str>) -> Result<Option<Name>, String> {
-    match name.map(str::trim) {
-        None | Some("") => Ok(None),
-        Some(name) => name
-            .parse()
-            .map(Some)
-            .map_err(|error| format!("{field}: {error}")),
+/// A setting the page cannot have, worded for a named field: `rules: expected full or simple,
+/// found "chess"` (a size says only what is wrong with it).
+fn message(error: &SettingError) -> String {
+    let SettingError::Value {
+        setting,
+        value,
+        problem,
+    } = error
+    else {
+        return error.to_string();
+    };
+    let key = setting.key();
+    match problem {
+        Problem::Size(_) => problem.to_string(),
+        Problem::Seat(_) | Problem::Name(_) => format!("{key}: {problem}"),
+        Problem::Rules(_) | Problem::Win(_) | Problem::First(_) | Problem::Level(_) => {
+            format!("{key}: {problem}, found {value:?}")
+        }
     }
 }
 
@@ -230,64 +215,18 @@ impl Hosted {
         Ok(undone)
     }
 
-    /// The game as a record: the first position, the moves, the players, and (once over)
-    /// black's margin as the result.
+    /// The game as a record: the first position, the moves, the players and their seats
+    /// (see [`seats`]), and (once over) black's margin as the result.
     pub fn record(&self, date: Option<String>) -> GameRecord {
-        let game = self.game();
-        let result = game.outcome().map(|_| {
-            let score = game.score();
-            format!("{:+}.000", score.black as i32 - score.white as i32)
-        });
-        self.session.record(Metadata {
-            black: Some(self.players.black.name.clone()),
-            white: Some(self.players.white.name.clone()),
-            date,
-            result,
-            event: Some(format!(
-                "{EVENT} black={} white={}",
-                self.players.black.controller, self.players.white.controller
-            )),
-            ..Metadata::default()
-        })
+        seats::record(&self.session, &self.players, FRONT_END, date)
     }
 
-    /// The game of a record the server wrote (or any record: its seats are then two people).
+    /// The game of a record, written by the server or another front end (`othello play`)
+    /// with the seats; a record that does not say who sat at a side has a person there.
     pub fn from_record(record: &GameRecord) -> Hosted {
-        let session = Session::continuing(record);
-        let metadata = record.metadata();
-        let mut seats = ByColor {
-            black: Controller::Human,
-            white: Controller::Human,
-        };
-        if let Some(rest) = metadata
-            .event
-            .as_deref()
-            .and_then(|event| event.strip_prefix(EVENT))
-        {
-            for word in rest.split_whitespace() {
-                match word.split_once('=') {
-                    Some(("black", seat)) => {
-                        seats.black = seat.parse().unwrap_or(Controller::Human);
-                    }
-                    Some(("white", seat)) => {
-                        seats.white = seat.parse().unwrap_or(Controller::Human);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let names = ByColor {
-            black: metadata.black.clone(),
-            white: metadata.white.clone(),
-        };
-        let players = ByColor::new_with(|color| {
-            let mut player = Player::new(color, seats[color], None, seats[color.opponent()]);
-            if let Some(name) = names[color].clone() {
-                player.name = name;
-            }
-            player
-        });
-        Hosted::new(session, players)
+        let people = ByColor::new_with(|_| Controller::Human);
+        let players = Seating::of(record).players(people);
+        Hosted::new(Session::continuing(record), players)
     }
 
     /// What the page draws.

@@ -153,6 +153,9 @@ async fn a_new_game_is_the_standard_start_and_sends_careful_headers() {
         game["black"],
         json!({"name": "Computer", "computer": 2, "discs": 2})
     );
+    // A level alone, as `new white=4` takes it in `othello play`.
+    let game = client.create(json!({"white": "4"})).await;
+    assert_eq!(game["white"]["computer"], 4);
 }
 
 #[tokio::test]
@@ -485,6 +488,53 @@ async fn a_restarted_server_reads_the_saved_games() {
         .await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
     assert!(error_of(&answer).starts_with("the saved game cannot be read"));
+}
+
+#[tokio::test]
+async fn a_game_saved_by_othello_play_opens_with_its_seats() {
+    use othello::ByColor;
+    use othello_engine::computer::Level;
+    use othello_records::{self as records, Format};
+    use othello_session::{Controller, Player, Session, seats};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = Session::new(Game::new(
+        Setup::standard(Dimensions::new(6, 6).unwrap()),
+        RuleSet::Simple,
+    ));
+    session.play(othello::Square::new(1, 2)).unwrap(); // c2
+    let controllers = ByColor {
+        black: Controller::Human,
+        white: Controller::Computer(Level::new(2).unwrap()),
+    };
+    let names = ByColor {
+        black: Some("Ada".parse().unwrap()),
+        white: None,
+    };
+    // As `othello play` saves it (its date has the time of day).
+    let players = Player::pair(controllers, names);
+    let record = seats::record(
+        &session,
+        &players,
+        "play",
+        Some("2024-05-06 07:08:09 +00:00".to_owned()),
+    );
+    let id = "0123456789abcdef0123456789abcdef";
+    let bytes = records::write(&[record], Format::Ggf).unwrap();
+    std::fs::write(dir.path().join(format!("{id}.ggf")), bytes).unwrap();
+    let client = Client::new(dir.path());
+    let (status, game) = client.call("GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["moves"], 1);
+    assert_eq!(game["turn"], "white");
+    assert_eq!(
+        game["black"],
+        json!({"name": "Ada", "computer": null, "discs": 4})
+    );
+    assert_eq!(
+        game["white"],
+        json!({"name": "Computer", "computer": 2, "discs": 1})
+    );
 }
 
 #[tokio::test]
