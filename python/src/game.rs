@@ -1,15 +1,16 @@
 //! `othello.Game`: a game with its history, over the library's [`Game`].
 
 use othello::bitboard::Bits;
-use othello::notation::parse_square;
-use othello::{Board, Color, Dimensions, Game, Outcome, Played, RuleSet, Setup, Square, WinRule};
+use othello::{Color, Dimensions, Game, Outcome, Played, RuleSet, Setup, Square};
 use othello_records::{self as record, Format, GameRecord, Metadata, ReadOptions};
+use othello_session::settings::Setting;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use std::sync::Arc;
 
+use crate::args;
 use crate::errors::{self, IllegalMoveError};
 use crate::moves::MoveLister;
 use crate::names;
@@ -88,7 +89,7 @@ impl PyGame {
 
     /// The square `mv` names: a string in any form people type, or a 0-based `(row, col)`.
     pub(crate) fn square_of(&self, mv: &Bound<'_, PyAny>) -> PyResult<Square> {
-        square_arg(mv, self.dims())
+        args::square(mv, self.dims())
     }
 
     /// The record of the game so far.
@@ -142,69 +143,6 @@ impl PyGame {
     }
 }
 
-/// A square given as text (`"d3"`, `"3d"`, `"3 4"`) or as a 0-based `(row, col)` pair.
-pub(crate) fn square_arg(mv: &Bound<'_, PyAny>, dims: Dimensions) -> PyResult<Square> {
-    if let Ok(text) = mv.cast::<PyString>() {
-        if let Some(square) = names::lookup(text).filter(|&square| dims.contains(square)) {
-            return Ok(square);
-        }
-        return parse_square(&text.to_cow()?, dims).map_err(errors::square);
-    }
-    let Ok((row, col)) = mv.extract::<(i64, i64)>() else {
-        return Err(errors::square(format!(
-            "expected a square such as \"d3\" or a (row, col) pair, found {}",
-            mv.repr()?
-        )));
-    };
-    let on_board = |value: i64, limit: usize| usize::try_from(value).ok().filter(|&v| v < limit);
-    match (on_board(row, dims.rows()), on_board(col, dims.cols())) {
-        (Some(row), Some(col)) => Ok(Square::new(row, col)),
-        _ => Err(errors::square(format!(
-            "({row}, {col}) is outside the {dims} board: rows are 0 to {}, columns 0 to {}",
-            dims.rows() - 1,
-            dims.cols() - 1
-        ))),
-    }
-}
-
-fn parse_color(text: &str) -> PyResult<Color> {
-    text.parse().map_err(errors::setup)
-}
-
-fn parse_rules(text: &str) -> PyResult<RuleSet> {
-    text.parse().map_err(errors::setup)
-}
-
-fn parse_win(text: &str) -> PyResult<WinRule> {
-    text.parse().map_err(errors::setup)
-}
-
-/// The colour a board cell holds: `B`/`X` black, `W`/`O` white, `.`/`-`/empty/`None` empty.
-fn cell_of(cell: &Bound<'_, PyAny>, row: usize, col: usize) -> PyResult<Option<Color>> {
-    if cell.is_none() {
-        return Ok(None);
-    }
-    let text: String = cell.extract().map_err(|_| {
-        errors::setup(format!(
-            "row {}, column {}: expected a cell B, W or ., found {}",
-            row + 1,
-            col + 1,
-            cell.repr()
-                .map_or_else(|_| "?".to_owned(), |r| r.to_string())
-        ))
-    })?;
-    match text.trim() {
-        "B" | "b" | "X" | "x" => Ok(Some(Color::Black)),
-        "W" | "w" | "O" | "o" => Ok(Some(Color::White)),
-        "." | "-" | "" => Ok(None),
-        other => Err(errors::setup(format!(
-            "row {}, column {}: expected a cell B, W or ., found {other:?}",
-            row + 1,
-            col + 1
-        ))),
-    }
-}
-
 /// A whole number as a Python `int`, from the bits of a set (bit `row * cols + col`).
 fn bits_to_int<B: Bits>(py: Python<'_>, bits: B) -> PyResult<Py<PyAny>> {
     let (mut low, mut high) = (0u128, 0u128);
@@ -235,13 +173,13 @@ impl PyGame {
     #[new]
     #[pyo3(signature = (rows = 8, cols = 8, rules = "full", win = "most", first = "black"))]
     fn new(rows: usize, cols: usize, rules: &str, win: &str, first: &str) -> PyResult<PyGame> {
-        let dims = Dimensions::new(rows, cols).map_err(errors::setup)?;
-        let setup = Setup {
-            first: parse_color(first)?,
-            win: parse_win(win)?,
-            ..Setup::standard(dims)
-        };
-        Ok(PyGame::starting(Game::new(setup, parse_rules(rules)?)))
+        let settings = args::settings(&[
+            (Setting::Size, &format!("{rows}x{cols}")),
+            (Setting::First, first),
+            (Setting::Win, win),
+            (Setting::Rules, rules),
+        ])?;
+        Ok(PyGame::starting(settings.game()))
     }
 
     /// The game a console-protocol input describes: header (rows, columns, first player, win
@@ -250,7 +188,7 @@ impl PyGame {
     #[staticmethod]
     #[pyo3(signature = (text, rules = "full"))]
     fn from_protocol(text: &str, rules: &str) -> PyResult<PyGame> {
-        let rules = parse_rules(rules)?;
+        let rules = args::rules(rules)?;
         Setup::from_protocol(text).map_err(errors::setup)?;
         let record =
             record::protocol_input::read(text, &ReadOptions { rules }).map_err(errors::setup)?;
@@ -263,7 +201,7 @@ impl PyGame {
     #[staticmethod]
     #[pyo3(signature = (text, rules = "full"))]
     fn from_record(text: &Bound<'_, PyAny>, rules: &str) -> PyResult<PyGame> {
-        let bytes = text_or_bytes(text)?;
+        let bytes = args::text_or_bytes(text)?;
         let records = read(&bytes, rules)?;
         Ok(PyGame::from_game_record(&records[0]))
     }
@@ -280,47 +218,18 @@ impl PyGame {
         rules: &str,
         win: &str,
     ) -> PyResult<PyGame> {
-        let rows: Vec<Bound<'_, PyAny>> = cells
-            .try_iter()
-            .map_err(|_| errors::setup("expected the board as a list of rows"))?
-            .collect::<PyResult<_>>()?;
-        let mut grid = Vec::with_capacity(rows.len());
-        for (r, row) in rows.iter().enumerate() {
-            let row_cells: Vec<Bound<'_, PyAny>> = row
-                .try_iter()
-                .map_err(|_| errors::setup(format!("row {}: expected a sequence of cells", r + 1)))?
-                .collect::<PyResult<_>>()?;
-            grid.push(
-                row_cells
-                    .iter()
-                    .enumerate()
-                    .map(|(c, cell)| cell_of(cell, r, c))
-                    .collect::<PyResult<Vec<_>>>()?,
-            );
-        }
-        let cols = grid.first().map_or(0, Vec::len);
-        if let Some(r) = grid.iter().position(|row| row.len() != cols) {
-            return Err(errors::setup(format!(
-                "row {} has {} cells, row 1 has {cols}",
-                r + 1,
-                grid[r].len()
-            )));
-        }
-        let dims = Dimensions::new(grid.len(), cols).map_err(errors::setup)?;
-        let mut board = Board::empty(dims);
-        for (r, row) in grid.iter().enumerate() {
-            for (c, &cell) in row.iter().enumerate() {
-                board
-                    .set(Square::new(r, c), cell)
-                    .expect("within the checked size");
-            }
-        }
+        let board = args::board(cells)?;
+        let settings = args::settings(&[
+            (Setting::First, first),
+            (Setting::Win, win),
+            (Setting::Rules, rules),
+        ])?;
         let setup = Setup {
             board,
-            first: parse_color(first)?,
-            win: parse_win(win)?,
+            first: settings.first,
+            win: settings.win,
         };
-        Ok(PyGame::starting(Game::new(setup, parse_rules(rules)?)))
+        Ok(PyGame::starting(Game::new(setup, settings.rules)))
     }
 
     /// Number of rows.
@@ -617,26 +526,18 @@ impl PyGame {
 impl PyGame {
     fn moves_for(&self, color: &str) -> PyResult<Vec<Square>> {
         let mut moves = Vec::new();
-        self.lister
-            .moves_of(&self.game, parse_color(color)?, &mut moves);
+        self.lister.moves_of(
+            &self.game,
+            color.parse().map_err(errors::setup)?,
+            &mut moves,
+        );
         Ok(moves)
     }
 }
 
-/// The bytes of a `str` (as UTF-8) or of `bytes`.
-pub(crate) fn text_or_bytes(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    if let Ok(text) = value.cast::<PyString>() {
-        return Ok(text.to_cow()?.as_bytes().to_vec());
-    }
-    if let Ok(bytes) = value.cast::<PyBytes>() {
-        return Ok(bytes.as_bytes().to_vec());
-    }
-    Err(errors::record("expected the record as str or bytes"))
-}
-
 fn read(bytes: &[u8], rules: &str) -> PyResult<Vec<GameRecord>> {
     let options = ReadOptions {
-        rules: parse_rules(rules)?,
+        rules: args::rules(rules)?,
     };
     record::read(bytes, &options).map_err(errors::record)
 }
@@ -645,7 +546,7 @@ fn read(bytes: &[u8], rules: &str) -> PyResult<Vec<GameRecord>> {
 #[pyfunction]
 #[pyo3(signature = (data, rules = "full"))]
 pub fn read_records_bytes(data: &Bound<'_, PyAny>, rules: &str) -> PyResult<Vec<PyGame>> {
-    let bytes = text_or_bytes(data)?;
+    let bytes = args::text_or_bytes(data)?;
     Ok(read(&bytes, rules)?
         .iter()
         .map(PyGame::from_game_record)

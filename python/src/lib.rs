@@ -9,6 +9,7 @@
 
 use pyo3::prelude::*;
 
+mod args;
 mod errors;
 mod game;
 mod moves;
