@@ -521,6 +521,104 @@ fn a_saved_game_reloads_to_the_same_position_and_continues() {
 }
 
 #[test]
+fn a_saved_game_keeps_its_seats_in_play_load_and_in_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    // Named as `othello serve` names its games, so that it can open this one.
+    let id = "0123456789abcdef0123456789abcdef";
+    let saved = dir.path().join(format!("{id}.ggf"));
+    let saved_arg = saved.to_str().unwrap();
+    let transcript = session(
+        &[
+            "--black-name",
+            "Ada",
+            "--white",
+            "computer:2",
+            "--seed",
+            "7",
+        ],
+        format!("d3\nsave {saved_arg}\nquit\n"),
+    );
+    assert!(
+        transcript.contains(&format!("Game saved to {saved_arg} (GGF, 2 moves).")),
+        "{transcript}"
+    );
+    let text = fs::read_to_string(&saved).unwrap();
+    assert!(
+        text.contains("PC[othello play black=human white=computer:2]"),
+        "{text}"
+    );
+    // `--load` without --black or --white: the computer at level 2 again, not the default 3.
+    let transcript = session(&["--load", saved_arg], "quit\n");
+    assert!(
+        transcript.contains("Black (X): Ada, human.\nWhite (O): computer at level 2.\n"),
+        "{transcript}"
+    );
+    // Options still choose: --white human seats a person there.
+    let transcript = session(&["--load", saved_arg, "--white", "human"], "quit\n");
+    assert!(
+        transcript.contains("White (O): Computer, human."),
+        "{transcript}"
+    );
+    // `othello serve` opens it with the same seats.
+    let (_server, address) = serve(dir.path());
+    let game = get_json(&address, &format!("/api/games/{id}"));
+    assert_eq!(game["moves"], 2, "{game}");
+    assert_eq!(game["black"]["name"], "Ada", "{game}");
+    assert_eq!(game["black"]["computer"], serde_json::Value::Null, "{game}");
+    assert_eq!(game["white"]["name"], "Computer", "{game}");
+    assert_eq!(game["white"]["computer"], 2, "{game}");
+}
+
+/// `othello serve` on a free loopback port over `games`, killed when dropped; its address.
+fn serve(games: &Path) -> (Killed, String) {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--games-dir"])
+        .arg(games)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let server = Killed(child);
+    for line in BufReader::new(stdout).lines() {
+        let line = line.unwrap();
+        if let Some(rest) = line.strip_prefix("Open http://") {
+            let address = rest.split(['/', ' ']).next().unwrap().to_owned();
+            return (server, address);
+        }
+    }
+    panic!("othello serve printed no address");
+}
+
+/// A child process killed when dropped.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The JSON answer of `GET path` from the server at `address`.
+fn get_json(address: &str, path: &str) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{answer}");
+    serde_json::from_str(body).unwrap()
+}
+
+#[test]
 fn save_asks_before_overwriting_what_is_not_this_game() {
     let dir = tempfile::tempdir().unwrap();
     let notes = dir.path().join("notes.txt");

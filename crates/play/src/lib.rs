@@ -7,7 +7,6 @@ mod lines;
 mod results;
 pub mod saved;
 mod screen;
-mod settings;
 mod table;
 mod thinking;
 mod tty;
@@ -26,10 +25,12 @@ use othello_records::GameRecord;
 
 use lines::{Piped, Typed};
 use othello_engine::EngineError;
+use othello_engine::computer::Level;
 use othello_io::book::BookFileError;
 use othello_io::input::{SetupFileError, read_setup};
 use othello_io::options::RulesArg;
 use othello_io::records::{RecordsFile, RecordsFileError};
+use othello_session::seats::Seating;
 use othello_session::{Controller, Name, Player};
 use results::ResultsFile;
 use table::Table;
@@ -68,13 +69,15 @@ pub struct PlayArgs {
     #[arg(long, value_enum, ignore_case = true, default_value_t = WinArg::Most)]
     win: WinArg,
 
-    /// Who plays black: human, computer, or computer:LEVEL (1 weakest to 6 strongest; 3 by default).
-    #[arg(long, value_name = "PLAYER", default_value = "human")]
-    black: Controller,
+    /// Who plays black: human, computer, or computer:LEVEL (1 weakest to 6 strongest; 3 by
+    /// default). By default human, or who played black in the --load game.
+    #[arg(long, value_name = "PLAYER")]
+    black: Option<Controller>,
 
-    /// Who plays white: human, computer, or computer:LEVEL.
-    #[arg(long, value_name = "PLAYER", default_value = "computer")]
-    white: Controller,
+    /// Who plays white: human, computer, or computer:LEVEL. By default the computer, or who
+    /// played white in the --load game.
+    #[arg(long, value_name = "PLAYER")]
+    white: Option<Controller>,
 
     /// Black's name (by default "Black", or "Computer" against a person).
     #[arg(long, value_name = "NAME")]
@@ -372,36 +375,29 @@ fn check_save_path(path: &Path) -> Result<(), PlayError> {
     }
 }
 
-/// The players the options name; a loaded game keeps its players' names unless others are
-/// given.
+/// Who plays each side when neither the options nor a loaded game say: a person against the
+/// computer.
+const DEFAULT_SEATS: ByColor<Controller> = ByColor {
+    black: Controller::Human,
+    white: Controller::Computer(Level::DEFAULT),
+};
+
+/// The players the options name; a loaded game keeps its players (their names, and who sat at
+/// each side when its record says) where the options name no others.
 fn players_of(args: &PlayArgs, loaded: Option<&GameRecord>) -> ByColor<Player> {
-    let controllers = ByColor {
-        black: args.black,
-        white: args.white,
-    };
-    let mut names = ByColor {
-        black: args.black_name.clone(),
-        white: args.white_name.clone(),
-    };
-    if let Some(record) = loaded {
-        let metadata = record.metadata();
-        for (color, name) in [
-            (Color::Black, &metadata.black),
-            (Color::White, &metadata.white),
-        ] {
-            if names[color].is_none() {
-                names[color] = name.as_deref().and_then(|name| name.parse().ok());
-            }
+    let mut seating = loaded.map(Seating::of).unwrap_or_default();
+    for (color, controller, name) in [
+        (Color::Black, args.black, &args.black_name),
+        (Color::White, args.white, &args.white_name),
+    ] {
+        if controller.is_some() {
+            seating.controllers[color] = controller;
+        }
+        if name.is_some() {
+            seating.names[color].clone_from(name);
         }
     }
-    ByColor::new_with(|color| {
-        Player::new(
-            color,
-            controllers[color],
-            names[color].take(),
-            controllers[color.opponent()],
-        )
-    })
+    seating.players(DEFAULT_SEATS)
 }
 
 /// How the line dialogue shows the computer thinking; when a person types at a terminal
@@ -437,8 +433,8 @@ fn settles_the_game(args: &PlayArgs) -> bool {
         || args.rules != RulesArg::Full
         || args.first != ColorArg::Black
         || args.win != WinArg::Most
-        || args.black != Controller::Human
-        || args.white != Controller::Computer(othello_engine::computer::Level::DEFAULT)
+        || args.black.is_some_and(|black| black != DEFAULT_SEATS.black)
+        || args.white.is_some_and(|white| white != DEFAULT_SEATS.white)
         || args.black_name.is_some()
         || args.white_name.is_some()
 }

@@ -86,7 +86,7 @@ impl Typed {
         let mut editor = Editor::new().map_err(|error| PlayError::Read(into_io(error)))?;
         editor.set_helper(Some(Words {
             words: Vec::new(),
-            after_new: super::settings::completions(),
+            after_new: othello_session::settings::completions(),
         }));
         Ok(Typed { editor })
     }
@@ -190,7 +190,7 @@ mod tests {
             words: ["d3", "c4", "hint", "help", "undo", "new"]
                 .map(str::to_owned)
                 .to_vec(),
-            after_new: crate::settings::completions(),
+            after_new: othello_session::settings::completions(),
         };
         assert_eq!(
             words.matches("h", 1),

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use othello::ByColor;
-use othello_records::{self as record, Format, GameRecord, Metadata};
-use othello_session::Session;
+use othello_records::{self as record, Format, GameRecord};
+use othello_session::{Session, seats};
 
 use super::results;
 use othello::text::counted;
@@ -76,22 +76,11 @@ pub fn save(path: &Path, record: &GameRecord) -> Result<Format, SaveError> {
     })
 }
 
-/// The game of `session` as a record, with the players' names, today's date and, once it is
-/// over, black's margin as the result.
+/// The game of `session` as a record, with the players and who sat at each side (see
+/// [`seats`]), the date and time, and, once it is over, black's margin as the result.
 #[must_use]
 pub fn record(session: &Session, players: &ByColor<Player>) -> GameRecord {
-    let game = session.game();
-    let result = game.outcome().map(|_| {
-        let score = game.score();
-        format!("{:+}.000", score.black as i32 - score.white as i32)
-    });
-    session.record(Metadata {
-        black: Some(players.black.name.clone()),
-        white: Some(players.white.name.clone()),
-        date: Some(results::now()),
-        result,
-        ..Metadata::default()
-    })
+    seats::record(session, players, "play", Some(results::now()))
 }
 
 /// `Continuing the game of NAME after 3 moves.`

@@ -9,12 +9,12 @@ use othello::text::counted;
 use othello::{ByColor, Color, Game, MoveError, Outcome, Played, Square};
 use othello_engine::computer::{Computer, Level};
 use othello_records::{GameRecord, Metadata, movelist};
+use othello_session::settings::{Changes, GameSettings};
 use othello_session::{BookChoice, Command, CommandError, Controller, Player, Session, computers};
 
 use super::lines::{Lines, Reply};
 use super::results::{self, ResultsFile};
 use super::saved;
-use super::settings::{Changes, Choice};
 use super::thinking::Thinking;
 use super::view::{self, Palette, label, move_sentences, squares};
 use crate::PlayError;
@@ -508,7 +508,7 @@ impl Table {
             self.session.restart();
             write_out(out, "New game.\n")?;
         } else {
-            let current = Choice::of(&self.session, &self.players);
+            let current = GameSettings::of(&self.session, &self.players);
             let next = changes.apply(&current);
             next.start(&current, &mut self.session);
             if next.players != self.players {

@@ -13,13 +13,13 @@ use ratatui::layout::Rect;
 use othello::text::counted;
 use othello::{ByColor, Color, Game, MoveError, Played, Square};
 use othello_engine::{EngineError, SearchReport};
+use othello_session::settings::{Changes, GameSettings};
 use othello_session::{Command, CommandError, Player, Session};
 
-use super::form::{Action, Choice, Form};
+use super::form::{Action, Form};
 use super::layout::{Fit, ScreenAreas};
 use super::{label, move_sentences, result_sentence, squares};
 use crate::saved;
-use crate::settings::Changes;
 
 /// A search the event loop should run on a worker thread.
 #[derive(Clone, Debug)]
@@ -182,7 +182,7 @@ pub struct App {
     /// A file to write the game to now.
     save_wanted: Option<PathBuf>,
     /// The settings typed after `:new`, for the new-game screen.
-    typed_choice: Option<Choice>,
+    typed_choice: Option<GameSettings>,
 }
 
 impl App {
@@ -233,8 +233,8 @@ impl App {
     }
 
     /// The current settings, as the new-game screen shows them.
-    fn choice(&self) -> Choice {
-        Choice::of(&self.session, &self.players)
+    fn choice(&self) -> GameSettings {
+        GameSettings::of(&self.session, &self.players)
     }
 
     /// Opens the new-game screen with the settings typed after `:new`, or the current ones.
@@ -454,7 +454,7 @@ impl App {
 
     /// Starts the game `choice` describes: from the first position again when only the
     /// players change, else from the standard start of the new size.
-    fn start_game(&mut self, choice: Choice) {
+    fn start_game(&mut self, choice: GameSettings) {
         let current = self.choice();
         choice.start(&current, &mut self.session);
         if choice.players != self.players {

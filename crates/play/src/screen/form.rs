@@ -7,9 +7,9 @@ use ratatui::layout::Rect;
 use othello::{ByColor, Color, Dimensions, MAX_SIDE, MIN_SIDE, RuleSet, WinRule};
 use othello_engine::computer::Level;
 
+use othello_session::settings::GameSettings;
 use othello_session::{Controller, Name, Player};
 
-pub use crate::settings::Choice;
 use crate::view::capitalized;
 
 /// One line of the form.
@@ -83,18 +83,18 @@ pub struct Form {
 
 impl Form {
     /// A form showing the current settings.
-    pub fn new(choice: &Choice) -> Form {
+    pub fn new(settings: &GameSettings) -> Form {
         Form {
             names: ByColor::new_with(|color| {
-                let player = &choice.players[color];
+                let player = &settings.players[color];
                 (!player.has_default_name()).then(|| player.name.clone())
             }),
-            controllers: ByColor::new_with(|color| choice.players[color].controller),
-            rows: choice.dims.rows(),
-            cols: choice.dims.cols(),
-            rules: choice.rules,
-            win: choice.win,
-            first: choice.first,
+            controllers: ByColor::new_with(|color| settings.players[color].controller),
+            rows: settings.dims.rows(),
+            cols: settings.dims.cols(),
+            rules: settings.rules,
+            win: settings.win,
+            first: settings.first,
             focus: FIELDS.len() - 1,
             error: None,
         }
@@ -243,7 +243,7 @@ impl Form {
     }
 
     /// The game described, or why it cannot be played.
-    pub fn choice(&self) -> Result<Choice, String> {
+    pub fn choice(&self) -> Result<GameSettings, String> {
         let dims = Dimensions::new(self.rows, self.cols).map_err(|error| error.to_string())?;
         let mut names = ByColor::new_with(|_| None);
         for color in Color::ALL {
@@ -254,20 +254,12 @@ impl Form {
                 );
             }
         }
-        let players = ByColor::new_with(|color| {
-            Player::new(
-                color,
-                self.controllers[color],
-                names[color].take(),
-                self.controllers[color.opponent()],
-            )
-        });
-        Ok(Choice {
+        Ok(GameSettings {
             dims,
             rules: self.rules,
             win: self.win,
             first: self.first,
-            players,
+            players: Player::pair(self.controllers, names),
         })
     }
 
@@ -334,7 +326,7 @@ mod tests {
             };
             Player::new(color, controller, None, Controller::Human)
         });
-        Form::new(&Choice {
+        Form::new(&GameSettings {
             dims: Dimensions::STANDARD,
             rules: RuleSet::Full,
             win: WinRule::MostDiscs,
