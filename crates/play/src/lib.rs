@@ -1,13 +1,14 @@
 //! `othello play`: a game at the terminal, against a person or the computer.
 //!
-//! Arguments are checked and turned into a [`table::Table`] before anything is printed; the
-//! table then runs the game loop on standard input and output.
+//! Arguments are checked and turned into the line dialogue (`dialogue::Dialogue`) or the full
+//! screen before anything is printed; either then runs the game loop on the terminal or on
+//! standard input and output.
 
+mod dialogue;
 mod lines;
 mod results;
 pub mod saved;
 mod screen;
-mod table;
 mod thinking;
 mod tty;
 mod view;
@@ -23,6 +24,7 @@ use thiserror::Error;
 use othello::{ByColor, Color, Dimensions, Game, RuleSet, Setup, WinRule};
 use othello_records::GameRecord;
 
+use dialogue::Dialogue;
 use lines::{Piped, Typed};
 use othello_engine::EngineError;
 use othello_engine::computer::Level;
@@ -33,7 +35,6 @@ use othello_io::records::{RecordsFile, RecordsFileError};
 use othello_session::seats::Seating;
 use othello_session::{Controller, Name, Player};
 use results::ResultsFile;
-use table::Table;
 use thinking::Thinking;
 use view::Palette;
 use wrap::Wrapping;
@@ -324,7 +325,7 @@ pub fn run(args: PlayArgs) -> Result<(), PlayError> {
     let thinking = thinking_for(typed)?;
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());
-    let mut table = Table::new(
+    let mut dialogue = Dialogue::new(
         game,
         players,
         Palette::new(colour),
@@ -335,9 +336,9 @@ pub fn run(args: PlayArgs) -> Result<(), PlayError> {
     )
     .with_delay(delay)
     .with_book(book);
-    table.set_save(args.save);
+    dialogue.set_save(args.save);
     if let (Some(record), Some(path)) = (&loaded, &args.load) {
-        table.continue_from(record, &path.display().to_string());
+        dialogue.continue_from(record, &path.display().to_string());
     }
     let result = if typed {
         // A person types at a terminal: line editing, and lines that fit the screen.
@@ -345,10 +346,10 @@ pub fn run(args: PlayArgs) -> Result<(), PlayError> {
             .map_or(MAX_LINE_WIDTH, |(columns, _)| usize::from(columns))
             .min(MAX_LINE_WIDTH);
         let mut wrapped = Wrapping::new(&mut output, width);
-        let result = Typed::new().and_then(|input| table.run(input, &mut wrapped));
+        let result = Typed::new().and_then(|input| dialogue.run(input, &mut wrapped));
         result.and(wrapped.flush().map_err(PlayError::Write))
     } else {
-        table.run(Piped::new(io::stdin().lock()), &mut output)
+        dialogue.run(Piped::new(io::stdin().lock()), &mut output)
     };
     let flushed = output.flush().map_err(PlayError::Write);
     result.and(flushed)

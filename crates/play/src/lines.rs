@@ -14,9 +14,9 @@ use rustyline::{Context, Editor, Helper};
 use crate::PlayError;
 use othello_io::input::{LineError, LineReader};
 
-/// What reading a line gave.
+/// What reading a line gave: a line, the end of the input, or Ctrl-C.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply {
+pub enum LineRead {
     /// A line, without its line ending.
     Line(String),
     /// The end of the input (Ctrl-D at a terminal).
@@ -33,7 +33,7 @@ pub trait Lines {
         prompt: &str,
         words: &[String],
         out: &mut impl Write,
-    ) -> Result<Reply, PlayError>;
+    ) -> Result<LineRead, PlayError>;
 
     /// Whether a person types the lines at a terminal.
     fn interactive(&self) -> bool;
@@ -59,11 +59,11 @@ impl<R: Read> Lines for Piped<R> {
         prompt: &str,
         _words: &[String],
         out: &mut impl Write,
-    ) -> Result<Reply, PlayError> {
+    ) -> Result<LineRead, PlayError> {
         out.write_all(prompt.as_bytes()).map_err(PlayError::Write)?;
         match self.reader.next_line(out) {
-            Ok(Some(line)) => Ok(Reply::Line(String::from_utf8_lossy(line).into_owned())),
-            Ok(None) => Ok(Reply::End),
+            Ok(Some(line)) => Ok(LineRead::Line(String::from_utf8_lossy(line).into_owned())),
+            Ok(None) => Ok(LineRead::End),
             Err(LineError::Read(error)) => Err(PlayError::Read(error)),
             Err(LineError::Write(error)) => Err(PlayError::Write(error)),
         }
@@ -98,7 +98,7 @@ impl Lines for Typed {
         prompt: &str,
         words: &[String],
         out: &mut impl Write,
-    ) -> Result<Reply, PlayError> {
+    ) -> Result<LineRead, PlayError> {
         out.flush().map_err(PlayError::Write)?;
         if let Some(helper) = self.editor.helper_mut() {
             helper.words = words.to_vec();
@@ -108,10 +108,10 @@ impl Lines for Typed {
                 if !line.trim().is_empty() {
                     let _ = self.editor.add_history_entry(line.as_str());
                 }
-                Ok(Reply::Line(line))
+                Ok(LineRead::Line(line))
             }
-            Err(ReadlineError::Eof) => Ok(Reply::End),
-            Err(ReadlineError::Interrupted) => Ok(Reply::Interrupted),
+            Err(ReadlineError::Eof) => Ok(LineRead::End),
+            Err(ReadlineError::Interrupted) => Ok(LineRead::Interrupted),
             Err(error) => Err(PlayError::Read(into_io(error))),
         }
     }
@@ -218,13 +218,13 @@ mod tests {
         let mut out = Vec::new();
         assert_eq!(
             lines.read("> ", &[], &mut out).unwrap(),
-            Reply::Line("d3".to_owned())
+            LineRead::Line("d3".to_owned())
         );
         assert_eq!(
             lines.read("> ", &[], &mut out).unwrap(),
-            Reply::Line("\u{1b}[A".to_owned())
+            LineRead::Line("\u{1b}[A".to_owned())
         );
-        assert_eq!(lines.read("> ", &[], &mut out).unwrap(), Reply::End);
+        assert_eq!(lines.read("> ", &[], &mut out).unwrap(), LineRead::End);
         assert_eq!(out, b"> > > ");
     }
 }

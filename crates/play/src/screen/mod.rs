@@ -31,7 +31,7 @@ use super::results::{self, ResultsFile};
 use super::saved;
 use super::view::{self, label, move_sentences, squares};
 use crate::PlayError;
-use app::{Answer, App, Job, Request, Tone};
+use app::{Answer, App, Job, SearchTask, Tone};
 use othello_session::{self as session, BookChoice, Player};
 
 /// How long the loop waits for an event before it looks at the searches again (and moves
@@ -126,11 +126,11 @@ pub fn run(
         if let Some(players) = app.take_new_players() {
             engines = Engines::new(players, seed, &book);
         }
-        if let Some(request) = app.take_request()
-            && let Some(engine) = engines.for_job(request.job)
+        if let Some(task) = app.take_search_task()
+            && let Some(engine) = engines.for_job(task.job)
         {
             stop = Arc::new(AtomicBool::new(false));
-            start_search(request, engine, Arc::clone(&stop), sender.clone());
+            start_search(task, engine, Arc::clone(&stop), sender.clone());
         }
         if app.take_finished() {
             log_result(&mut app, results.as_mut());
@@ -158,25 +158,24 @@ pub fn run(
     result
 }
 
-/// Runs `request` on a worker thread after its delay (cut short by `stop`) and sends the
-/// answer back with the request's id.
+/// Runs `task` on a worker thread after its delay (cut short by `stop`) and sends the answer
+/// back with the task's id.
 fn start_search(
-    request: Request,
+    task: SearchTask,
     engine: Arc<Mutex<Computer>>,
     stop: Arc<AtomicBool>,
     answers: Sender<(u64, Answer)>,
 ) {
     thread::spawn(move || {
         let start = Instant::now();
-        while start.elapsed() < request.delay {
+        while start.elapsed() < task.delay {
             if stop.load(Ordering::Relaxed) {
                 return;
             }
             thread::sleep(
                 TICK.min(
-                    request
-                        .delay
-                        .checked_sub(start.elapsed().min(request.delay))
+                    task.delay
+                        .checked_sub(start.elapsed().min(task.delay))
                         .unwrap(),
                 ),
             );
@@ -186,15 +185,15 @@ fn start_search(
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let answer = match request.job {
+        let answer = match task.job {
             Job::Move(_) => Answer::Move(
                 computer
-                    .choose(&request.game, &stop)
+                    .choose(&task.game, &stop)
                     .map(|choice| choice.square),
             ),
-            Job::Hint => Answer::Hint(computer.analyse(&request.game, &stop)),
+            Job::Hint => Answer::Hint(computer.analyse(&task.game, &stop)),
         };
-        let _ = answers.send((request.id, answer));
+        let _ = answers.send((task.id, answer));
     });
 }
 

@@ -81,16 +81,16 @@ fn settle(app: &mut App) {
     let stop = AtomicBool::new(false);
     let mut engines = ByColor::new_with(|color| Computer::new(Level::MIN, color as u64));
     let mut adviser = Computer::new(Level::new(2).unwrap(), 7);
-    while let Some(request) = app.take_request() {
-        let answer = match request.job {
+    while let Some(task) = app.take_search_task() {
+        let answer = match task.job {
             Job::Move(color) => Answer::Move(
                 engines[color]
-                    .choose(&request.game, &stop)
+                    .choose(&task.game, &stop)
                     .map(|choice| choice.square),
             ),
-            Job::Hint => Answer::Hint(adviser.analyse(&request.game, &stop)),
+            Job::Hint => Answer::Hint(adviser.analyse(&task.game, &stop)),
         };
-        app.finished(request.id, answer);
+        app.finished(task.id, answer);
     }
 }
 
@@ -470,16 +470,21 @@ fn undo_goes_back_to_the_persons_move_and_redo_replays() {
     assert!(message(&app).starts_with("Nothing to undo"));
     key(&mut app, KeyCode::Char('r'));
     assert_eq!(app.game(), &after_reply);
-    assert!(app.take_request().is_none(), "a person is to move again");
+    assert!(
+        app.take_search_task().is_none(),
+        "a person is to move again"
+    );
     key(&mut app, KeyCode::Char('r'));
     assert_eq!(message(&app), "Nothing to redo.");
     // Undo while the computer thinks stops the search and drops its answer.
     let square = app.game().legal_moves()[0];
     click_square(&mut app, square);
-    let request = app.take_request().expect("the computer is asked to move");
+    let task = app
+        .take_search_task()
+        .expect("the computer is asked to move");
     key(&mut app, KeyCode::Char('u'));
     assert!(app.take_cancel());
-    app.finished(request.id, Answer::Move(Ok(sq("a1"))));
+    app.finished(task.id, Answer::Move(Ok(sq("a1"))));
     assert_eq!(app.game(), &after_reply);
 }
 
@@ -539,7 +544,7 @@ fn the_new_game_screen_sets_up_the_next_game() {
         true,
     );
     assert!(
-        app.take_request().is_none(),
+        app.take_search_task().is_none(),
         "nobody moves before the game starts"
     );
     let form = screen(&app);
@@ -567,7 +572,7 @@ fn the_new_game_screen_sets_up_the_next_game() {
     assert_eq!(app.players().black.name, "Ada");
     assert!(app.players().white.is_human());
     assert!(app.take_new_players().is_some());
-    assert!(app.take_request().is_none());
+    assert!(app.take_search_task().is_none());
     assert!(screen(&app).contains("Ada (X) to move"));
 }
 
@@ -746,10 +751,10 @@ fn computers_play_each_other_to_the_end_after_their_delay() {
         Rect::new(0, 0, 80, 24),
         false,
     );
-    let request = app.take_request().unwrap();
-    assert_eq!(request.delay, delay);
-    assert_eq!(request.job, Job::Move(Color::Black));
-    app.finished(request.id, Answer::Move(Ok(request.game.legal_moves()[0])));
+    let task = app.take_search_task().unwrap();
+    assert_eq!(task.delay, delay);
+    assert_eq!(task.job, Job::Move(Color::Black));
+    app.finished(task.id, Answer::Move(Ok(task.game.legal_moves()[0])));
     settle(&mut app);
     assert!(app.game().is_over());
     assert!(screen(&app).contains("Game over"));

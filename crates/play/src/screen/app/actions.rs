@@ -1,5 +1,5 @@
 //! What the full screen's keys and clicks ask for, carried out on the state: moves, the
-//! computer's turn and hints (as search requests), undo and redo, new games, saving, questions
+//! computer's turn and hints (as search tasks), undo and redo, new games, saving, questions
 //! and quitting.
 
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use othello::text::counted;
 use othello::{Color, MoveError, Played, Square};
 use othello_session::settings::GameSettings;
 
-use super::{App, Job, Mode, Pending, Request, Tone, capitalize};
+use super::{App, Job, Mode, Pending, SearchTask, Tone, capitalize};
 use crate::saved;
 use crate::screen::form::Form;
 use crate::screen::{label, move_sentences, result_sentence, squares};
@@ -203,7 +203,7 @@ impl App {
         self.stop_search();
         self.next_id += 1;
         self.thinking = Some((self.next_id, job));
-        self.request = Some(Request {
+        self.search_task = Some(SearchTask {
             id: self.next_id,
             job,
             game: self.game().clone(),
@@ -216,7 +216,7 @@ impl App {
         if self.thinking.take().is_some() {
             self.cancel = true;
         }
-        self.request = None;
+        self.search_task = None;
     }
 
     pub(super) fn ask_hint(&mut self) {

@@ -1,6 +1,6 @@
 //! The state of the full-screen game and how each event changes it. Nothing here touches the
-//! terminal, a thread or a file: searches are asked for as [`Request`]s and their results come
-//! back through [`App::finished`], so every event can be tested directly.
+//! terminal, a thread or a file: searches are asked for as [`SearchTask`]s and their results
+//! come back through [`App::finished`], so every event can be tested directly.
 //!
 //! The state and what the event loop asks of it are here; [`input`] reads the keys and clicks,
 //! and [`actions`] carries out what they ask for (moves, hints, undo, new games, saving).
@@ -26,8 +26,8 @@ use super::result_sentence;
 
 /// A search the event loop should run on a worker thread.
 #[derive(Clone, Debug)]
-pub struct Request {
-    /// Matches the answer to the request; answers to cancelled requests are dropped.
+pub struct SearchTask {
+    /// Matches the answer to the task; answers to cancelled tasks are dropped.
     pub id: u64,
     /// A move for a computer player, or a hint for a person.
     pub job: Job,
@@ -47,7 +47,7 @@ pub enum Job {
     Hint,
 }
 
-/// The result of a [`Request`].
+/// The result of a [`SearchTask`].
 #[derive(Debug)]
 pub enum Answer {
     /// The computer's move.
@@ -164,7 +164,8 @@ pub struct App {
     pub(super) hint: Option<Hint>,
     /// The search in flight, if any.
     pub(super) thinking: Option<(u64, Job)>,
-    request: Option<Request>,
+    /// The search to start, once the event loop takes it.
+    search_task: Option<SearchTask>,
     next_id: u64,
     cancel: bool,
     quit: bool,
@@ -211,7 +212,7 @@ impl App {
             flipped: Vec::new(),
             hint: None,
             thinking: None,
-            request: None,
+            search_task: None,
             next_id: 0,
             cancel: false,
             quit: false,
@@ -302,8 +303,8 @@ impl App {
     }
 
     /// The search to start, if one is wanted.
-    pub fn take_request(&mut self) -> Option<Request> {
-        self.request.take()
+    pub fn take_search_task(&mut self) -> Option<SearchTask> {
+        self.search_task.take()
     }
 
     /// Whether the search in flight should stop (its answer will be ignored).

@@ -7,13 +7,13 @@ use std::path::Path;
 use othello_records::{Metadata, movelist};
 
 use super::output::write_out;
-use super::{Table, echoed, is_yes};
+use super::{Dialogue, echoed, is_yes};
 use crate::PlayError;
 use crate::lines::Lines;
 use crate::results;
 use crate::saved;
 
-impl Table {
+impl Dialogue {
     /// The moves so far as a move list (`f5d6c3...`, with the board size and rules in front
     /// when they are not 8x8 FULL); squares separated by spaces from a start a move list
     /// cannot hold.

@@ -1,8 +1,8 @@
-//! The game loop: show the position, ask the person to move or let the computer move, answer
-//! commands, and report the end.
+//! The line dialogue's game loop: show the position, ask the person to move or let the
+//! computer move, answer commands, and report the end.
 //!
-//! [`Table`] holds the game and runs the loop here, reading lines; what each command does is in
-//! [`commands`], what the dialogue writes (the welcome, the board, help, warnings) in
+//! [`Dialogue`] holds the game and runs the loop here, reading lines; what each command does
+//! is in [`commands`], what the dialogue writes (the welcome, the board, help, warnings) in
 //! [`output`], and saving and logging the game in [`records`].
 
 mod commands;
@@ -18,7 +18,7 @@ use othello_engine::computer::{Computer, Level};
 use othello_records::GameRecord;
 use othello_session::{BookChoice, Command, CommandError, Player, Session, computers};
 
-use super::lines::{Lines, Reply};
+use super::lines::{LineRead, Lines};
 use super::results::ResultsFile;
 use super::saved;
 use super::thinking::Thinking;
@@ -30,7 +30,7 @@ use output::write_out;
 const HINT_LEVEL: Level = Level::HINT;
 
 /// A game in progress with its players, and where the output goes.
-pub struct Table {
+pub struct Dialogue {
     session: Session,
     players: ByColor<Player>,
     computers: ByColor<Option<Computer>>,
@@ -66,8 +66,8 @@ enum Next {
     Quit,
 }
 
-impl Table {
-    /// A table for `game` between `players`. `seed` makes the computer's choices repeatable;
+impl Dialogue {
+    /// A dialogue for `game` between `players`. `seed` makes the computer's choices repeatable;
     /// `thinking` says how the computer's searches are shown and interrupted; `echo` repeats each
     /// line read after its prompt, so that a transcript of piped input reads like a session.
     pub fn new(
@@ -78,9 +78,9 @@ impl Table {
         results: Option<ResultsFile>,
         thinking: Thinking,
         echo: bool,
-    ) -> Table {
+    ) -> Dialogue {
         let computers = computers(&players, seed, &BookChoice::Builtin);
-        Table {
+        Dialogue {
             session: Session::new(game),
             players,
             computers,
@@ -100,9 +100,9 @@ impl Table {
     }
 
     /// Has the computer players play from `book`.
-    pub fn with_book(self, book: BookChoice) -> Table {
+    pub fn with_book(self, book: BookChoice) -> Dialogue {
         let computers = computers(&self.players, self.seed, &book);
-        Table {
+        Dialogue {
             computers,
             book,
             ..self
@@ -111,8 +111,8 @@ impl Table {
 
     /// Pauses for `delay` before each move when two computer players play each other, so
     /// that people can follow the game.
-    pub fn with_delay(self, delay: Duration) -> Table {
-        Table { delay, ..self }
+    pub fn with_delay(self, delay: Duration) -> Dialogue {
+        Dialogue { delay, ..self }
     }
 
     /// Writes the game to `path` when it ends, and is where `save` writes by default.
@@ -161,23 +161,23 @@ impl Table {
         out: &mut impl Write,
     ) -> Result<Option<String>, PlayError> {
         match input.read(prompt, &self.completions(), out)? {
-            Reply::Line(line) => {
+            LineRead::Line(line) => {
                 if self.echo {
                     write_out(out, &format!("{}\n", echoed(&line)))?;
                 }
                 Ok(Some(line))
             }
             // The line editor has ended the prompt's line.
-            Reply::End if input.interactive() => {
+            LineRead::End if input.interactive() => {
                 write_out(out, "Goodbye.\n")?;
                 Ok(None)
             }
             // End the prompt's line so the shell starts on a fresh one.
-            Reply::End => {
+            LineRead::End => {
                 write_out(out, "\n")?;
                 Ok(None)
             }
-            Reply::Interrupted => {
+            LineRead::Interrupted => {
                 write_out(out, INTERRUPTED)?;
                 Ok(None)
             }

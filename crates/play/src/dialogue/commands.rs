@@ -10,12 +10,12 @@ use othello_session::computers;
 use othello_session::settings::{Changes, GameSettings};
 
 use super::output::write_out;
-use super::{Next, Table, interrupted, is_yes};
+use super::{Dialogue, Next, interrupted, is_yes};
 use crate::PlayError;
 use crate::lines::Lines;
 use crate::view::{self, label, move_sentences, squares};
 
-impl Table {
+impl Dialogue {
     pub(super) fn human_plays(
         &mut self,
         square: Square,

@@ -6,12 +6,12 @@ use std::io::Write;
 use othello::{Color, Outcome};
 use othello_session::{Command, Controller, Player};
 
-use super::Table;
+use super::Dialogue;
 use crate::PlayError;
 use crate::saved;
 use crate::view::{self, Palette, label, squares};
 
-impl Table {
+impl Dialogue {
     pub(super) fn welcome(&self, out: &mut impl Write) -> Result<(), PlayError> {
         let game = self.game();
         let mut text = format!(
