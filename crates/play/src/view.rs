@@ -6,8 +6,6 @@ use anstyle::{AnsiColor, Color as Paint, Style};
 
 use othello::{ByColor, Color, Game, Played, Square, WinRule};
 
-use othello_engine::SearchReport;
-
 use othello::text::counted;
 use othello_session::Player;
 
@@ -19,15 +17,6 @@ pub const WHITE: char = 'O';
 pub const EMPTY: char = '.';
 /// An empty cell where the player to move may play.
 pub const LEGAL: char = '*';
-
-/// How far a hint's search saw, for its evaluation: `8 moves ahead`, or `to the end, each cut
-/// 87% sure` for a selective solve that the hint's limits stopped before the exact one.
-pub fn lookahead(report: &SearchReport) -> String {
-    match report.confidence {
-        Some(confidence) => format!("to the end, each cut {confidence}% sure"),
-        None => format!("{} moves ahead", report.depth),
-    }
-}
 
 /// The glyph of a player's discs.
 pub fn glyph(color: Color) -> char {
@@ -192,24 +181,6 @@ mod tests {
     use othello::{Dimensions, RuleSet, Setup};
 
     use super::*;
-
-    #[test]
-    fn a_hint_says_how_far_its_search_saw() {
-        let mut report = SearchReport {
-            best_move: Square::new(2, 3),
-            score: 4,
-            exact: false,
-            depth: 8,
-            confidence: None,
-            pv: Vec::new(),
-            nodes: 0,
-            elapsed: std::time::Duration::ZERO,
-        };
-        assert_eq!(lookahead(&report), "8 moves ahead");
-        report.depth = 22;
-        report.confidence = Some(87);
-        assert_eq!(lookahead(&report), "to the end, each cut 87% sure");
-    }
 
     #[test]
     fn plain_board_marks_legal_moves_and_the_last_move() {

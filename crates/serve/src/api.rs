@@ -8,7 +8,7 @@
 //! | `POST /api/games/{id}/play`      | `{"square": "d3"}`   | the game after the move        |
 //! | `POST /api/games/{id}/pass`      | `{}` or none         | 409: the library passes by itself |
 //! | `POST /api/games/{id}/undo`      | `{}` or none         | the game after the undo        |
-//! | `POST /api/games/{id}/hint`      | `{}` or none         | `{"square", "score", "exact", "depth"}` |
+//! | `POST /api/games/{id}/hint`      | `{}` or none         | `{"square", "score", "exact", "depth", "text"}` |
 //! | `POST /api/games/{id}/computer`  | `{}` or none         | the game after the computer's move |
 //! | `GET /api/games/{id}/ggf`        |                      | the record, as a download      |
 //!
@@ -33,6 +33,7 @@ use tower_governor::governor::GovernorConfigBuilder;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use othello::notation::parse_square;
+use othello_session::hint::Suggestion;
 
 use super::assets;
 use super::game::{Hosted, NewGame, Refusal};
@@ -350,6 +351,9 @@ struct Hint {
     exact: bool,
     /// Plies searched.
     depth: u32,
+    /// The hint in words, as the terminal game says it: `Hint: d3: +2 discs for you (8 moves
+    /// ahead).`
+    text: String,
 }
 
 async fn hint(
@@ -368,6 +372,7 @@ async fn hint(
         score: report.score,
         exact: report.exact,
         depth: report.depth,
+        text: Suggestion::of(&report).sentence(),
     })
     .into_response())
 }

@@ -457,6 +457,13 @@ async fn a_hint_names_a_legal_move() {
     assert!(game["legal"].as_array().unwrap().contains(&hint["square"]));
     assert_eq!(hint["exact"], true, "a 4x4 board is solved");
     assert_eq!(hint["score"], -8, "black loses 4x4 by 8 with perfect play");
+    assert_eq!(
+        hint["text"],
+        format!(
+            "Hint: {}: you lose by 8 discs with perfect play.",
+            hint["square"].as_str().unwrap()
+        )
+    );
 }
 
 #[tokio::test]

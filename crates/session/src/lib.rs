@@ -16,6 +16,7 @@
 //! # Ok::<(), othello::MoveError>(())
 //! ```
 
+pub mod hint;
 mod players;
 pub mod seats;
 pub mod settings;

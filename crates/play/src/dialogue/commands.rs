@@ -7,6 +7,7 @@ use std::time::Duration;
 use othello::text::counted;
 use othello::{Color, MoveError, Played, Square};
 use othello_session::computers;
+use othello_session::hint::Suggestion;
 use othello_session::settings::{Changes, GameSettings};
 
 use super::output::write_out;
@@ -105,20 +106,8 @@ impl Dialogue {
             return interrupted(out);
         };
         let report = report.map_err(PlayError::Engine)?;
-        let verdict = if report.exact {
-            match report.score {
-                0 => "draws with perfect play".to_owned(),
-                s if s > 0 => format!("wins by {s} with perfect play"),
-                s => format!("loses by {} with perfect play", -s),
-            }
-        } else {
-            let balance = match report.score {
-                0 => "even".to_owned(),
-                score => format!("{score:+} for you"),
-            };
-            format!("evaluation {balance} ({})", view::lookahead(&report))
-        };
-        write_out(out, &format!("Hint: {}, {verdict}.\n", report.best_move))?;
+        let sentence = Suggestion::of(&report).dialogue_sentence();
+        write_out(out, &format!("{sentence}\n"))?;
         Ok(Next::Continue)
     }
 

@@ -300,7 +300,7 @@ fn panel_lines(app: &App, styles: &Styles, width: u16, height: u16) -> Vec<Line<
     if let Some(hint) = &app.hint {
         lines.push(Line::raw(""));
         lines.extend(
-            wrap(&format!("Hint {}", hint.text), width)
+            wrap(&format!("Hint {hint}"), width)
                 .into_iter()
                 .map(|text| Line::styled(text, styles.strong)),
         );

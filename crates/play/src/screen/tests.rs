@@ -494,7 +494,7 @@ fn a_hint_is_marked_on_the_board_with_its_evaluation() {
     key(&mut app, KeyCode::Char('t'));
     assert_eq!(app.thinking.map(|(_, job)| job), Some(Job::Hint));
     settle(&mut app);
-    let hint = app.hint.clone().expect("a hint");
+    let hint = app.hint.expect("a hint");
     assert!(app.game().is_legal(hint.square));
     assert!(message(&app).starts_with(&format!("Hint: {}: ", hint.square)));
     assert!(message(&app).contains("discs") || message(&app).contains("even"));

@@ -208,12 +208,7 @@ function setUp() {
       const hint = await api.hint(page.view.id);
       page.hint = hint.square;
       show(page.view);
-      const value = hint.exact
-        ? hint.score === 0
-          ? "a draw with perfect play"
-          : `${hint.score > 0 ? "a win" : "a loss"} by ${Math.abs(hint.score)} with perfect play`
-        : `evaluation ${hint.score > 0 ? "+" : ""}${hint.score}`;
-      notify(`Hint: ${hint.square} (${value}).`);
+      notify(hint.text);
     });
   });
   $("show-legal").addEventListener("change", () => page.view && show(page.view));

@@ -14,9 +14,9 @@ use std::time::Duration;
 use ratatui::crossterm::event::{Event, KeyEventKind};
 use ratatui::layout::Rect;
 
-use othello::text::counted;
 use othello::{ByColor, Color, Game, Square};
 use othello_engine::{EngineError, SearchReport};
+use othello_session::hint::Suggestion;
 use othello_session::settings::GameSettings;
 use othello_session::{Player, Session};
 
@@ -119,15 +119,6 @@ pub struct Message {
     pub tone: Tone,
 }
 
-/// The engine's suggestion for the current position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hint {
-    /// The move suggested.
-    pub square: Square,
-    /// `d3: +2 discs for you (8 moves ahead)`.
-    pub text: String,
-}
-
 /// The single-key shortcuts of the key bar, most used first (a narrow screen shows the first
 /// ones), with their labels; the cursor keys (arrows and hjkl) are not among them.
 pub const SHORTCUTS: [(char, &str); 10] = [
@@ -161,7 +152,7 @@ pub struct App {
     pub(super) message: Option<Message>,
     /// The discs the last move flipped.
     pub(super) flipped: Vec<Square>,
-    pub(super) hint: Option<Hint>,
+    pub(super) hint: Option<Suggestion>,
     /// The search in flight, if any.
     pub(super) thinking: Option<(u64, Job)>,
     /// The search to start, once the event loop takes it.
@@ -365,12 +356,9 @@ impl App {
                 self.play(square);
             }
             Answer::Hint(Ok(report)) => {
-                let text = format!("{}: {}", report.best_move, verdict(&report));
-                self.note(format!("Hint: {text}."), Tone::Info);
-                self.hint = Some(Hint {
-                    square: report.best_move,
-                    text,
-                });
+                let hint = Suggestion::of(&report);
+                self.note(hint.sentence(), Tone::Info);
+                self.hint = Some(hint);
             }
             Answer::Move(Err(error)) | Answer::Hint(Err(error)) => {
                 self.note(
@@ -380,29 +368,6 @@ impl App {
             }
         }
     }
-}
-
-/// A hint's evaluation: `+2 discs for you (8 moves ahead)`, or the exact result.
-fn verdict(report: &SearchReport) -> String {
-    let score = report.score;
-    if report.exact {
-        return match score {
-            0 => "a draw with perfect play".to_owned(),
-            s if s > 0 => format!(
-                "you win by {} with perfect play",
-                counted(s, "disc", "discs")
-            ),
-            s => format!(
-                "you lose by {} with perfect play",
-                counted(-s, "disc", "discs")
-            ),
-        };
-    }
-    let balance = match score {
-        0 => "even".to_owned(),
-        s => format!("{s:+} discs for you"),
-    };
-    format!("{balance} ({})", crate::view::lookahead(report))
 }
 
 /// `the game is over` as `The game is over`.
