@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use othello_engine::train::selfplay::{data_bytes, read_data};
+use othello_engine::train::data::{data_bytes, read_data};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(read) = read_data(data) else {

@@ -26,7 +26,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use thiserror::Error;
 
-use super::{Book, Entry, MAX_DEPTH, MAX_SCORE, Next, Position};
+use super::position::{Next, Position};
+use super::values::{MAX_DEPTH, MAX_SCORE};
+use super::{Book, Entry};
 use crate::depth::limits_for_depth;
 use crate::{Engine, EngineConfig, EngineError};
 

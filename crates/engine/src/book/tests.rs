@@ -4,10 +4,12 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::binary::{ENTRY_LEN, HEADER_LEN, MAGIC, fnv1a};
 use super::build::{self, BuildConfig, Builder};
 use super::symmetry::Symmetry;
 use super::*;
 use crate::{Engine, EngineConfig};
+use othello::{Dimensions, RuleSet, Setup};
 
 fn start() -> Game {
     Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full)

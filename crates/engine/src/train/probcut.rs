@@ -8,7 +8,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::Sample;
-use super::selfplay::SampleError;
+use super::data::SampleError;
 use crate::Engine;
 use crate::Limits;
 use crate::probcut::{MIN_DEPTH, ProbCut, shallow_depth};

@@ -1,0 +1,270 @@
+//! The threads of one search: the moves of the root, and of the nodes on the principal
+//! variation from [`SPLIT_MIN`] empties, shared between the calling thread and its helpers
+//! ("young brothers wait"), each thread with its own searcher and small table and all of them
+//! with the main table.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use crate::bounds::{INFINITY, Window};
+use crate::search::{Budget, Searcher};
+use crate::shape::Shape;
+use crate::tt::Tables;
+use othello::Rules;
+use othello::bitboard::SearchBits;
+use othello::cpu::Cpu;
+use othello::position::Position;
+
+/// A root move with the score of its last search (a bound when it failed low).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RootMove {
+    pub index: u32,
+    pub score: i32,
+}
+
+/// What the threads of one search share: everything a helper needs to make its own searcher.
+pub(super) struct Team<'a, B, C> {
+    pub shape: &'a Shape<'a, B>,
+    pub tables: &'a Tables,
+    pub cpu: C,
+    pub salt: u64,
+    /// Threads besides the calling one.
+    pub helpers: usize,
+    pub stop: &'a AtomicBool,
+    /// The running total of positions visited.
+    pub visited: &'a AtomicU64,
+    pub deadline: Option<Instant>,
+    /// Positions visited by the helpers.
+    pub helper_nodes: AtomicU64,
+}
+
+/// A child search: the searcher, the child's position, and the child's window.
+type ChildSearch<'s, B, R, C> =
+    dyn Fn(&mut Searcher<B, R, C>, Position<B>, Window) -> i32 + Sync + 's;
+
+/// One searched move: its place in the list, its score, and whether the score is exact.
+#[derive(Clone, Copy, Debug)]
+struct MoveResult {
+    place: usize,
+    score: i32,
+    exact: bool,
+}
+
+/// The moves of one position as threads share them.
+struct Share {
+    /// The next move to take.
+    next: AtomicUsize,
+    /// The best exact score so far (or the window's lower end).
+    alpha: AtomicI32,
+    /// Set when a move reached beta: no more moves are taken.
+    cut: AtomicBool,
+    /// Set when a thread ran out of budget: the others stop.
+    abort: AtomicBool,
+    /// Each searched move.
+    results: Mutex<Vec<MoveResult>>,
+}
+
+/// Principal-variation search over `moves` of `position`, best first, shared with the helper
+/// threads: the first move is searched by `first` with the full window; once its score is
+/// known ("young brothers wait"), each thread takes the next unsearched move and tests it with
+/// `child` and a null window at the best score so far, searching it again with the full window
+/// when it does better. Returns every searched move's result in list order, or `None` (and
+/// the searcher marked aborted) if the budget ran out. With no helpers this is the sequential
+/// search.
+///
+/// The best score does not depend on the number of threads: the best move is always searched
+/// with a window below its score (so its score is exact), and [`best_of`] prefers exact scores
+/// among equal ones.
+fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    team: &Team<B, C>,
+    position: Position<B>,
+    moves: &[u32],
+    window: Window,
+    first: &ChildSearch<B, R, C>,
+    child: &ChildSearch<B, R, C>,
+) -> Option<Vec<MoveResult>> {
+    let Window { alpha, beta } = window;
+    let share = Share {
+        next: AtomicUsize::new(1),
+        alpha: AtomicI32::new(alpha),
+        cut: AtomicBool::new(false),
+        abort: AtomicBool::new(false),
+        results: Mutex::new(Vec::with_capacity(moves.len())),
+    };
+    let score = -first(
+        searcher,
+        searcher.play(position, moves[0]),
+        window.negated(),
+    );
+    if searcher.aborted {
+        return None;
+    }
+    share.record(0, score, window);
+    let take_moves = |searcher: &mut Searcher<B, R, C>| {
+        while !share.cut.load(Ordering::Acquire) {
+            let i = share.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&index) = moves.get(i) else {
+                break;
+            };
+            let a = share.alpha.load(Ordering::Acquire);
+            let next = searcher.play(position, index);
+            let null = Window {
+                alpha: -a - 1,
+                beta: -a,
+            };
+            let mut score = -child(searcher, next, null);
+            if score > a && score < beta && !searcher.aborted {
+                let wide = Window {
+                    alpha: -beta,
+                    beta: -score,
+                };
+                score = -child(searcher, next, wide);
+            }
+            if searcher.aborted {
+                share.abort.store(true, Ordering::Relaxed);
+                break;
+            }
+            share.record(i, score, Window { alpha: a, beta });
+        }
+    };
+    let helpers = if share.cut.load(Ordering::Acquire) {
+        0
+    } else {
+        team.helpers.min(moves.len() - 1)
+    };
+    let end_cut = searcher.end_cut;
+    std::thread::scope(|scope| {
+        let (share, take_moves) = (&share, &take_moves);
+        for small_table in &team.tables.small[1..=helpers] {
+            scope.spawn(move || {
+                let budget = Budget {
+                    stops: [team.stop, &share.abort],
+                    deadline: team.deadline,
+                    max_nodes: None,
+                    visited: team.visited,
+                };
+                let mut helper = Searcher::<B, R, C>::new(
+                    team.shape,
+                    &team.tables.main,
+                    small_table,
+                    budget,
+                    team.salt,
+                    team.cpu,
+                );
+                helper.end_cut = end_cut;
+                take_moves(&mut helper);
+                team.helper_nodes.fetch_add(helper.nodes, Ordering::Relaxed);
+            });
+        }
+        take_moves(searcher);
+    });
+    if share.abort.load(Ordering::Relaxed) {
+        searcher.aborted = true;
+        return None;
+    }
+    let mut results = share
+        .results
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    results.sort_unstable_by_key(|result| result.place);
+    Some(results)
+}
+
+/// The best score among `results` and its place: the highest score, exact ones first among
+/// equals, the earliest among equals otherwise.
+fn best_of(results: &[MoveResult]) -> (i32, usize) {
+    let mut best = (-INFINITY - 1, false);
+    let mut best_at = 0;
+    for result in results {
+        let (score, exact) = (result.score, result.exact);
+        if score > best.0 || (score == best.0 && exact && !best.1) {
+            best = (score, exact);
+            best_at = result.place;
+        }
+    }
+    (best.0, best_at)
+}
+
+/// Principal-variation search over the root moves, best first ([`share_moves`]); moves the
+/// best one to the front and returns its score, or `None` if the budget ran out.
+pub(super) fn root_search<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    team: &Team<B, C>,
+    position: Position<B>,
+    root: &mut [RootMove],
+    window: Window,
+    first: &ChildSearch<B, R, C>,
+    child: &ChildSearch<B, R, C>,
+) -> Option<i32> {
+    let moves: Vec<u32> = root.iter().map(|m| m.index).collect();
+    let results = share_moves(searcher, team, position, &moves, window, first, child)?;
+    for result in &results {
+        root[result.place].score = result.score;
+    }
+    let (best, best_at) = best_of(&results);
+    root[..=best_at].rotate_right(1);
+    root[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
+    Some(best)
+}
+
+/// Empties from which the threads share the moves of the nodes on the principal variation.
+const SPLIT_MIN: u32 = 16;
+
+/// The exact score of `position` where it is the first move's position at every level above
+/// (the principal variation): from [`SPLIT_MIN`] empties up, its moves are shared between the
+/// threads, the first again through this function, so that the helpers have work while the
+/// first move is searched; below, or with one thread, the plain solver.
+pub(super) fn solve_split<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    team: &Team<B, C>,
+    position: Position<B>,
+    mut window: Window,
+) -> i32 {
+    let n = position.empties(&searcher.shape().geo).count();
+    if team.helpers == 0 || n < SPLIT_MIN || searcher.moves(position).count() < 2 {
+        return searcher.solve_child(position, window);
+    }
+    if let Some((lower, upper)) = searcher.probe_solved(position) {
+        if lower >= window.beta || lower == upper {
+            return lower;
+        }
+        if upper <= window.alpha {
+            return upper;
+        }
+        window.alpha = window.alpha.max(lower);
+        window.beta = window.beta.min(upper);
+    }
+    let moves = searcher.solve_order(position);
+    let first = |s: &mut Searcher<B, R, C>, p, w| solve_split(s, team, p, w);
+    let child = |s: &mut Searcher<B, R, C>, p, w| s.solve_child(p, w);
+    let Some(results) = share_moves(searcher, team, position, &moves, window, &first, &child)
+    else {
+        return 0;
+    };
+    let (best, best_at) = best_of(&results);
+    searcher.store_solved(position, best, window, moves[best_at]);
+    best
+}
+
+impl Share {
+    /// Notes the score of move `place`, searched with `window`.
+    fn record(&self, place: usize, score: i32, window: Window) {
+        let exact = score > window.alpha && score < window.beta;
+        if exact {
+            self.alpha.fetch_max(score, Ordering::AcqRel);
+        }
+        if score >= window.beta {
+            self.cut.store(true, Ordering::Release);
+        }
+        self.results
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(MoveResult {
+                place,
+                score,
+                exact,
+            });
+    }
+}
