@@ -13,7 +13,6 @@
 //!     reach: Reach::Depth(8),
 //! };
 //! assert_eq!(hint.sentence(), "Hint: d3: +2 discs for you (8 moves ahead).");
-//! assert_eq!(hint.dialogue_sentence(), "Hint: d3, evaluation +2 for you (8 moves ahead).");
 //! ```
 
 use std::fmt;
@@ -87,31 +86,11 @@ impl Suggestion {
         format!("{balance} ({})", self.reach)
     }
 
-    /// The hint as a sentence: `Hint: d3: +2 discs for you (8 moves ahead).` (the full
-    /// screen's message line and the web page).
+    /// The hint as a sentence: `Hint: d3: +2 discs for you (8 moves ahead).`, the one wording
+    /// of the line dialogue, the full screen's message line and the web page.
     #[must_use]
     pub fn sentence(&self) -> String {
         format!("Hint: {self}.")
-    }
-
-    /// The hint as the line dialogue says it: `Hint: d3, evaluation +2 for you (8 moves
-    /// ahead).`, or `Hint: d3, wins by 4 with perfect play.` (the wording of its transcripts).
-    #[must_use]
-    pub fn dialogue_sentence(&self) -> String {
-        let verdict = if self.exact {
-            match self.score {
-                0 => "draws with perfect play".to_owned(),
-                s if s > 0 => format!("wins by {s} with perfect play"),
-                s => format!("loses by {} with perfect play", -s),
-            }
-        } else {
-            let balance = match self.score {
-                0 => "even".to_owned(),
-                score => format!("{score:+} for you"),
-            };
-            format!("evaluation {balance} ({})", self.reach)
-        };
-        format!("Hint: {}, {verdict}.", self.square)
     }
 }
 
@@ -162,43 +141,30 @@ mod tests {
     }
 
     #[test]
-    fn the_sentence_and_the_dialogues_sentence() {
+    fn the_sentence_for_each_kind_of_value() {
         let cases = [
             (
                 report(2, false),
                 "Hint: d3: +2 discs for you (8 moves ahead).",
-                "Hint: d3, evaluation +2 for you (8 moves ahead).",
             ),
             (
                 report(-1, false),
                 "Hint: d3: -1 discs for you (8 moves ahead).",
-                "Hint: d3, evaluation -1 for you (8 moves ahead).",
             ),
-            (
-                report(0, false),
-                "Hint: d3: even (8 moves ahead).",
-                "Hint: d3, evaluation even (8 moves ahead).",
-            ),
+            (report(0, false), "Hint: d3: even (8 moves ahead)."),
             (
                 report(4, true),
                 "Hint: d3: you win by 4 discs with perfect play.",
-                "Hint: d3, wins by 4 with perfect play.",
             ),
             (
                 report(-1, true),
                 "Hint: d3: you lose by 1 disc with perfect play.",
-                "Hint: d3, loses by 1 with perfect play.",
             ),
-            (
-                report(0, true),
-                "Hint: d3: a draw with perfect play.",
-                "Hint: d3, draws with perfect play.",
-            ),
+            (report(0, true), "Hint: d3: a draw with perfect play."),
         ];
-        for (report, sentence, dialogue) in cases {
+        for (report, sentence) in cases {
             let hint = Suggestion::of(&report);
             assert_eq!(hint.sentence(), sentence);
-            assert_eq!(hint.dialogue_sentence(), dialogue);
         }
     }
 }

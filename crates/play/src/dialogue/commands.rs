@@ -106,7 +106,7 @@ impl Dialogue {
             return interrupted(out);
         };
         let report = report.map_err(PlayError::Engine)?;
-        let sentence = Suggestion::of(&report).dialogue_sentence();
+        let sentence = Suggestion::of(&report).sentence();
         write_out(out, &format!("{sentence}\n"))?;
         Ok(Next::Continue)
     }
