@@ -1,4 +1,6 @@
-//! The Python module `othello._othello`: the crate's rules, records and engine for Python.
+//! The Python module `othello._othello`: the rules, records and engine of the `othello`,
+//! `othello-records` and `othello-engine` crates (with `othello-session`'s new-game settings)
+//! for Python.
 //!
 //! This is a front end like the command line: it parses what Python passes, calls the library
 //! and presents the results as Python values; every rule is the library's. The pure-Python

@@ -22,7 +22,8 @@
 //! [`Setup`] (unchecked starting conditions, read by [`SetupParser`]) and [`Game`]; the bit sets
 //! of [`bitboard`]; the console protocol in [`protocol`]; squares as people type them in
 //! [`notation`]; game-tree counting in [`perft`]; the shape the hot loops of perft and the
-//! engine work on in [`position`], and the processors they are compiled for in [`cpu`].
+//! engine work on in [`position`], and the processors they are compiled for in [`cpu`]; the
+//! words shared by the library's messages and the front ends' output in [`text`].
 
 #![warn(missing_docs)]
 

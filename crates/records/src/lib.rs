@@ -13,6 +13,9 @@
 //! | the console protocol's input | [`protocol_input`] | yes | yes | every size and start |
 //! | WTHOR `.wtb` | [`wthor`] | yes | yes | 8x8, standard start |
 //!
+//! FFO endgame positions (the FFO test suite's lines and OBF) are read as problems, with the
+//! moves and score a line lists, by [`ffo`] (the mixed reader of `othello solve`).
+//!
 //! Readers take `&str` or `&[u8]` and writers return text or bytes: nothing here touches a
 //! file. [`read`] detects the format from the content. Text formats are UTF-8, or Latin-1 where
 //! the bytes are not UTF-8 ([`decode`]).

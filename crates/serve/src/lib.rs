@@ -1,8 +1,11 @@
 //! `othello serve`: the board in a browser. An HTTP server (axum on tokio) hosts games for
 //! pages that draw what it returns; the library decides every move.
 //!
-//! [`api`] has the routes, [`store`] the games and their files, [`pool`] the computer's
-//! searches, [`game`] one hosted game, [`assets`] the page's files.
+//! Inside: `api` has the routes, `store` the games and their files (saves made durable in
+//! batches through `journal`, a write-ahead journal), `pool` the computer's searches, `game` one
+//! hosted game (its settings and seats through `othello_session`), `assets` the page's files.
+//! [`run`] serves with the options of [`ServeArgs`]; a failure is a [`ServeError`] with its exit
+//! status.
 
 mod api;
 mod assets;

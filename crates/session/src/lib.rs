@@ -1,5 +1,8 @@
-//! A game played by people: the commands they type, and a history of positions for `undo`
-//! and `new`.
+//! A game played by people and computers, as every front end (the terminal game, the web
+//! server, Python) runs it: the commands people type and a history of positions for `undo` and
+//! `new` ([`Session`], [`Command`]); who sits at each side, with their seeded computers
+//! ([`Player`], [`computers`]); the new-game settings and their one grammar ([`settings`]); a
+//! game with its players as a record and back ([`seats`]); and the wording of a hint ([`hint`]).
 //!
 //! ```
 //! use othello_session::{Command, Session};

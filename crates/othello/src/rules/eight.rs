@@ -1,6 +1,6 @@
 //! The FULL rules on the standard 8x8 board in one `u64`, with constant shifts and masks.
 //!
-//! Bit `row * 8 + col` as everywhere; the generic code in [`super`] switches to these functions
+//! Bit `row * 8 + col` as everywhere; the generic rules code switches to these functions
 //! when the board is 8x8, whatever the width of the bit set.
 
 /// Cells that may be inside a run of discs on a line that moves sideways: not in the first or
