@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use othello::notation::parse_square;
 use othello::{Color, Dimensions, Square};
 use othello_engine::arena::openings::standard_start;
-use othello_engine::arena::{Fault, GameSoFar, Player};
+use othello_engine::arena::{Contestant, Fault, GameSoFar};
 use othello_records::{GameRecord, Metadata, ggf};
 
 /// The longest line read from an engine; a longer one is an unreadable answer.
@@ -430,7 +430,7 @@ impl External {
     }
 }
 
-impl Player for External {
+impl Contestant for External {
     fn choose(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
         if self.process.is_none() {
             self.restart()?;

@@ -7,7 +7,7 @@ use std::path::Path;
 use predicates::prelude::*;
 
 use othello::{Dimensions, Game, RuleSet, Setup, Square};
-use othello_engine::book::{Book, Position};
+use othello_engine::book::{Book, BookPosition};
 
 use crate::support::{othello, scratch};
 
@@ -161,13 +161,16 @@ fn start() -> Game {
 fn hand_made_book(best: &str) -> String {
     let mut game = start();
     game.play(Square::new(4, 5)).unwrap(); // f5
-    let mut text = format!("{} +0 10\n", Position::of(&game).unwrap());
+    let mut text = format!("{} +0 10\n", BookPosition::of(&game).unwrap());
     for square in game.legal_moves() {
         let mut after = game.clone();
         after.play(square).unwrap();
         // The score is black's, who moves next: white's move is worth its negation.
         let score = if square.to_string() == best { -20 } else { 5 };
-        text.push_str(&format!("{} {score:+} 10\n", Position::of(&after).unwrap()));
+        text.push_str(&format!(
+            "{} {score:+} 10\n",
+            BookPosition::of(&after).unwrap()
+        ));
     }
     text
 }

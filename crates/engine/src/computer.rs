@@ -211,7 +211,7 @@ impl FromStr for Level {
 
 /// A move the computer chose, and the search behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub struct ComputerMove {
     /// The square to play.
     pub square: Square,
     /// The engine's report, or `None` for a move played at random. For a book move: the
@@ -294,14 +294,14 @@ impl Computer {
     ///
     /// # Errors
     /// [`EngineError::GameOver`] when nobody can move.
-    pub fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Result<Choice, EngineError> {
+    pub fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Result<ComputerMove, EngineError> {
         let moves = game.legal_moves();
         let profile = self.level.profile();
         if profile.random_per_mille > 0
             && self.rng.random_range(0..1000) < profile.random_per_mille
             && let Some(&square) = moves.choose(&mut self.rng)
         {
-            return Ok(Choice {
+            return Ok(ComputerMove {
                 square,
                 report: None,
                 book: false,
@@ -311,7 +311,7 @@ impl Computer {
             return Ok(choice);
         }
         let report = self.analyse(game, stop)?;
-        Ok(Choice {
+        Ok(ComputerMove {
             square: report.best_move,
             report: Some(report),
             book: false,
@@ -319,7 +319,7 @@ impl Computer {
     }
 
     /// A move from the book, if the position is in it.
-    fn book_move(&mut self, game: &Game) -> Option<Choice> {
+    fn book_move(&mut self, game: &Game) -> Option<ComputerMove> {
         let book = self.book.as_ref()?;
         let chosen = book.choose(game, BOOK_MARGIN, &mut self.rng)?;
         let mut after = game.clone();
@@ -327,7 +327,7 @@ impl Computer {
         let mut pv = vec![chosen.square];
         pv.extend(book.line(&after));
         let depth = book.get(&after).map_or(0, |known| known.entry.depth);
-        Some(Choice {
+        Some(ComputerMove {
             square: chosen.square,
             report: Some(SearchReport {
                 best_move: chosen.square,

@@ -27,7 +27,7 @@ use super::bounds::{INFINITY, Window};
 use super::ordering::{Candidate, pick_best};
 use super::shape::Shape;
 use super::stability;
-use super::tt::{NO_LOWER, NO_UPPER, Table};
+use super::tt::{NO_LOWER, NO_UPPER, TranspositionTable};
 use othello::Rules;
 use othello::bitboard::SearchBits;
 use othello::cpu::Cpu;
@@ -86,10 +86,10 @@ pub(crate) struct Searcher<'a, B, R, C> {
     shape: &'a Shape<'a, B>,
     /// Which compiled copy of the recursive searches runs.
     cpu: C,
-    table: &'a Table,
+    table: &'a TranspositionTable,
     /// This thread's table of the solver's positions from [`SMALL_TABLE_MIN`] empties up to
     /// [`SOLVE_TABLE_MIN`] (not included).
-    small_table: &'a Table,
+    small_table: &'a TranspositionTable,
     budget: Budget<'a>,
     midgame_salt: u64,
     exact_salt: u64,
@@ -118,8 +118,8 @@ pub(crate) struct Searcher<'a, B, R, C> {
 impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     pub(crate) fn new(
         shape: &'a Shape<'a, B>,
-        table: &'a Table,
-        small_table: &'a Table,
+        table: &'a TranspositionTable,
+        small_table: &'a TranspositionTable,
         budget: Budget<'a>,
         salt: u64,
         cpu: C,
@@ -222,7 +222,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     /// The table the solver keeps its positions of `n` empties in, if any: the main one from
     /// [`SOLVE_TABLE_MIN`] empties, the thread's small one from [`SMALL_TABLE_MIN`].
     #[inline(always)]
-    fn solve_table(&self, n: u32) -> Option<&'a Table> {
+    fn solve_table(&self, n: u32) -> Option<&'a TranspositionTable> {
         if n >= SOLVE_TABLE_MIN {
             Some(self.table)
         } else if n >= SMALL_TABLE_MIN {
@@ -236,7 +236,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     /// (a bound or exact), `depth` and the best move.
     #[inline]
     fn store(
-        table: &Table,
+        table: &TranspositionTable,
         key: u64,
         best: i32,
         window: Window,
@@ -325,7 +325,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         key: u64,
         window: Window,
         depth: u32,
-        table: Option<&Table>,
+        table: Option<&TranspositionTable>,
     ) -> i32 {
         self.give_back(list);
         let Some(best) = best else {

@@ -36,8 +36,8 @@ struct Slot {
     data: AtomicU64,
 }
 
-/// The table; its size is fixed at creation.
-pub(crate) struct Table {
+/// The transposition table; its size is fixed at creation.
+pub(crate) struct TranspositionTable {
     slots: Box<[Slot]>,
     bucket_mask: u64,
     /// The generation of this search's entries, 1 to [`GENERATIONS`]; an entry of another one
@@ -100,15 +100,15 @@ fn ask_for_huge_pages(start: usize, bytes: usize) {
     let _ = (start, bytes);
 }
 
-impl Table {
+impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one bucket; the slot count is a power of two),
     /// or `None` if that much memory cannot be had.
-    pub(crate) fn try_new(megabytes: usize) -> Option<Table> {
-        Table::try_new_kib(megabytes.max(1).checked_mul(1 << 10)?)
+    pub(crate) fn try_new(megabytes: usize) -> Option<TranspositionTable> {
+        TranspositionTable::try_new_kib(megabytes.max(1).checked_mul(1 << 10)?)
     }
 
-    /// A table of about `kib` KiB; see [`Table::try_new`].
-    pub(crate) fn try_new_kib(kib: usize) -> Option<Table> {
+    /// A table of about `kib` KiB; see [`TranspositionTable::try_new`].
+    pub(crate) fn try_new_kib(kib: usize) -> Option<TranspositionTable> {
         let wanted = kib.max(1).checked_mul(1 << 10)? / SLOT_BYTES;
         let slots = wanted.checked_next_power_of_two()?.max(2);
         let slots = if slots > wanted { slots / 2 } else { slots }.max(2);
@@ -131,20 +131,20 @@ impl Table {
             ask_for_huge_pages(start as usize, layout.size());
             Box::from_raw(std::ptr::slice_from_raw_parts_mut(start, slots))
         };
-        Some(Table {
+        Some(TranspositionTable {
             slots: slots_memory,
             bucket_mask: (slots as u64 / 2) - 1,
             generation: 1,
         })
     }
 
-    /// A table of about `megabytes` MiB; see [`Table::try_new`].
+    /// A table of about `megabytes` MiB; see [`TranspositionTable::try_new`].
     ///
     /// # Panics
     /// If the memory cannot be had.
     #[cfg(test)]
-    pub(crate) fn new(megabytes: usize) -> Table {
-        Table::try_new(megabytes).expect("memory for the table")
+    pub(crate) fn new(megabytes: usize) -> TranspositionTable {
+        TranspositionTable::try_new(megabytes).expect("memory for the table")
     }
 
     /// Forgets every entry: a new generation, or zeros over the whole table once the
@@ -233,9 +233,9 @@ impl Table {
 /// of each thread.
 pub(crate) struct Tables {
     /// The main table.
-    pub main: Table,
+    pub main: TranspositionTable,
     /// One small table per thread: the calling thread's first, then each helper's.
-    pub small: Vec<Table>,
+    pub small: Vec<TranspositionTable>,
 }
 
 impl Tables {
@@ -243,14 +243,14 @@ impl Tables {
     /// `None` if that much memory cannot be had.
     pub(crate) fn try_new(megabytes: usize, threads: usize, small_kib: usize) -> Option<Tables> {
         Some(Tables {
-            main: Table::try_new(megabytes)?,
+            main: TranspositionTable::try_new(megabytes)?,
             small: (0..threads)
-                .map(|_| Table::try_new_kib(small_kib))
+                .map(|_| TranspositionTable::try_new_kib(small_kib))
                 .collect::<Option<_>>()?,
         })
     }
 
-    /// Forgets every entry of every table ([`Table::clear`]).
+    /// Forgets every entry of every table ([`TranspositionTable::clear`]).
     pub(crate) fn clear(&mut self) {
         self.main.clear();
         for table in &mut self.small {
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn stores_and_probes_bounds() {
-        let table = Table::new(1);
+        let table = TranspositionTable::new(1);
         assert_eq!(table.probe(12345), None);
         table.store(12345, -6, 10, 7, Some(200));
         let hit = table.probe(12345).unwrap();
@@ -286,7 +286,7 @@ mod tests {
 
     #[test]
     fn clearing_forgets_every_entry_through_all_generations() {
-        let mut table = Table::new(1);
+        let mut table = TranspositionTable::new(1);
         // Past the last generation, where the table is written over, and on.
         for search in 0..2 * GENERATIONS + 3 {
             assert_eq!(table.probe(777), None, "search {search}");
@@ -301,7 +301,7 @@ mod tests {
 
     #[test]
     fn size_is_a_power_of_two_within_budget_and_every_slot_starts_empty() {
-        let table = Table::new(3);
+        let table = TranspositionTable::new(3);
         assert!(table.slots.len().is_power_of_two());
         assert!(table.slots.len() * SLOT_BYTES <= 3 << 20);
         assert!(table.slots.iter().all(|slot| {

@@ -1,8 +1,8 @@
 //! Matches between two players on 8x8 (FULL rules, most discs wins), as an engine developer
 //! plays them to measure a change: the games of a match, who plays which colour from which
-//! opening, the driving of one game, the tally and the Elo estimate.
+//! opening, the driving of one game, the match's score and the Elo estimate.
 //!
-//! A player is anything that is given the game so far and answers a move ([`Player`]): this
+//! A player is anything that is given the game so far and answers a move ([`Contestant`]): this
 //! engine ([`EnginePlayer`]) or, in a front end, an external program. The library never knows
 //! about processes: a player that cannot answer says so with a [`Fault`], and the game is
 //! forfeited by that player.
@@ -93,8 +93,8 @@ impl fmt::Display for Fault {
     }
 }
 
-/// A player of a match: given the game so far, answers the move of the player on turn.
-pub trait Player {
+/// A contestant of a match: given the game so far, answers the move of the player on turn.
+pub trait Contestant {
     /// The move to play in `game` (whose turn it is, with a legal move).
     ///
     /// # Errors
@@ -152,7 +152,7 @@ impl EnginePlayer {
     }
 }
 
-impl Player for EnginePlayer {
+impl Contestant for EnginePlayer {
     /// The book's best move where the book holds the position (the first in square order
     /// among equals, so that a match replays the same), else the search's.
     fn choose(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
@@ -228,14 +228,14 @@ impl Finished {
 pub fn play_game(
     opening: &Opening,
     a_color: Color,
-    a: &mut dyn Player,
-    b: &mut dyn Player,
+    a: &mut dyn Contestant,
+    b: &mut dyn Contestant,
 ) -> Finished {
     let mut now = opening.position().clone();
     let mut moves = opening.moves().to_vec();
     let mut forfeit = None;
     while let Some(turn) = now.turn() {
-        let player: &mut dyn Player = if turn == a_color { &mut *a } else { &mut *b };
+        let player: &mut dyn Contestant = if turn == a_color { &mut *a } else { &mut *b };
         let answer = player.choose(&GameSoFar {
             moves: &moves,
             now: &now,
@@ -291,7 +291,7 @@ impl Schedule {
 /// Wins, draws and losses of player A over a match's games, with the margins of the games
 /// played out and the forfeits of each side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct MatchScore {
     /// Games A won.
     pub wins: u32,
     /// Games drawn.
@@ -308,7 +308,7 @@ pub struct Tally {
     pub b_forfeits: u32,
 }
 
-impl Tally {
+impl MatchScore {
     /// Counts a game.
     pub fn add(&mut self, game: &Finished) {
         match game.winner() {
@@ -410,7 +410,7 @@ mod tests {
     /// Always answers the same square.
     struct Stubborn(Square);
 
-    impl Player for Stubborn {
+    impl Contestant for Stubborn {
         fn choose(&mut self, _: &GameSoFar) -> Result<Square, Fault> {
             Ok(self.0)
         }
@@ -437,7 +437,7 @@ mod tests {
         );
         assert_eq!(finished.winner(), Some(Color::Black));
         assert!(finished.a_points().abs() < 1e-9);
-        let mut tally = Tally::default();
+        let mut tally = MatchScore::default();
         tally.add(&finished);
         assert_eq!(
             (tally.losses, tally.a_forfeits, tally.played_out),
@@ -502,7 +502,7 @@ mod tests {
                     first.end.margin(Color::Black),
                     second.end.margin(Color::Black)
                 );
-                let mut tally = Tally::default();
+                let mut tally = MatchScore::default();
                 tally.add(&first);
                 tally.add(&second);
                 assert_eq!(tally.margin, 0);

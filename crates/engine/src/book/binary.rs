@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::position::{Position, check_position};
+use super::position::{BookPosition, check_position};
 use super::values::Entry;
 use super::{Book, BookError};
 
@@ -90,7 +90,7 @@ impl Book {
             let bad = |reason: String| BookError::Entry { index, reason };
             let u64_at =
                 |at: usize| u64::from_le_bytes(chunk[at..at + 8].try_into().expect("eight bytes"));
-            let position = Position {
+            let position = BookPosition {
                 player: u64_at(0),
                 opponent: u64_at(8),
             };

@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use thiserror::Error;
 
-use super::position::{Next, Position};
+use super::position::{BookPosition, Next};
 use super::values::{MAX_DEPTH, MAX_SCORE};
 use super::{Book, Entry};
 use crate::depth::limits_for_depth;
@@ -75,7 +75,7 @@ pub struct Stopped;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Expansion {
     /// The leaf expanded (the start, on the first step of an empty book).
-    pub leaf: Position,
+    pub leaf: BookPosition,
     /// Positions scored and added.
     pub added: usize,
 }
@@ -120,10 +120,10 @@ impl Builder {
     /// The leaf the next step expands, `None` when there is none left to expand (or the start
     /// still has to be scored).
     #[must_use]
-    pub fn next_leaf(&self) -> Option<Position> {
+    pub fn next_leaf(&self) -> Option<BookPosition> {
         let book = &self.book;
-        let start = Position::START.canonical();
-        let mut best: HashMap<Position, i32> = HashMap::from([(start, 0)]);
+        let start = BookPosition::START.canonical();
+        let mut best: HashMap<BookPosition, i32> = HashMap::from([(start, 0)]);
         let mut queue = BinaryHeap::from([Reverse((0, start))]);
         while let Some(Reverse((cost, position))) = queue.pop() {
             if best.get(&position).is_some_and(|&known| known < cost) {
@@ -167,7 +167,7 @@ impl Builder {
     /// [`Stopped`] once `stop` is set: the step's searches are dropped and the book is left as
     /// it was before the step.
     pub fn step(&mut self, stop: &AtomicBool) -> Result<Option<Expansion>, Stopped> {
-        let start = Position::START.canonical();
+        let start = BookPosition::START.canonical();
         let (leaf, targets) = if self.book.entries.contains_key(&start) {
             let Some(leaf) = self.next_leaf() else {
                 return Ok(None);
@@ -192,8 +192,8 @@ impl Builder {
 
 /// The positions (canonical, each once, in key order) that the moves of `position` lead to
 /// and `book` does not hold: what expanding it scores.
-fn unscored_children(book: &Book, position: Position) -> Vec<Position> {
-    let mut children: Vec<Position> = position
+fn unscored_children(book: &Book, position: BookPosition) -> Vec<BookPosition> {
+    let mut children: Vec<BookPosition> = position
         .children()
         .filter_map(|(_, next)| match next {
             Next::Position { position, .. } => Some(position.canonical()),
@@ -211,7 +211,7 @@ fn unscored_children(book: &Book, position: Position) -> Vec<Position> {
 fn score(
     engine: &mut Engine,
     depth: u32,
-    position: Position,
+    position: BookPosition,
     stop: &AtomicBool,
 ) -> Result<Entry, Stopped> {
     let game = position.game();
@@ -241,7 +241,7 @@ pub struct Learned {
 }
 
 /// Learns a game, as NBoard's `learn` asks and Edax's book learning does: every position of
-/// `line` (the game's positions in order, as [`Position::of`] gives them) fewer than
+/// `line` (the game's positions in order, as [`BookPosition::of`] gives them) fewer than
 /// [`MAX_PLY`] moves from the start is expanded: it is scored if the book lacks it, and so is
 /// every position one of its moves leads to, each by a search of `depth` plies with `engine`
 /// (exact where [`limits_for_depth`] solves). Then the book derives its values, so that it
@@ -253,7 +253,7 @@ pub struct Learned {
 /// ends: what was scored before it stays in the book ([`Learned::stopped`]).
 pub fn learn(
     book: &mut Book,
-    line: &[Position],
+    line: &[BookPosition],
     depth: u32,
     engine: &mut Engine,
     stop: &AtomicBool,

@@ -3,7 +3,7 @@
 //! are all in the book derived from theirs by negamax, as Edax's book does.
 //!
 //! A position is stored once for its eight symmetric images, under its canonical form (the
-//! least image, see [`Position::canonical`]), from the point of view of the player to move:
+//! least image, see [`BookPosition::canonical`]), from the point of view of the player to move:
 //! the score its own search gave (in discs, positive when the mover is ahead), and that
 //! search's depth. From these the book derives each position's value: a position all of whose
 //! moves lead to book positions (or end the game) is *expanded*, and its value is the best of
@@ -47,7 +47,7 @@ use othello::Square;
 use othello::text::counted;
 
 pub use binary::FORMAT_VERSION;
-pub use position::Position;
+pub use position::BookPosition;
 use position::{Next, check_position};
 use values::Derived;
 pub use values::{Entry, Known};
@@ -113,8 +113,8 @@ pub const DEFAULT_MARGIN: i32 = 1;
 /// from them by negamax.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Book {
-    entries: BTreeMap<Position, Entry>,
-    derived: HashMap<Position, Derived>,
+    entries: BTreeMap<BookPosition, Entry>,
+    derived: HashMap<BookPosition, Derived>,
 }
 
 /// The book built into the library (`src/book/book.bin`), made by the command in DESIGN.md.
@@ -164,7 +164,7 @@ impl Book {
     }
 
     /// Every stored position (in canonical form) and its entry, in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (Position, Entry)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (BookPosition, Entry)> + '_ {
         self.entries
             .iter()
             .map(|(&position, &entry)| (position, entry))
@@ -176,7 +176,7 @@ impl Book {
     /// # Errors
     /// A message if the position holds a cell twice or the player to move has no move, or the
     /// entry's score or depth is out of range.
-    pub fn insert(&mut self, position: Position, entry: Entry) -> Result<(), String> {
+    pub fn insert(&mut self, position: BookPosition, entry: Entry) -> Result<(), String> {
         check_position(position)?;
         entry.check()?;
         self.entries.insert(position.canonical(), entry);
@@ -205,11 +205,11 @@ impl Book {
     /// What the book knows of the position of `game`, if it holds it.
     #[must_use]
     pub fn get(&self, game: &Game) -> Option<Known> {
-        self.known(Position::of(game)?.canonical())
+        self.known(BookPosition::of(game)?.canonical())
     }
 
     /// What the book knows of `position`, in canonical form.
-    fn known(&self, position: Position) -> Option<Known> {
+    fn known(&self, position: BookPosition) -> Option<Known> {
         let entry = *self.entries.get(&position)?;
         let derived = self.derived.get(&position)?;
         Some(Known {
@@ -230,7 +230,7 @@ impl Book {
     /// game is not one the book applies to.
     #[must_use]
     pub fn moves(&self, game: &Game) -> Option<Vec<BookMove>> {
-        let (position, symmetry) = Position::of(game)?.oriented();
+        let (position, symmetry) = BookPosition::of(game)?.oriented();
         if !self.known(position)?.expanded {
             return None;
         }

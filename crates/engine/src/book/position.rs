@@ -16,16 +16,16 @@ use super::symmetry::{Symmetry, canonical};
 /// A position of 8x8 Othello from the point of view of the player to move: the mover's discs
 /// and the opponent's, bit `row * 8 + col` (a1 is bit 0, h1 bit 7, h8 bit 63).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Position {
+pub struct BookPosition {
     /// The discs of the player to move.
     pub player: u64,
     /// The discs of the other player.
     pub opponent: u64,
 }
 
-impl Position {
+impl BookPosition {
     /// The start of the game.
-    pub const START: Position = Position {
+    pub const START: BookPosition = BookPosition {
         player: 0x0000_0008_1000_0000,
         opponent: 0x0000_0010_0800_0000,
     };
@@ -33,13 +33,13 @@ impl Position {
     /// The position of `game` if the book can hold it: 8x8, FULL rules, "most discs wins", and
     /// a player to move.
     #[must_use]
-    pub fn of(game: &Game) -> Option<Position> {
+    pub fn of(game: &Game) -> Option<BookPosition> {
         if !applies_to(game) {
             return None;
         }
         let turn = game.turn()?;
         let board = game.board();
-        Some(Position {
+        Some(BookPosition {
             player: board.discs(turn).low_u64(),
             opponent: board.discs(turn.opponent()).low_u64(),
         })
@@ -49,20 +49,20 @@ impl Position {
     /// images under the symmetries of the board. A position and all its images have one
     /// canonical form.
     #[must_use]
-    pub fn canonical(self) -> Position {
+    pub fn canonical(self) -> BookPosition {
         self.oriented().0
     }
 
     /// The canonical form and the symmetry that takes this position to it.
-    pub(super) fn oriented(self) -> (Position, Symmetry) {
+    pub(super) fn oriented(self) -> (BookPosition, Symmetry) {
         let ((player, opponent), symmetry) = canonical(self.player, self.opponent);
-        (Position { player, opponent }, symmetry)
+        (BookPosition { player, opponent }, symmetry)
     }
 
     /// A game at this position, black to move (colours do not matter to a position).
     ///
     /// # Panics
-    /// If the position holds a cell twice (a `Position` the book made never does).
+    /// If the position holds a cell twice (a `BookPosition` the book made never does).
     #[must_use]
     pub fn game(self) -> Game {
         let board = Board::from_discs(
@@ -105,7 +105,7 @@ impl Position {
         let other = self.opponent & !flipped;
         if eight::legal_moves(other, mover) != 0 {
             Next::Position {
-                position: Position {
+                position: BookPosition {
                     player: other,
                     opponent: mover,
                 },
@@ -113,7 +113,7 @@ impl Position {
             }
         } else if eight::legal_moves(mover, other) != 0 {
             Next::Position {
-                position: Position {
+                position: BookPosition {
                     player: mover,
                     opponent: other,
                 },
@@ -149,7 +149,7 @@ pub(super) enum Next {
     /// A position to move in: the opponent's, or the mover's again when the opponent has to
     /// pass.
     Position {
-        position: Position,
+        position: BookPosition,
         same_mover: bool,
     },
     /// The end of the game, with the mover's final margin in discs.
@@ -165,7 +165,7 @@ pub(super) fn applies_to(game: &Game) -> bool {
 }
 
 /// Why `position` cannot be in a book, if it cannot.
-pub(super) fn check_position(position: Position) -> Result<(), String> {
+pub(super) fn check_position(position: BookPosition) -> Result<(), String> {
     if position.player & position.opponent != 0 {
         return Err("a square holds discs of both players".to_owned());
     }
@@ -176,7 +176,7 @@ pub(super) fn check_position(position: Position) -> Result<(), String> {
 }
 
 /// The 64 squares of `position`, `X` for the player to move.
-pub(super) fn board_text(position: Position) -> String {
+pub(super) fn board_text(position: BookPosition) -> String {
     (0..64)
         .map(|index| {
             let bit = 1u64 << index;
@@ -191,7 +191,7 @@ pub(super) fn board_text(position: Position) -> String {
         .collect()
 }
 
-impl fmt::Display for Position {
+impl fmt::Display for BookPosition {
     /// The 64 squares, `X` for the player to move, as in a book's text.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&board_text(*self))

@@ -42,17 +42,20 @@ fn small_book() -> Book {
 
 #[test]
 fn the_start_is_the_position_of_a_new_game() {
-    assert_eq!(Position::of(&start()), Some(Position::START));
-    assert_eq!(Position::START.ply(), 0);
-    assert_eq!(Position::of(&Position::START.game()), Some(Position::START));
+    assert_eq!(BookPosition::of(&start()), Some(BookPosition::START));
+    assert_eq!(BookPosition::START.ply(), 0);
+    assert_eq!(
+        BookPosition::of(&BookPosition::START.game()),
+        Some(BookPosition::START)
+    );
     // Other boards and rules have no book position.
     let small = Game::new(
         Setup::standard(Dimensions::new(6, 6).unwrap()),
         RuleSet::Full,
     );
-    assert_eq!(Position::of(&small), None);
+    assert_eq!(BookPosition::of(&small), None);
     let simple = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Simple);
-    assert_eq!(Position::of(&simple), None);
+    assert_eq!(BookPosition::of(&simple), None);
 }
 
 /// The image of a whole game under `symmetry`: every move played on its image square.
@@ -60,11 +63,11 @@ fn image(moves: &str, symmetry: Symmetry) -> Game {
     let mut game = start();
     // The start is symmetric under the symmetries that keep or swap its diagonals; others
     // map it to the start with colours swapped, which no game reaches: skip those.
-    let start_image = Position {
-        player: symmetry.apply(Position::START.player),
-        opponent: symmetry.apply(Position::START.opponent),
+    let start_image = BookPosition {
+        player: symmetry.apply(BookPosition::START.player),
+        opponent: symmetry.apply(BookPosition::START.opponent),
     };
-    assert_eq!(start_image.canonical(), Position::START.canonical());
+    assert_eq!(start_image.canonical(), BookPosition::START.canonical());
     for pair in moves.as_bytes().chunks(2) {
         let text = std::str::from_utf8(pair).unwrap();
         let square = othello::notation::parse_square(text, Dimensions::STANDARD).unwrap();
@@ -80,18 +83,18 @@ fn a_position_and_its_images_share_a_key_and_book_moves_map_back_to_real_squares
     let book = small_book();
     let line = "f5d6";
     let base = after(line);
-    let key = Position::of(&base).unwrap().canonical();
+    let key = BookPosition::of(&base).unwrap().canonical();
     let base_moves = book.moves(&base).expect("ply 2 is expanded");
     for symmetry in Symmetry::all() {
-        let start_image = Position {
-            player: symmetry.apply(Position::START.player),
-            opponent: symmetry.apply(Position::START.opponent),
+        let start_image = BookPosition {
+            player: symmetry.apply(BookPosition::START.player),
+            opponent: symmetry.apply(BookPosition::START.opponent),
         };
-        if start_image != Position::START {
+        if start_image != BookPosition::START {
             continue; // a game from the start never reaches this image
         }
         let game = image(line, symmetry);
-        assert_eq!(Position::of(&game).unwrap().canonical(), key);
+        assert_eq!(BookPosition::of(&game).unwrap().canonical(), key);
         let moves = book.moves(&game).unwrap();
         // Each real move is the image of the base game's move, with the same value.
         let mut expected: Vec<BookMove> = base_moves
@@ -116,10 +119,10 @@ fn a_position_and_its_images_share_a_key_and_book_moves_map_back_to_real_squares
 fn book_moves_map_back_under_all_eight_symmetries_of_a_position() {
     // Any position, not only those a game reaches: its eight images and their book moves.
     let book = small_book();
-    let base = Position::of(&after("f5d6")).unwrap();
+    let base = BookPosition::of(&after("f5d6")).unwrap();
     let (canonical_form, _) = base.oriented();
     for symmetry in Symmetry::all() {
-        let position = Position {
+        let position = BookPosition {
             player: symmetry.apply(base.player),
             opponent: symmetry.apply(base.opponent),
         };
@@ -167,7 +170,7 @@ fn values_are_derived_by_negamax() {
 fn negamax_through_a_hand_made_book() {
     // The start and its four (symmetric) children: the start's value is minus the child's.
     let mut book = Book::new();
-    let child = Position::of(&after("f5")).unwrap();
+    let child = BookPosition::of(&after("f5")).unwrap();
     book.insert(
         child,
         Entry {
@@ -179,7 +182,7 @@ fn negamax_through_a_hand_made_book() {
     .unwrap();
     assert_eq!(book.moves(&start()), None);
     book.insert(
-        Position::START,
+        BookPosition::START,
         Entry {
             score: 0,
             depth: 10,
@@ -228,10 +231,10 @@ fn bytes_and_text_round_trip() {
 
 #[test]
 fn text_accepts_any_orientation_and_names_bad_lines() {
-    let line = format!("{} +2 12\n", Position::of(&after("f5d6")).unwrap());
+    let line = format!("{} +2 12\n", BookPosition::of(&after("f5d6")).unwrap());
     let book = Book::from_text(&line).unwrap();
     assert_eq!(book.len(), 1);
-    let mirrored = Position::of(&image("f5d6", Symmetry(4))).unwrap();
+    let mirrored = BookPosition::of(&image("f5d6", Symmetry(4))).unwrap();
     let book2 = Book::from_text(&format!("# note\n\n{mirrored} +2 12\n")).unwrap();
     assert_eq!(book, book2);
     for (text, expected) in [
@@ -240,13 +243,25 @@ fn text_accepts_any_orientation_and_names_bad_lines() {
             "x",
             "line 1: expected a board of 64 squares, a score and a depth",
         ),
-        (&format!("{} +1", Position::START), "found 2 fields"),
-        (&format!("{} one 2", Position::START), "expected a score"),
-        (&format!("{} +1 deep", Position::START), "expected a depth"),
-        (&format!("{} +99 3", Position::START), "score 99 is beyond"),
-        (&format!("{} +1 0", Position::START), "depth 0 is beyond"),
+        (&format!("{} +1", BookPosition::START), "found 2 fields"),
         (
-            &format!("{}Z +1 2", &Position::START.to_string()[..63]),
+            &format!("{} one 2", BookPosition::START),
+            "expected a score",
+        ),
+        (
+            &format!("{} +1 deep", BookPosition::START),
+            "expected a depth",
+        ),
+        (
+            &format!("{} +99 3", BookPosition::START),
+            "score 99 is beyond",
+        ),
+        (
+            &format!("{} +1 0", BookPosition::START),
+            "depth 0 is beyond",
+        ),
+        (
+            &format!("{}Z +1 2", &BookPosition::START.to_string()[..63]),
             "square 64 is 'Z'",
         ),
         (&format!("-Z{} 0 1", "-".repeat(62)), "square 2 is 'Z'"),
@@ -287,9 +302,9 @@ fn garbage_is_refused_with_a_reason() {
     let mut turned = Book::new().to_bytes();
     turned.truncate(HEADER_LEN);
     turned[12] = 1;
-    let position = Position::of(&after("f5")).unwrap();
+    let position = BookPosition::of(&after("f5")).unwrap();
     let other = Symmetry::all()
-        .map(|s| Position {
+        .map(|s| BookPosition {
             player: s.apply(position.player),
             opponent: s.apply(position.opponent),
         })
@@ -322,9 +337,9 @@ fn the_builtin_book_is_valid_and_every_book_move_is_legal() {
 }
 
 /// The positions of the game `moves` from the start, as `learn` takes them.
-fn line(moves: &str) -> Vec<Position> {
+fn line(moves: &str) -> Vec<BookPosition> {
     (0..=moves.len() / 2)
-        .filter_map(|plies| Position::of(&after(&moves[..2 * plies])))
+        .filter_map(|plies| BookPosition::of(&after(&moves[..2 * plies])))
         .collect()
 }
 

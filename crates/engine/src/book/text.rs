@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::position::{Position, board_text, check_position};
+use super::position::{BookPosition, board_text, check_position};
 use super::values::{Entry, MAX_DEPTH};
 use super::{Book, BookError};
 
@@ -15,7 +15,7 @@ impl Book {
     #[must_use]
     pub fn to_text(&self) -> String {
         let mut text = String::from(TEXT_HEADER);
-        let mut positions: Vec<(&Position, &Entry)> = self.entries.iter().collect();
+        let mut positions: Vec<(&BookPosition, &Entry)> = self.entries.iter().collect();
         positions.sort_by_key(|(position, _)| position.ply());
         for (position, entry) in positions {
             text.push_str(&board_text(*position));
@@ -70,7 +70,7 @@ const TEXT_HEADER: &str = "\
 ";
 
 /// One line of a book's text.
-fn parse_line(line: &str) -> Result<(Position, Entry), String> {
+fn parse_line(line: &str) -> Result<(BookPosition, Entry), String> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let [board, score, depth] = fields[..] else {
         return Err(format!(
@@ -84,7 +84,7 @@ fn parse_line(line: &str) -> Result<(Position, Entry), String> {
             board.chars().count()
         ));
     }
-    let mut position = Position {
+    let mut position = BookPosition {
         player: 0,
         opponent: 0,
     };

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::position::{Next, Position};
+use super::position::{BookPosition, Next};
 
 /// The most a score can be: all 64 discs.
 pub(super) const MAX_SCORE: i32 = 64;
@@ -68,10 +68,10 @@ pub struct Known {
 /// The values of the positions of `entries` into `derived`: positions with more discs first, so
 /// that each position's moves are valued before it.
 pub(super) fn derive(
-    entries: &BTreeMap<Position, Entry>,
-    derived: &mut HashMap<Position, Derived>,
+    entries: &BTreeMap<BookPosition, Entry>,
+    derived: &mut HashMap<BookPosition, Derived>,
 ) {
-    let mut order: Vec<Position> = entries.keys().copied().collect();
+    let mut order: Vec<BookPosition> = entries.keys().copied().collect();
     order.sort_by_key(|position| std::cmp::Reverse(position.ply()));
     derived.clear();
     for position in order {
@@ -95,7 +95,7 @@ pub(super) fn derive(
 }
 
 /// The value of a move that leads to `next`, for the mover, if `derived` knows it.
-pub(super) fn move_value(derived: &HashMap<Position, Derived>, next: Next) -> Option<i32> {
+pub(super) fn move_value(derived: &HashMap<BookPosition, Derived>, next: Next) -> Option<i32> {
     match next {
         Next::End(margin) => Some(margin),
         Next::Position {

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::book::{Book, Position};
+use crate::book::{Book, BookPosition};
 use crate::depth::{DEFAULT_DEPTH, MAX_DEPTH};
 use othello::Game;
 use othello::RuleSet;
@@ -264,7 +264,7 @@ impl NBoard {
         let line = self
             .spots
             .iter()
-            .filter_map(|spot| Position::of(&spot.game))
+            .filter_map(|spot| BookPosition::of(&spot.game))
             .collect();
         Outcome::task(Task {
             kind: TaskKind::Learn(line),

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::book::build::{Learned, learn};
-use crate::book::{Book, Position};
+use crate::book::{Book, BookPosition};
 use crate::depth::limits_for_depth;
 use crate::{Engine, MoveValue, SearchReport};
 use othello::Game;
@@ -29,7 +29,7 @@ pub(super) enum TaskKind {
     Hint(Spot, usize),
     Analyze(Vec<Spot>),
     /// The game's positions, to add to the book.
-    Learn(Vec<Position>),
+    Learn(Vec<BookPosition>),
 }
 
 /// The book a `learn` task made, and what it added.
@@ -99,7 +99,7 @@ impl Task {
 
     fn learn(
         &self,
-        line: &[Position],
+        line: &[BookPosition],
         engine: &mut Engine,
         stop: &AtomicBool,
         emit: &mut dyn FnMut(String),

@@ -78,8 +78,8 @@ fn with_small_table<B: SearchBits, R: Rules, C: Cpu, T>(
         max_nodes: None,
         visited: &AtomicU64::new(0),
     };
-    let table = Table::new(1);
-    let small_table = Table::try_new_kib(small_kib).expect("a small table");
+    let table = TranspositionTable::new(1);
+    let small_table = TranspositionTable::try_new_kib(small_kib).expect("a small table");
     let mut searcher = Searcher::<B, R, C>::new(shape, &table, &small_table, budget, 7, cpu);
     let result = run(&mut searcher);
     (result, searcher.nodes)
