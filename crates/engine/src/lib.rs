@@ -37,10 +37,12 @@ mod driver;
 mod eval;
 pub mod gtp;
 mod leaves;
+mod limits;
 pub mod nboard;
 mod ordering;
 pub mod patterns;
 pub mod probcut;
+mod report;
 mod search;
 mod shape;
 mod stability;
@@ -50,145 +52,17 @@ mod values;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
 
 use thiserror::Error;
 
 use othello::Game;
-use othello::Square;
 
 pub use eval::evaluate_standard;
+pub use limits::{EngineConfig, Limits};
+pub use report::SearchReport;
+pub(crate) use report::estimate_depth_text;
 pub use shape::{Evaluation, Scoring};
 pub use values::MoveValue;
-
-/// How the engine is set up; fixed for its lifetime.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct EngineConfig {
-    /// Size of the transposition table in MiB (at least 1 is used).
-    pub hash_mb: usize,
-    /// Search threads (at least 1 is used).
-    pub threads: usize,
-    /// Varies the hashing; two engines with the same seed search identically.
-    pub seed: u64,
-}
-
-impl Default for EngineConfig {
-    /// 64 MiB, one thread, seed 0.
-    fn default() -> EngineConfig {
-        EngineConfig {
-            hash_mb: 64,
-            threads: 1,
-            seed: 0,
-        }
-    }
-}
-
-/// When a search stops. The default has no limit: the position is solved exactly.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Limits {
-    /// Deepest iteration, in plies; an exact solve is attempted only if this is at least the
-    /// number of empty squares.
-    pub depth: Option<u32>,
-    /// Stop after about this many positions.
-    pub nodes: Option<u64>,
-    /// Stop after about this much wall-clock time.
-    pub time: Option<Duration>,
-    /// A move's share of a clock: iterative deepening starts no iteration that it does not
-    /// expect to end within this much wall-clock time from the search's start (the last
-    /// iteration's time, grown as it grew from the one before); `time` still stops an
-    /// iteration under way.
-    pub target: Option<Duration>,
-}
-
-impl Limits {
-    /// No limit: solve exactly.
-    #[must_use]
-    pub fn exact() -> Limits {
-        Limits::default()
-    }
-
-    /// Whether a node count or a time stops the search.
-    #[must_use]
-    pub fn is_limited(&self) -> bool {
-        self.time.is_some() || self.nodes.is_some() || self.target.is_some()
-    }
-
-    /// Search to `depth` plies.
-    #[must_use]
-    pub fn depth(depth: u32) -> Limits {
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        }
-    }
-
-    /// Search for about `time`.
-    #[must_use]
-    pub fn time(time: Duration) -> Limits {
-        Limits {
-            time: Some(time),
-            ..Limits::default()
-        }
-    }
-}
-
-/// The result of a search, or the best known so far while it runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchReport {
-    /// The best move found.
-    pub best_move: Square,
-    /// From the side to move's point of view, in discs, positive when the mover wins or is
-    /// ahead: the exact final margin (the mover's discs minus the opponent's under "most discs
-    /// wins", the opponent's minus the mover's under "fewest discs wins") when `exact`,
-    /// otherwise an evaluation on about the same scale.
-    pub score: i32,
-    /// Whether `score` is the exact result of perfect play.
-    pub exact: bool,
-    /// The last completed iteration's depth in plies (the number of empties when exact, and
-    /// when the score comes from a selective solve).
-    pub depth: u32,
-    /// When the score comes from a selective solve (to the end, with probable cut-offs): the
-    /// chance in percent that each cut-off is right, as Edax shows it (`24@87%`).
-    pub confidence: Option<u32>,
-    /// The expected line of play, starting with `best_move`; passes are not listed.
-    pub pv: Vec<Square>,
-    /// Positions visited.
-    pub nodes: u64,
-    /// Time spent.
-    pub elapsed: Duration,
-}
-
-impl SearchReport {
-    /// How far the search saw, as engines print it: `exact`, the depth in plies (`12`), or a
-    /// selective solve's empties and confidence (`22@87%`, as Edax writes it).
-    #[must_use]
-    pub fn depth_text(&self) -> String {
-        if self.exact {
-            "exact".to_owned()
-        } else {
-            estimate_depth_text(self.depth, self.confidence)
-        }
-    }
-
-    /// The same as a progress line names an iteration: `exact`, `22@87%` or `depth 12`.
-    #[must_use]
-    pub fn iteration_text(&self) -> String {
-        if self.exact || self.confidence.is_some() {
-            self.depth_text()
-        } else {
-            format!("depth {}", self.depth)
-        }
-    }
-}
-
-/// The depth of an estimate as engines print it: a selective solve's empties and confidence
-/// (`22@87%`, as Edax writes it), else the depth in plies (`12`).
-pub(crate) fn estimate_depth_text(depth: u32, confidence: Option<u32>) -> String {
-    match confidence {
-        Some(confidence) => format!("{depth}@{confidence}%"),
-        None => depth.to_string(),
-    }
-}
 
 /// A search that could not be run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
@@ -337,7 +211,7 @@ impl Engine {
         // A fresh table for every search keeps searches reproducible.
         self.tables.clear();
         self.visited.store(0, Ordering::Relaxed);
-        let request = driver::Request {
+        let job = driver::SearchJob {
             board: game.board(),
             turn,
             rules: game.rules(),
@@ -350,7 +224,7 @@ impl Engine {
             stop,
             visited: &self.visited,
         };
-        let report = driver::run(&request, &self.tables, on_progress);
+        let report = driver::run(&job, &self.tables, on_progress);
         self.visited.store(report.nodes, Ordering::Relaxed);
         Ok(report)
     }

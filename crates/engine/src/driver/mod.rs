@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 
 use super::bounds::Window;
 use super::eval::{SCALE, evaluate};
+use super::limits::{EngineConfig, Limits};
+use super::report::SearchReport;
 use super::search::{Budget, Searcher};
 use super::shape::{Evaluation, Scoring, Shape};
 use super::tt::Tables;
-use super::{EngineConfig, Limits, SearchReport};
 use othello::Board;
 use othello::Color;
 use othello::WinRule;
@@ -25,8 +26,9 @@ use othello::{RuleSet, Rules};
 use pace::Pace;
 use threads::{RootMove, Team, root_search, solve_split};
 
-/// Everything one search needs.
-pub(crate) struct Request<'a> {
+/// One search to run: the position and its rules, how it is scored and evaluated, the limits,
+/// the engine's settings and the flags the search shares with its caller.
+pub(crate) struct SearchJob<'a> {
     pub board: &'a Board,
     pub turn: Color,
     pub rules: RuleSet,
@@ -62,31 +64,31 @@ fn depth_before_solve(n: u32) -> u32 {
     n.saturating_sub(12).min(10)
 }
 
-/// Runs the search the request describes on the tables (a small one for each of
-/// `request.config.threads`).
+/// Runs the search the job describes on the tables (a small one for each of
+/// `job.config.threads`).
 pub(crate) fn run(
-    request: &Request,
+    job: &SearchJob,
     tables: &Tables,
     on_progress: &mut dyn FnMut(&SearchReport),
 ) -> SearchReport {
     struct Run<'r, 'a, 'p> {
-        request: &'r Request<'a>,
+        job: &'r SearchJob<'a>,
         tables: &'r Tables,
         on_progress: &'p mut dyn FnMut(&SearchReport),
     }
     impl Visitor for Run<'_, '_, '_> {
         type Output = SearchReport;
         fn call<R: Rules, B: SearchBits, C: Cpu>(self, cpu: C) -> SearchReport {
-            run_with::<B, R, C>(cpu, self.request, self.tables, self.on_progress)
+            run_with::<B, R, C>(cpu, self.job, self.tables, self.on_progress)
         }
     }
-    let dims = request.board.dims();
+    let dims = job.board.dims();
     let run = Run {
-        request,
+        job,
         tables,
         on_progress,
     };
-    dispatch(request.rules, dims, run)
+    dispatch(job.rules, dims, run)
 }
 
 /// What iterative deepening found: the last completed iteration's result, or before the first
@@ -104,38 +106,38 @@ struct BestLine {
 /// compiled for processor `cpu`.
 fn run_with<B: SearchBits, R: Rules, C: Cpu>(
     cpu: C,
-    request: &Request,
+    job: &SearchJob,
     tables: &Tables,
     on_progress: &mut dyn FnMut(&SearchReport),
 ) -> SearchReport {
     let shape = Shape::<B>::new(
-        request.board.dims(),
-        request.rules,
-        request.win,
-        request.scoring,
-        request.evaluation,
-        request.selective,
+        job.board.dims(),
+        job.rules,
+        job.win,
+        job.scoring,
+        job.evaluation,
+        job.selective,
     );
     let start = Instant::now();
-    let position = Position::<B>::from_board(request.board, request.turn);
-    let salt = mix64(request.config.seed ^ 0x0123_4567_89ab_cdef);
-    let deadline = request.limits.time.map(|time| start + time);
+    let position = Position::<B>::from_board(job.board, job.turn);
+    let salt = mix64(job.config.seed ^ 0x0123_4567_89ab_cdef);
+    let deadline = job.limits.time.map(|time| start + time);
     let team = Team {
         shape: &shape,
         tables,
         cpu,
         salt,
-        helpers: request.config.threads.max(1) - 1,
-        stop: request.stop,
-        visited: request.visited,
+        helpers: job.config.threads.max(1) - 1,
+        stop: job.stop,
+        visited: job.visited,
         deadline,
         helper_nodes: AtomicU64::new(0),
     };
     let budget = Budget {
-        stops: [request.stop, request.stop],
+        stops: [job.stop, job.stop],
         deadline,
-        max_nodes: request.limits.nodes,
-        visited: request.visited,
+        max_nodes: job.limits.nodes,
+        visited: job.visited,
     };
     let mut searcher =
         Searcher::<B, R, C>::new(&shape, &tables.main, &tables.small[0], budget, salt, cpu);
@@ -143,7 +145,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         &mut searcher,
         &team,
         position,
-        request,
+        job,
         &mut |best_line, nodes| {
             on_progress(&report(&shape, best_line, nodes, start.elapsed()));
         },
@@ -186,12 +188,12 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
     searcher: &mut Searcher<B, R, C>,
     team: &Team<B, C>,
     position: Position<B>,
-    request: &Request,
+    job: &SearchJob,
     on_progress: &mut dyn FnMut(&BestLine, u64),
 ) -> BestLine {
     let shape = searcher.shape();
     let n = position.empties(&shape.geo).count();
-    let limits = &request.limits;
+    let limits = &job.limits;
     let mut root: Vec<RootMove> = searcher
         .moves(position)
         .members()
