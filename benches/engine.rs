@@ -1,7 +1,7 @@
 //! Search speed on small, fixed workloads, and the speed of the static evaluation.
 //!
 //! `cargo bench --bench engine` (`-- evaluation` for the evaluation alone). The full FFO #40-#49 benchmark takes minutes and is run by
-//! `othello solve --bench` instead (see DESIGN.md).
+//! `othello solve --bench` instead (see docs/solve.md).
 
 use std::hint::black_box;
 

@@ -356,7 +356,7 @@ fn read_input(path: Option<&PathBuf>) -> Result<(String, Vec<u8>), SolveError> {
 /// the table is most of their time) and large ones get a table that holds what they reuse. A
 /// larger table is no help and costs time: FFO #40-#49 and #50-#52 took as many nodes with 32,
 /// 64 and 256 MiB (within the spread table sizes give), and 64 MiB solved #40-#49 in 12% less
-/// time than 256 MiB (DESIGN.md, "Transposition table").
+/// time than 256 MiB (docs/engine.md, "Transposition table").
 fn default_hash_mb(empties: u32) -> usize {
     1 << empties.saturating_sub(10).min(6)
 }

@@ -477,7 +477,7 @@ fn an_nboard_engine_and_a_gtp_engine_play_a_whole_game() {
     assert!(moves.len() >= 50, "{moves:?}");
 }
 
-/// The figures of DESIGN.md, "Engine protocols": a whole game at depth 10 on each side, and
+/// The figures of docs/measurements.md, "Engine protocols": a whole game at depth 10 on each side, and
 /// how long a `ping` takes to stop a deep search. Run with
 /// `cargo test --release --test it -- --ignored engine_protocol_timing --nocapture`.
 #[test]

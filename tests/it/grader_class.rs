@@ -366,7 +366,7 @@ fn check_gradescope(text: &str, kind: Kind) {
     }
 }
 
-/// Our own schema, version 1 (README, "Reports").
+/// Our own schema, version 1 (docs/grading.md, the `json` report).
 fn check_json(json: &Value, students: &[(String, Kind)]) {
     assert_eq!(json["schema"], "othello-check");
     assert_eq!(json["version"], 1);

@@ -3,8 +3,8 @@
 //!
 //! Slow in a debug build, so ignored by default; run it with
 //! `cargo test --release --test it -- --ignored strength --nocapture`.
-//! It prints the win rates and the time per move of the strongest level (DESIGN.md quotes
-//! them) and fails unless the computer wins essentially every game.
+//! It prints the win rates and the time per move of the strongest level (docs/measurements.md
+//! quotes them) and fails unless the computer wins essentially every game.
 
 use std::sync::atomic::AtomicBool;
 use std::thread;

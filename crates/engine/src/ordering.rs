@@ -130,7 +130,7 @@ pub(crate) fn quick_key<B: SearchBits>(
 /// Depth from which the midgame adds the evaluation of the position after a move to its
 /// [`quick_key`] ([`midgame_evaluated_key`]). On 20 positions of 36 empties searched 16 plies
 /// deep it took 27% fewer nodes and 19% less time; from depth 2, 22-27% fewer nodes but more
-/// time (an evaluation for every child of the nodes next to the leaves); DESIGN.md, "Midgame
+/// time (an evaluation for every child of the nodes next to the leaves); docs/engine.md, "Midgame
 /// search".
 pub(crate) const MIDGAME_EVALUATED_MIN: u32 = 3;
 /// What a disc of the evaluation after a move is worth in the midgame's key, against 16 for
@@ -205,7 +205,7 @@ fn corner_stability<B: SearchBits>(shape: &Shape<B>, discs: B) -> i32 {
 /// (from [`SOLVE_SHALLOW_MIN`]). Shallower than the root's ([`root_shallow_depth`]): a
 /// midgame node costs several solver nodes, and with 1 ply at 16-17 empties and 3 from 18 (2,
 /// 3 and 4 before) FFO #40-#49 took 1.8% fewer nodes and 8-12% less time, back to back
-/// (DESIGN.md, "Exact solver").
+/// (docs/engine.md, "Exact solver").
 pub(crate) fn shallow_depth(n: u32) -> u32 {
     match n {
         0..=17 => 1,

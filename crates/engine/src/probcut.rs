@@ -6,8 +6,8 @@
 //! The deep value is modelled as the shallow value plus a normal error whose standard deviation
 //! is linear in the plies between the two searches and in the empty squares:
 //! `sigma = c0 + c1 * (depth - shallow depth) + c2 * empties`
-//! (hundredths of a disc), fitted by `othello train probcut` to self-play positions (DESIGN.md
-//! has the command and the figures). The exact solver never uses it, so exact results do not
+//! (hundredths of a disc), fitted by `othello train probcut` to self-play positions (docs/train.md
+//! has the command, docs/measurements.md the figures). The exact solver never uses it, so exact results do not
 //! depend on it.
 
 /// Depth from which a node tries a cut-off.
@@ -39,7 +39,7 @@ pub const TRAINED: ProbCut = ProbCut {
 };
 
 /// The selective solver's model of the compiled-in weights, as `othello train probcut
-/// --endgame` printed it (3,000 positions of 14-24 empties from WTHOR 2010-2011, DESIGN.md):
+/// --endgame` printed it (3,000 positions of 14-24 empties from WTHOR 2010-2011; docs/train.md):
 /// the exact score against a midgame search, the gap being the empty squares less the midgame
 /// search's depth.
 pub const TRAINED_ENDGAME: ProbCut = ProbCut {

@@ -39,7 +39,7 @@ use small::Finisher;
 /// Empties from which the solver probes and stores the main transposition table. Lower, fewer
 /// nodes but slower ones (more table traffic): on FFO #40-#49 (one thread, with the enhanced
 /// transposition cut-off from 11 empties) from 8 empties took 1.03 G nodes, from 9 1.10 G,
-/// from 10 1.16 G; timed back to back, from 9 was the fastest (DESIGN.md, "Exact solver").
+/// from 10 1.16 G; timed back to back, from 9 was the fastest (docs/engine.md, "Exact solver").
 const SOLVE_TABLE_MIN: u32 = 9;
 
 /// Empties from which the solver probes and stores its small table, below [`SOLVE_TABLE_MIN`]:
@@ -47,7 +47,7 @@ const SOLVE_TABLE_MIN: u32 = 9;
 /// processor's cache, as Edax keeps a shallow table beside its main one. FFO #40-#49 took 8.9%
 /// fewer nodes (the tuning set 8.4%) in 2% less time; from 6 empties 13% fewer but no faster;
 /// 9 empties there too (the main table from 10) more nodes and 6-7% more time; 256 KiB slower,
-/// 1 MiB and more no better (DESIGN.md, "Exact solver").
+/// 1 MiB and more no better (docs/engine.md, "Exact solver").
 const SMALL_TABLE_MIN: u32 = 7;
 
 /// The size of each thread's small table, in KiB.
@@ -57,13 +57,13 @@ pub(crate) const SMALL_TABLE_KIB: usize = 512;
 /// below, the solver runs its small, table-free code. From 6 (not 7): FFO #40-#49 in 6.5% fewer
 /// nodes and the 20 positions of 24 empties of the tuning set in 10.4% fewer, in about the same
 /// time (a `u64` copy of the sorted search for 6-8 empties beside `leaves.rs` was no faster
-/// than this generic one; DESIGN.md, "Exact solver").
+/// than this generic one; docs/engine.md, "Exact solver").
 const SOLVE_SORT_MIN: u32 = 6;
 
 /// Empties from which the selective solver tries probabilistic cut-offs, with a midgame search
 /// of [`crate::probcut::shallow_depth`] plies. From 14 FFO #40-#49 took 0.82 G nodes, from 12
 /// 0.79 G but no less time (the midgame searches visit fewer nodes a second), from 16 and 18
-/// more (DESIGN.md, "Exact solver").
+/// more (docs/engine.md, "Exact solver").
 const END_CUT_MIN: u32 = 14;
 
 /// The best of the moves searched at a node: its score and its cell.

@@ -56,7 +56,7 @@ static COLUMN_OF_BYTE: [u64; 256] = {
 /// The small solvers try the upper bound alone, as Edax does in its null-window searches: there
 /// the lower one (the mover's own stable discs reaching `beta`) was half of the stable-disc
 /// computations and cut once in 15-35; the sorting solver tries both, which a wipe-out needs
-/// (FFO #59: 345,856 nodes, 301 M without the lower bound at the sorted nodes; DESIGN.md,
+/// (FFO #59: 345,856 nodes, 301 M without the lower bound at the sorted nodes; docs/engine.md,
 /// "Exact solver").
 #[inline(always)]
 pub(crate) fn cut<B: Bits>(

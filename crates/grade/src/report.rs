@@ -215,8 +215,8 @@ pub struct Settings {
     pub memory_mb: Option<u64>,
 }
 
-/// Our own report of every program (schema [`SCHEMA_NAME`] version [`SCHEMA_VERSION`], see the
-/// README), pretty-printed JSON with a final newline.
+/// Our own report of every program (schema [`SCHEMA_NAME`] version [`SCHEMA_VERSION`], see
+/// docs/grading.md), pretty-printed JSON with a final newline.
 #[must_use]
 pub fn json(settings: &Settings, programs: &[ProgramOutcome]) -> String {
     let programs: Vec<Value> = programs

@@ -117,7 +117,7 @@ pub struct Book {
     derived: HashMap<BookPosition, Derived>,
 }
 
-/// The book built into the library (`src/book/book.bin`), made by the command in DESIGN.md.
+/// The book built into the library (`book.bin` beside this file), made by the command in docs/book.md.
 static BUILTIN: LazyLock<Arc<Book>> = LazyLock::new(|| {
     Arc::new(
         Book::from_bytes(include_bytes!("book.bin"))

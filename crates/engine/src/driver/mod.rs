@@ -52,7 +52,7 @@ const SELECTIVE_SOLVE_MIN: u32 = 18;
 /// stays within it (Edax's `@87%`). They leave the table a score to aim the exact solve's window
 /// at and best moves to order it by; a search stopped during the exact solve reports the last
 /// of them. One solve at 1.5 took FFO #40-#49 and the tuning positions the fewest nodes
-/// (DESIGN.md, "Exact solver").
+/// (docs/engine.md, "Exact solver").
 const SELECTIVITIES: [(f64, u32); 1] = [(1.5, 87)];
 
 /// Empties at or below which a search with a time or node limit tries to solve exactly.

@@ -21,7 +21,7 @@ use othello::position::Position;
 /// [`super::stability::cut`]), before its moves. On 8x8, with the stable discs of the edge
 /// table, from 3 empties FFO #40-#49 took 444.8 M nodes instead of 470.1 M from 4, and the
 /// tuning positions 1,089 M instead of 1,265 M, in 1-5% less time (both measured without the
-/// lower bound at the sorted nodes either; DESIGN.md, "Exact solver").
+/// lower bound at the sorted nodes either; docs/engine.md, "Exact solver").
 const SMALL_STABILITY_MIN: u32 = 3;
 
 /// Which solver searches a board's last empties, picked once when a search starts.

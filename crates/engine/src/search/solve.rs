@@ -37,7 +37,7 @@ const SOLVE_MIDGAME_MOVE_DEPTH: u32 = 7;
 /// that order its moves stop being exact: a move that scores this much worse than `alpha`
 /// only needs to be known that bad. On FFO #40-#49 with 16 discs, 443.3 M nodes to 439.3 M and
 /// the tuning set 1,082 M to 1,076 M, in 2-4% less time; 4, 8, 24, 32 and 48 discs no better
-/// (DESIGN.md, "Exact solver").
+/// (docs/engine.md, "Exact solver").
 const SOLVE_ORDERING_MARGIN: i32 = 16 * SCALE;
 
 /// What the solver's ordering of a node's moves needs to know of the node.
