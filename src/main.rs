@@ -4,12 +4,12 @@
 
 mod analyze;
 mod book;
+mod console;
 mod convert;
 mod gtp;
 mod match_;
 mod nboard;
 mod perft;
-mod protocol;
 mod rate;
 mod solve;
 mod train;
@@ -213,7 +213,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
     match args.command {
-        None => protocol::run(args.rules.into()),
+        None => console::run(args.rules.into()),
         Some(Command::Play(args)) => Ok(othello_play::run(args)?),
         Some(Command::Solve(solve_args)) => Ok(solve::run(&solve_args)?),
         Some(Command::Convert(args)) => Ok(convert::run(&args)?),
