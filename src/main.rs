@@ -1,6 +1,10 @@
-//! The `othello` command: the console protocol by default, tools as subcommands.
+//! The `othello` command (package `othello-cli`): the console protocol by default, tools as
+//! subcommands, one module a subcommand.
 //!
-//! Everything here is argument handling and I/O; the game itself is the `othello` library.
+//! Everything here is argument handling, dispatch and I/O: `play`, `serve`, `gen` and `check`
+//! are the front-end crates `othello-play`, `othello-serve` and `othello-grade`; the rules,
+//! records and engine are the library crates `othello`, `othello-records` and
+//! `othello-engine`; what front ends share at their edge (files, options) is `othello-io`.
 
 mod analyze;
 mod book;
