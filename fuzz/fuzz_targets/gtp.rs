@@ -22,8 +22,13 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         let text = &reply.text;
-        assert!(text.starts_with('=') || text.starts_with('?'), "{line:?} -> {text:?}");
-        let body = text.strip_suffix("\n\n").unwrap_or_else(|| panic!("{line:?} -> {text:?}"));
+        assert!(
+            text.starts_with('=') || text.starts_with('?'),
+            "{line:?} -> {text:?}"
+        );
+        let body = text
+            .strip_suffix("\n\n")
+            .unwrap_or_else(|| panic!("{line:?} -> {text:?}"));
         assert!(!body.contains("\n\n"), "{line:?} -> {text:?}");
         if reply.quit {
             break;
