@@ -37,8 +37,9 @@ use othello_session::hint::Suggestion;
 
 use super::assets;
 use super::game::{Hosted, NewGame, Refusal};
+use super::game_id::GameId;
 use super::pool::{Pool, PoolError};
-use super::store::{Entry, GameId, LoadError, Store};
+use super::store::{Entry, LoadError, Store};
 
 /// The largest request body accepted, in bytes.
 pub const BODY_LIMIT: usize = 4096;

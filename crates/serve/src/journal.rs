@@ -21,7 +21,7 @@ use std::sync::mpsc;
 
 use tokio::sync::oneshot;
 
-use super::store::id_of_file;
+use super::game_id::id_of_file;
 use othello_io::atomic::{replace_unsynced, sync_directory};
 
 /// A game's record to write to its file, and where to say that it is written.

@@ -10,6 +10,7 @@
 mod api;
 mod assets;
 mod game;
+mod game_id;
 mod journal;
 mod pool;
 mod store;

@@ -2,50 +2,21 @@
 //! `ID.ggf` in the games directory (written atomically, and durable before the answer through
 //! the [`journal`]), from where a restarted server, or one that evicted an idle game, reads it
 //! again.
-//!
-//! A game id is 128 random bits written as 32 lower-case hexadecimal digits; it is the only
-//! part of a request that ever reaches the file system, and only after [`GameId::parse`].
 
 use std::collections::HashMap;
-use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
-use rand::Rng;
 use tokio::sync::oneshot;
 
 use othello_records::{self as record, Format, ReadOptions};
 
 use super::game::Hosted;
+use super::game_id::{GameId, id_of_file};
 use super::journal::{self, Save};
-
-/// A game's id: 128 random bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GameId(u128);
-
-impl GameId {
-    /// A fresh id from the operating system's randomness (through the thread's generator).
-    pub fn random() -> GameId {
-        GameId(rand::rng().random())
-    }
-
-    /// Exactly 32 lower-case hexadecimal digits, or nothing.
-    pub fn parse(text: &str) -> Option<GameId> {
-        let hex = text.len() == 32 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-        hex.then(|| u128::from_str_radix(text, 16).ok())
-            .flatten()
-            .map(GameId)
-    }
-}
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:032x}", self.0)
-    }
-}
 
 /// A game in memory: the game (its lock also orders its saves) and when it was last used.
 pub struct Entry {
@@ -203,11 +174,6 @@ impl Store {
     pub fn in_memory(&self) -> usize {
         self.games.lock().expect("no panic while held").len()
     }
-}
-
-/// The id of a saved game's file name `ID.ggf`.
-pub(super) fn id_of_file(name: &str) -> Option<GameId> {
-    name.strip_suffix(".ggf").and_then(GameId::parse)
 }
 
 /// Reads the game saved at `path`.

@@ -14,8 +14,9 @@ use tower::ServiceExt;
 use othello::{Dimensions, Game, RuleSet, Setup};
 
 use super::api::{self, BODY_LIMIT, RATE_BURST, Server};
+use super::game_id::GameId;
 use super::pool::Pool;
-use super::store::{GameId, Store};
+use super::store::Store;
 
 /// A server on a games directory, called without a socket.
 struct Client {
