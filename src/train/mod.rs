@@ -52,7 +52,7 @@ enum Step {
     Import(import::ImportArgs),
     /// Fit the error model of the midgame search's probabilistic cut-offs: search positions
     /// of data files deeper and deeper, compare each depth with its shallow search, and
-    /// print the model's coefficients for `src/engine/probcut.rs`.
+    /// print the model's coefficients for `crates/engine/src/probcut.rs`.
     Probcut(probcut::ProbcutArgs),
 }
 

@@ -27,7 +27,7 @@ pub fn line_text(game: &Game, line: &[Square]) -> String {
     text
 }
 
-/// An evaluation in discs written as NBoard and GTP front ends read them: `2.00`, `-4.00`.
+/// An evaluation in discs written as NBoard front ends read it: `2.00`, `-4.00`.
 #[must_use]
 pub fn eval_text(score: i32) -> String {
     format!("{:.2}", f64::from(score))
