@@ -21,7 +21,7 @@ use othello::notation::parse_square;
 use othello::{Color, Dimensions, Square};
 use othello_engine::arena::openings::standard_start;
 use othello_engine::arena::{Contestant, Fault, GameSoFar};
-use othello_records::{GameRecord, Metadata, ggf};
+use othello_records::{GameRecord, Metadata, RecordMove, ggf};
 
 /// The longest line read from an engine; a longer one is an unreadable answer.
 pub const MAX_LINE: u64 = 64 * 1024;
@@ -172,6 +172,28 @@ impl Drop for Process {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .retain(|&pid| pid != id);
+    }
+}
+
+/// The game so far as NBoard's `set game` needs it: with the pass of a player who has no move
+/// written out (`W[PA]`, as NBoard itself writes it) when the one to move now is the one who
+/// moved last, so that the engine sees whose move it is.
+fn nboard_record(game: &GameSoFar) -> GameRecord {
+    let start = standard_start();
+    let record = GameRecord::from_squares(&start, game.moves.iter().copied(), Metadata::default())
+        .expect("the moves were played");
+    let by_turns = if record.moves().len().is_multiple_of(2) {
+        start.first_player()
+    } else {
+        start.first_player().opponent()
+    };
+    match game.now.turn() {
+        Some(turn) if turn != by_turns => {
+            let moves = record.moves().iter().copied().chain([RecordMove::Pass]);
+            GameRecord::new(*record.setup(), record.rules(), moves, Metadata::default())
+                .expect("the player to move had no move: the rules force the pass")
+        }
+        _ => record,
     }
 }
 
@@ -407,13 +429,7 @@ impl External {
     }
 
     fn choose_nboard(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
-        let record = GameRecord::from_squares(
-            &standard_start(),
-            game.moves.iter().copied(),
-            Metadata::default(),
-        )
-        .expect("the moves were played");
-        self.send(&format!("set game {}", ggf::game(&record)))?;
+        self.send(&format!("set game {}", ggf::game(&nboard_record(game))))?;
         self.sync()?;
         self.send("go")?;
         let limit = self.timeout;

@@ -268,6 +268,31 @@ fn a_match_between_two_levels_ends_with_a_summary() {
         .stdout(predicate::str::contains("Forfeits").not());
 }
 
+/// A player without a move passes: `set game` writes the pass (`W[PA]`, as NBoard does), so
+/// that an NBoard engine sees whose move it is. Forty games at depth 1 meet such passes (ten
+/// games were forfeited when the pass was left out).
+#[test]
+fn an_nboard_engine_is_told_of_the_passes_before_its_move() {
+    let external = format!("nboard:{} nboard --depth 1", binary());
+    let output = othello()
+        .args([
+            "match",
+            "self:1",
+            &external,
+            "--games",
+            "40",
+            "--concurrency",
+            "2",
+        ])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("over the 40 games played out"), "{stdout}");
+    assert!(!stdout.contains("Forfeits"), "{stdout}");
+}
+
 #[test]
 fn this_engine_plays_itself_over_gtp_and_nboard() {
     for protocol in ["gtp", "nboard"] {
