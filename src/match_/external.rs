@@ -18,8 +18,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use othello::notation::parse_square;
-use othello::{Color, Dimensions, Square};
-use othello_engine::arena::openings::standard_start;
+use othello::{Color, Dimensions, RuleSet, Setup, Square};
 use othello_engine::arena::{Contestant, Fault, GameSoFar};
 use othello_records::{GameRecord, Metadata, RecordMove, ggf};
 
@@ -179,22 +178,16 @@ impl Drop for Process {
 /// written out (`W[PA]`, as NBoard itself writes it) when the one to move now is the one who
 /// moved last, so that the engine sees whose move it is.
 fn nboard_record(game: &GameSoFar) -> GameRecord {
-    let start = standard_start();
-    let record = GameRecord::from_squares(&start, game.moves.iter().copied(), Metadata::default())
-        .expect("the moves were played");
-    let by_turns = if record.moves().len().is_multiple_of(2) {
-        start.first_player()
-    } else {
-        start.first_player().opponent()
-    };
-    match game.now.turn() {
-        Some(turn) if turn != by_turns => {
-            let moves = record.moves().iter().copied().chain([RecordMove::Pass]);
-            GameRecord::new(*record.setup(), record.rules(), moves, Metadata::default())
-                .expect("the player to move had no move: the rules force the pass")
-        }
-        _ => record,
-    }
+    let last_mover = game.colored_moves().last().map(|&(color, _)| color);
+    let pass = game.now.turn().is_some() && game.now.turn() == last_mover;
+    let moves = game.moves.iter().map(|&square| RecordMove::Play(square));
+    GameRecord::new(
+        Setup::standard(Dimensions::STANDARD),
+        RuleSet::Full,
+        moves.chain(pass.then_some(RecordMove::Pass)),
+        Metadata::default(),
+    )
+    .expect("the moves were played, and the pass is one the rules force")
 }
 
 /// Passes the lines of `stdout` on until it ends, a line is too long, or nobody listens.

@@ -268,26 +268,34 @@ fn a_match_between_two_levels_ends_with_a_summary() {
         .stdout(predicate::str::contains("Forfeits").not());
 }
 
-/// A player without a move passes: `set game` writes the pass (`W[PA]`, as NBoard does), so
-/// that an NBoard engine sees whose move it is. Forty games at depth 1 meet such passes (ten
-/// games were forfeited when the pass was left out).
-#[test]
-fn an_nboard_engine_is_told_of_the_passes_before_its_move() {
-    let external = format!("nboard:{} nboard --depth 1", binary());
+/// `othello match self:1` against this binary at depth 1 over `protocol` (`gtp` or `nboard`),
+/// `games` games two at a time: the output and its standard output as text.
+fn self_1_against_this_engine(protocol: &str, games: u32) -> (std::process::Output, String) {
+    let external = format!("{protocol}:{} {protocol} --depth 1", binary());
+    let games = games.to_string();
     let output = othello()
         .args([
             "match",
             "self:1",
             &external,
             "--games",
-            "40",
+            &games,
             "--concurrency",
             "2",
         ])
         .timeout(Duration::from_secs(120))
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output, stdout)
+}
+
+/// A player without a move passes: `set game` writes the pass (`W[PA]`, as NBoard does), so
+/// that an NBoard engine sees whose move it is. Forty games at depth 1 meet such passes (ten
+/// games were forfeited when the pass was left out).
+#[test]
+fn an_nboard_engine_is_told_of_the_passes_before_its_move() {
+    let (output, stdout) = self_1_against_this_engine("nboard", 40);
     assert!(output.status.success(), "{stdout}");
     assert!(stdout.contains("over the 40 games played out"), "{stdout}");
     assert!(!stdout.contains("Forfeits"), "{stdout}");
@@ -296,21 +304,7 @@ fn an_nboard_engine_is_told_of_the_passes_before_its_move() {
 #[test]
 fn this_engine_plays_itself_over_gtp_and_nboard() {
     for protocol in ["gtp", "nboard"] {
-        let external = format!("{protocol}:{} {protocol} --depth 1", binary());
-        let output = othello()
-            .args([
-                "match",
-                "self:1",
-                &external,
-                "--games",
-                "2",
-                "--concurrency",
-                "2",
-            ])
-            .timeout(Duration::from_secs(120))
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&output.stdout);
+        let (output, stdout) = self_1_against_this_engine(protocol, 2);
         assert!(output.status.success(), "{protocol}: {stdout}");
         assert!(stdout.contains("of 2 games: "), "{protocol}: {stdout}");
         assert!(!stdout.contains("forfeit"), "{protocol}: {stdout}");
