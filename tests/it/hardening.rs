@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -289,6 +290,16 @@ fn signal(pid: u32, signal: libc::c_int) {
     }
 }
 
+/// Waits up to 30 s for the file at `path` to hold `lines` lines (the pids the graded programs
+/// write as they start), failing with `what` if it never does.
+fn wait_for_lines(path: &Path, lines: usize, what: &str) {
+    let started = Instant::now();
+    while fs::read_to_string(path).map_or(0, |text| text.lines().count()) < lines {
+        assert!(started.elapsed() < Duration::from_secs(30), "{what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_on_check_stops_every_program_it_started() {
@@ -322,14 +333,7 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
         .spawn()
         .unwrap();
     // Both jobs have started their program and its child.
-    let started = Instant::now();
-    while fs::read_to_string(&pids).map_or(0, |text| text.lines().count()) < 4 {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "cases never started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_lines(&pids, 4, "cases never started");
     let (status, stderr) = interrupt(&mut check);
     assert_eq!(status, Some(130), "{stderr}");
     assert!(stderr.contains("othello: interrupted"), "{stderr}");
@@ -370,14 +374,7 @@ fn ctrl_c_on_check_exits_with_130_when_standard_error_has_gone() {
         .unwrap();
     // Its reader gone, a write to standard error fails.
     drop(check.stderr.take());
-    let started = Instant::now();
-    while fs::read_to_string(&pids).map_or(0, |text| text.lines().count()) < 1 {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "the case never started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_lines(&pids, 1, "the case never started");
     signal(check.id(), libc::SIGINT);
     let deadline = Instant::now() + Duration::from_secs(30);
     let status = loop {
