@@ -35,6 +35,8 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use othello::notation::parse_square;
 use othello_session::hint::Suggestion;
 
+mod analysis;
+
 use super::assets;
 use super::game::{Hosted, NewGame, Refusal};
 use super::game_id::GameId;
@@ -92,6 +94,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/games/{id}/hint", post(hint))
         .route("/games/{id}/computer", post(computer))
         .route("/games/{id}/ggf", get(download))
+        .route("/games/{id}/analysis", get(analysis::analysis))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such API route") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(

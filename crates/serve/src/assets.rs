@@ -1,5 +1,7 @@
 //! The page's files, built into the binary: no build step, nothing fetched from elsewhere, and
-//! no request path reaches the file system.
+//! no request path reaches the file system. With the web app manifest, the icons and the service
+//! worker (`sw.js`, which keeps these files for a page opened without the network), a phone can
+//! install the page on its home screen.
 
 use axum::Router;
 use axum::http::{HeaderValue, header};
@@ -13,7 +15,7 @@ struct Asset {
     bytes: &'static [u8],
 }
 
-const ASSETS: [Asset; 6] = [
+const ASSETS: [Asset; 11] = [
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
@@ -30,6 +32,16 @@ const ASSETS: [Asset; 6] = [
         bytes: include_bytes!("static/board.js"),
     },
     Asset {
+        path: "/chart.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("static/chart.js"),
+    },
+    Asset {
+        path: "/sw.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("static/sw.js"),
+    },
+    Asset {
         path: "/api.js",
         content_type: "text/javascript; charset=utf-8",
         bytes: include_bytes!("static/api.js"),
@@ -43,6 +55,21 @@ const ASSETS: [Asset; 6] = [
         path: "/icon.svg",
         content_type: "image/svg+xml",
         bytes: include_bytes!("static/icon.svg"),
+    },
+    Asset {
+        path: "/icon-192.png",
+        content_type: "image/png",
+        bytes: include_bytes!("static/icon-192.png"),
+    },
+    Asset {
+        path: "/icon-512.png",
+        content_type: "image/png",
+        bytes: include_bytes!("static/icon-512.png"),
+    },
+    Asset {
+        path: "/manifest.webmanifest",
+        content_type: "application/manifest+json",
+        bytes: include_bytes!("static/manifest.webmanifest"),
     },
 ];
 

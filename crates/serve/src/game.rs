@@ -272,6 +272,15 @@ impl Hosted {
             over: outcome.is_some(),
             winner: outcome.and_then(othello::Outcome::winner).map(Color::name),
             moves: self.session.moves_played(),
+            history: self
+                .session
+                .moves()
+                .map(|played| MoveView {
+                    player: played.player.name(),
+                    square: played.square.to_string(),
+                    passed: played.passed.map(Color::name),
+                })
+                .collect(),
             can_undo: self
                 .session
                 .moves()
@@ -293,6 +302,17 @@ fn flipped_by_last_move(session: &Session) -> Vec<Square> {
             .expect("a session's moves are legal");
     }
     before.game().flips(last.square).unwrap_or_default()
+}
+
+/// One move of the game's list.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveView {
+    /// Who played it: `black` or `white`.
+    pub player: &'static str,
+    /// The square, as `d3`.
+    pub square: String,
+    /// Who had to pass after it, if anyone.
+    pub passed: Option<&'static str>,
 }
 
 /// A game as the page sees it.
@@ -332,6 +352,8 @@ pub struct View {
     pub winner: Option<&'static str>,
     /// Moves played.
     pub moves: usize,
+    /// The moves played, in order.
+    pub history: Vec<MoveView>,
     /// Whether undo has a person's move to take back.
     pub can_undo: bool,
     /// Whether the computer is thinking about its move.

@@ -403,6 +403,27 @@ async fn a_whole_game_with_a_pass_to_the_winner() {
     assert!(passes_recorded >= 1, "{text}");
     let turns = text.matches("]B[").count() + text.matches("]W[").count();
     assert_eq!(turns - passes_recorded, moves.len(), "{text}");
+
+    // The list of moves, and the chart's evaluation after each: exact on 4x4, the final margin.
+    let listed: Vec<&str> = game["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|played| played["square"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, moves);
+    let (status, analysis) = client
+        .call("GET", &format!("/api/games/{id}/analysis"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{analysis}");
+    let points = analysis["points"].as_array().unwrap();
+    assert_eq!(points.len(), moves.len());
+    assert!(
+        points.iter().all(|point| point["exact"] == true),
+        "{analysis}"
+    );
+    assert_eq!(points.last().unwrap()["black"], margin);
+    assert_eq!(points[0]["square"], moves[0].as_str());
 }
 
 #[tokio::test]
@@ -613,6 +634,19 @@ async fn the_page_files_are_served_with_their_types() {
         ),
         ("/style.css", "text/css; charset=utf-8", ".board"),
         ("/icon.svg", "image/svg+xml", "<svg"),
+        (
+            "/chart.js",
+            "text/javascript; charset=utf-8",
+            "export function drawChart",
+        ),
+        ("/sw.js", "text/javascript; charset=utf-8", "caches.open"),
+        (
+            "/manifest.webmanifest",
+            "application/manifest+json",
+            "\"standalone\"",
+        ),
+        ("/icon-192.png", "image/png", "PNG"),
+        ("/icon-512.png", "image/png", "PNG"),
     ] {
         let (status, headers, bytes) = client.raw("GET", path, None, [127, 0, 0, 1]).await;
         assert_eq!(status, StatusCode::OK, "{path}");

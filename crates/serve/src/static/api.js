@@ -43,3 +43,4 @@ export const undo = (id) => request("POST", `${game(id)}/undo`, {});
 export const hint = (id) => request("POST", `${game(id)}/hint`, {});
 export const computerMove = (id, signal) => request("POST", `${game(id)}/computer`, {}, signal);
 export const downloadPath = (id) => `${game(id)}/ggf`;
+export const analysis = (id) => request("GET", `${game(id)}/analysis`);

@@ -3,6 +3,7 @@
 
 import * as api from "./api.js";
 import { drawBoard } from "./board.js";
+import { drawChart } from "./chart.js";
 
 const $ = (id) => document.getElementById(id);
 const ID = /^[0-9a-f]{32}$/;
@@ -12,7 +13,11 @@ const page = {
   hint: null,
   thinking: null, // the AbortController of the computer's move being waited for
   busy: false,
+  chartFor: null, // the game id and move count the chart shows
 };
+
+/** A first visit's game, and the dialog's default: as `othello play`, you against the computer. */
+const FIRST_GAME = { black: "human", white: "computer:3" };
 
 const capital = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 const nameOf = (view, color) => view[color].name;
@@ -22,18 +27,45 @@ const who = (view, color) => {
   return name === capital(color) ? name : `${name} (${color})`;
 };
 
-function statusText(view) {
+/** The status line as phrases, each kept on one line when the line wraps. */
+function statusPhrases(view) {
   if (view.over) {
     const { black, white } = view;
-    const score = `${black.discs} to ${white.discs}`;
-    if (!view.winner) return `Game over: a draw, ${score}.`;
-    return `Game over: ${who(view, view.winner)} wins, ${score}.`;
+    const score = `${black.discs} to ${white.discs}.`;
+    if (!view.winner) return ["Game over:", "a draw,", score];
+    return ["Game over:", `${who(view, view.winner)} wins,`, score];
   }
   const mover = who(view, view.turn);
   if (view.thinking || (page.thinking && view[view.turn].computer)) {
-    return `${mover} is thinking…`;
+    return [`${mover} is thinking…`];
   }
-  return `${mover} to move.`;
+  return [`${mover} to move.`];
+}
+
+function showStatus(phrases) {
+  const parts = [];
+  phrases.forEach((phrase, index) => {
+    if (index > 0) parts.push(" ");
+    const span = document.createElement("span");
+    span.className = "phrase";
+    span.textContent = phrase;
+    parts.push(span);
+  });
+  $("status").replaceChildren(...parts);
+}
+
+/** The moves played, numbered, with who played each and the passes. */
+function showMoves(view) {
+  const items = view.history.map((move, index) => {
+    const item = document.createElement("li");
+    item.className = move.player;
+    item.textContent = move.square;
+    item.title = `${index + 1}. ${capital(move.player)} ${move.square}`;
+    if (move.passed) item.dataset.passed = `${capital(move.passed)} passes`;
+    return item;
+  });
+  $("moves").replaceChildren(...items);
+  $("move-count").textContent = view.history.length ? `(${view.history.length})` : "";
 }
 
 function show(view) {
@@ -45,9 +77,14 @@ function show(view) {
   main.dataset.thinking = String(Boolean(page.thinking));
   for (const color of ["black", "white"]) {
     const player = view[color];
-    $(`${color}-name`).textContent = player.computer
-      ? `${player.name} (level ${player.computer})`
-      : player.name;
+    const name = $(`${color}-name`);
+    name.replaceChildren(player.name);
+    if (player.computer) {
+      const level = document.createElement("span");
+      level.className = "level";
+      level.textContent = ` (level ${player.computer})`;
+      name.append(level);
+    }
     $(`${color}-count`).textContent = String(player.discs);
     const toMove = view.turn === color;
     $(color).classList.toggle("to-move", toMove);
@@ -56,7 +93,9 @@ function show(view) {
       `${capital(color)}: ${player.name}, ${player.discs} discs${toMove ? ", to move" : ""}`,
     );
   }
-  $("status").textContent = statusText(view);
+  showStatus(statusPhrases(view));
+  showMoves(view);
+  if (page.chartFor && page.chartFor !== `${view.id}/${view.moves}`) hideChart();
   drawBoard($("board"), view, { showLegal: $("show-legal").checked, hint: page.hint }, tap);
   $("undo").disabled = !view.can_undo;
   $("hint").disabled = view.over || Boolean(view.turn && view[view.turn].computer);
@@ -80,6 +119,30 @@ function arrive(view, said = "") {
   show(view);
   notify(said || passNotice(view));
   if (!view.over && view[view.turn].computer) computerMoves();
+  if (view.over) showChart();
+}
+
+function hideChart() {
+  page.chartFor = null;
+  $("chart").hidden = true;
+}
+
+/** Asks the server for the engine's evaluation after each move and draws it. */
+async function showChart() {
+  const view = page.view;
+  const key = `${view.id}/${view.moves}`;
+  if (page.chartFor === key) return;
+  page.chartFor = key;
+  $("chart").hidden = false;
+  $("chart-plot").replaceChildren("Evaluating the game…");
+  try {
+    const analysis = await api.analysis(view.id);
+    if (page.chartFor !== key) return;
+    drawChart($("chart-plot"), analysis);
+  } catch (error) {
+    if (page.chartFor !== key) return;
+    $("chart-plot").replaceChildren(`No chart: ${error.message}.`);
+  }
 }
 
 async function computerMoves() {
@@ -137,8 +200,19 @@ function tap(square) {
   act(async () => arrive(await api.play(view.id, square)));
 }
 
+function showMissing(text) {
+  stopThinking();
+  page.view = null;
+  document.querySelector("main").dataset.missing = "true";
+  $("missing").hidden = false;
+  $("missing-text").textContent = text;
+  $("status").textContent = "";
+}
+
 function showGame(view) {
   stopThinking();
+  document.querySelector("main").dataset.missing = "false";
+  $("missing").hidden = true;
   if (location.hash.slice(1) !== view.id) history.replaceState(null, "", `#${view.id}`);
   arrive(view);
 }
@@ -150,13 +224,17 @@ async function load() {
     if (ID.test(id)) {
       try {
         showGame(await api.readGame(id));
-        return;
       } catch (error) {
         if (error.status !== 404) throw error;
-        notify("That game is not on this server: a new game starts.");
+        showMissing("The game of this link is not on this server (an old link, or its file is gone).");
       }
+      return;
     }
-    showGame(await api.createGame({}));
+    if (id) {
+      showMissing(`“#${id.slice(0, 40)}” is not a game's address.`);
+      return;
+    }
+    showGame(await api.createGame(FIRST_GAME));
   });
 }
 
@@ -211,15 +289,25 @@ function setUp() {
       notify(hint.text);
     });
   });
+  $("show-chart").addEventListener("click", () => page.view && showChart());
+  $("missing-new").addEventListener("click", () => {
+    act(async () => showGame(await api.createGame(FIRST_GAME)));
+  });
+  $("missing-choose").addEventListener("click", () => dialog.showModal());
   $("show-legal").addEventListener("change", () => page.view && show(page.view));
   window.addEventListener("hashchange", load);
   // A phone waking up: the game may have moved on (another tab, a restart).
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && page.view && !page.thinking) {
+    if (document.visibilityState === "visible" && page.view && !page.thinking && !page.busy) {
       act(async () => arrive(await api.readGame(page.view.id)));
     }
   });
   load();
+  // Installed on a home screen, the page's files come from the service worker's cache when the
+  // network is off.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(() => {});
+  }
 }
 
 setUp();

@@ -1,6 +1,7 @@
 // Draws the board the server returned: one button per square, with the discs, the legal
 // moves, the last move, the flipped discs and a hint. Every mark has a shape as well as a
 // colour, and every square says what it holds to a screen reader ("d3, empty, legal move").
+// Around the board, the columns' letters and the rows' numbers, as the page names squares.
 
 const COLUMNS = "abcdefghijklmnop";
 
@@ -43,8 +44,20 @@ export function drawBoard(element, view, options, onTap) {
 function build(element, rows, cols, onTap) {
   element.replaceChildren();
   element.dataset.shape = `${rows}x${cols}`;
-  element.style.setProperty("--cols", String(cols));
-  element.style.setProperty("--rows", String(rows));
+  const frame = element.parentElement;
+  frame.style.setProperty("--cols", String(cols));
+  frame.style.setProperty("--rows", String(rows));
+  const label = (text) => {
+    const span = document.createElement("span");
+    span.textContent = text;
+    return span;
+  };
+  frame.querySelector(".files").replaceChildren(
+    ...Array.from({ length: cols }, (_, col) => label(COLUMNS[col])),
+  );
+  frame.querySelector(".ranks").replaceChildren(
+    ...Array.from({ length: rows }, (_, row) => label(String(row + 1))),
+  );
   for (let row = 0; row < rows; row += 1) {
     const line = document.createElement("div");
     line.setAttribute("role", "row");

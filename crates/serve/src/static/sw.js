@@ -1,0 +1,54 @@
+// The service worker: keeps the page's files so that the page opens without the network (an
+// app on a home screen). Files are asked of the network first, so that a new server's page is
+// seen at once, and come from the cache when the network does not answer. Games (/api/) are
+// never cached: the server keeps them.
+
+const CACHE = "othello-page-v1";
+const FILES = [
+  "/",
+  "/app.js",
+  "/board.js",
+  "/chart.js",
+  "/api.js",
+  "/style.css",
+  "/icon.svg",
+  "/icon-192.png",
+  "/icon-512.png",
+  "/manifest.webmanifest",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(FILES))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((name) => name !== CACHE).map((name) => caches.delete(name))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/api/")) return;
+  const key = event.request.mode === "navigate" ? "/" : url.pathname;
+  event.respondWith(
+    fetch(event.request)
+      .then((response) => {
+        if (response.ok) {
+          const copy = response.clone();
+          caches.open(CACHE).then((cache) => cache.put(key, copy));
+        }
+        return response;
+      })
+      .catch(() => caches.match(key).then((cached) => cached ?? Response.error())),
+  );
+});
