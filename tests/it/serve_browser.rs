@@ -1,5 +1,8 @@
 //! `othello serve` in a real browser: headless Chromium driven over `WebDriver` (chromedriver),
-//! on a phone-sized and a desktop-sized window. Ignored by a plain `cargo test` (it needs
+//! at 320x640, 390x844 (phones) and 1280x800 (a desktop): the coordinates, nothing wider than
+//! the screen, a whole game against the computer by taps kept over a reload, the chart after
+//! the game, the installable app (manifest, service worker), a stale link, and at 390 a whole
+//! game between two people checked move by move against the rules library. Ignored by a plain `cargo test` (it needs
 //! Debian's `chromium` and `chromium-driver`); `.ci/run` installs them and runs
 //! `cargo test --test it -- --ignored serve_browser`.
 //!
@@ -190,20 +193,17 @@ fn screenshots() -> PathBuf {
     dir
 }
 
-/// Plays the scripted game by taps and checks the page after each move; a screenshot after
-/// `shot_at` moves.
-async fn play_the_scripted_game(client: &Client, url: &str, shot: &Path, shot_at: usize) {
-    client.goto(url).await.unwrap();
+/// Plays the scripted game between two people by taps and checks the page after each move; a
+/// screenshot after `shot_at` moves.
+async fn play_the_scripted_game(client: &Client, shot: &Path, shot_at: usize) {
+    let old = script(client, "return location.hash;").await;
+    click(client, "#new").await;
+    click(client, "input[name='opponent'][value='people']").await;
+    click(client, "#new-start").await;
     until(
         client,
-        "return /^#[0-9a-f]{32}$/.test(location.hash);",
-        "a game id in the address",
-    )
-    .await;
-    until(
-        client,
-        "return document.querySelectorAll('button.cell').length === 64;",
-        "the board",
+        &format!("return location.hash !== {old} && document.getElementById('white-name').textContent === 'White' && document.querySelectorAll('#moves li').length === 0;"),
+        "a game between two people",
     )
     .await;
     let label = script(
@@ -272,19 +272,79 @@ async fn play_the_scripted_game(client: &Client, url: &str, shot: &Path, shot_at
     std::fs::write(end, client.screenshot().await.unwrap()).unwrap();
 }
 
-/// A new game against the computer at level 1 from the dialog; the computer replies.
-async fn the_computer_replies(client: &Client) {
-    let old = script(client, "return location.hash;").await;
-    click(client, "#new").await;
-    click(client, "input[name='opponent'][value='computer']").await;
-    click(client, "select[name='level'] option[value='1']").await;
-    let size = script(
+/// The first visit: a game against the computer (as `othello play`), its level shown, the
+/// coordinates around the board, the app installable (a manifest, a service worker running).
+async fn the_first_visit(client: &Client, url: &str) {
+    client.goto(url).await.unwrap();
+    until(
         client,
-        "return [window.innerWidth, window.innerHeight].join('x');",
+        "return /^#[0-9a-f]{32}$/.test(location.hash) && document.querySelectorAll('button.cell').length === 64;",
+        "a game and its board",
     )
     .await;
-    let dialog = screenshots().join(format!("serve-{}-new-game.png", size.as_str().unwrap()));
+    assert_eq!(
+        text(client, "#white-name").await.replace('\n', " "),
+        "Computer (level 3)"
+    );
+    let labels = script(
+        client,
+        "return [...document.querySelectorAll('.files span, .ranks span')].map((label) => label.textContent).join('');",
+    )
+    .await;
+    assert_eq!(labels, "abcdefgh12345678");
+    let manifest = script(
+        client,
+        "return document.querySelector('link[rel=manifest]').getAttribute('href');",
+    )
+    .await;
+    assert_eq!(manifest, "/manifest.webmanifest");
+    script(
+        client,
+        "navigator.serviceWorker.ready.then(() => { window.workerReady = true; }); return true;",
+    )
+    .await;
+    until(
+        client,
+        "return window.workerReady === true;",
+        "the service worker",
+    )
+    .await;
+}
+
+/// Waits until the person (black) may move or the game is over; whether it is over.
+async fn persons_turn(client: &Client, what: &str) -> bool {
+    until(
+        client,
+        "const main = document.querySelector('main'); return main.dataset.over === 'true' || (main.dataset.turn === 'black' && main.dataset.thinking === 'false' && document.querySelector(\"button.cell[aria-label*='legal move']\") !== null);",
+        what,
+    )
+    .await;
+    main_data(client, "over").await == "true"
+}
+
+/// A new game against the computer at level 1 from the dialog (its buttons in sight), played to
+/// the end by taps on the first legal move; after 10 of the person's moves a reload keeps the
+/// game. After the game, the chart of the evaluation; a screenshot of the end.
+async fn a_whole_game_against_the_computer(client: &Client, shot: &Path) {
+    let old = script(client, "return location.hash;").await;
+    click(client, "#new").await;
+    let start_bottom = script(
+        client,
+        "return [document.getElementById('new-start').getBoundingClientRect().bottom, window.innerHeight];",
+    )
+    .await;
+    assert!(
+        start_bottom[0].as_f64().unwrap() <= start_bottom[1].as_f64().unwrap(),
+        "the dialog's Start button below the fold: {start_bottom}"
+    );
+    let dialog = shot.with_file_name(
+        shot.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".png", "-new-game.png"),
+    );
     std::fs::write(dialog, client.screenshot().await.unwrap()).unwrap();
+    click(client, "select[name='level'] option[value='1']").await;
     click(client, "#new-start").await;
     until(
         client,
@@ -292,29 +352,118 @@ async fn the_computer_replies(client: &Client) {
         "the new game",
     )
     .await;
-    tap(client, "f5").await;
+    let mut taps = 0;
+    while !persons_turn(client, &format!("the person's move {}", taps + 1)).await {
+        let square = script(
+            client,
+            "return document.querySelector(\"button.cell[aria-label*='legal move']\").dataset.square;",
+        )
+        .await;
+        let before = script(
+            client,
+            "return document.querySelectorAll('#moves li').length;",
+        )
+        .await;
+        tap(client, square.as_str().unwrap()).await;
+        until(
+            client,
+            &format!("return document.querySelectorAll('#moves li').length > {before};"),
+            &format!("{square} played"),
+        )
+        .await;
+        taps += 1;
+        if taps == 10 {
+            persons_turn(client, "the computer's reply").await;
+            let (hash, moves) = (
+                script(client, "return location.hash;").await,
+                script(
+                    client,
+                    "return document.querySelectorAll('#moves li').length;",
+                )
+                .await,
+            );
+            client.refresh().await.unwrap();
+            until(
+                client,
+                &format!("return location.hash === {hash} && document.querySelectorAll('#moves li').length === {moves};"),
+                "the same game after a reload",
+            )
+            .await;
+        }
+    }
+    assert!(taps >= 10, "a whole game: {taps} moves by the person");
+    let status = text(client, "#status").await;
+    assert!(status.starts_with("Game over: "), "{status}");
     until(
         client,
-        "return document.querySelectorAll('button.cell[aria-label*=\"last move\"]').length === 1 && document.querySelector('main').dataset.turn === 'black' && document.getElementById('black-count').textContent !== '4';",
-        "the computer's reply",
+        "return document.querySelector('#chart svg path.line') !== null;",
+        "the chart of the game",
     )
     .await;
-    let counts: u32 = text(client, "#black-count").await.parse::<u32>().unwrap()
-        + text(client, "#white-count").await.parse::<u32>().unwrap();
-    assert_eq!(counts, 6, "two moves played");
-    // A reload keeps the game.
-    let hash = script(client, "return location.hash;").await;
-    client.refresh().await.unwrap();
+    let points = script(
+        client,
+        "return document.querySelectorAll('#chart circle.dot').length;",
+    )
+    .await;
+    let moves = script(
+        client,
+        "return document.querySelectorAll('#moves li').length;",
+    )
+    .await;
+    assert_eq!(points, moves, "a point per move");
+    std::fs::write(shot, client.screenshot().await.unwrap()).unwrap();
+    script(
+        client,
+        "document.getElementById('chart').scrollIntoView(); return true;",
+    )
+    .await;
+    let chart = shot.with_file_name(
+        shot.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".png", "-chart.png"),
+    );
+    std::fs::write(chart, client.screenshot().await.unwrap()).unwrap();
+    script(client, "window.scrollTo(0, 0); return true;").await;
+}
+
+/// A link to a game the server does not have says so and offers a new game.
+async fn a_stale_link(client: &Client, url: &str) {
+    let stale = format!("{}#{}", url.trim_end_matches('/'), "0".repeat(32));
+    client.goto("about:blank").await.unwrap();
+    client.goto(&stale).await.unwrap();
     until(
         client,
-        "return document.getElementById('white-name').textContent === 'Computer (level 1)';",
-        "the game after a reload",
+        "return !document.getElementById('missing').hidden;",
+        "the stale link said",
     )
     .await;
-    assert_eq!(script(client, "return location.hash;").await, hash);
-    let counts: u32 = text(client, "#black-count").await.parse::<u32>().unwrap()
-        + text(client, "#white-count").await.parse::<u32>().unwrap();
-    assert_eq!(counts, 6, "the same game after a reload");
+    assert!(
+        text(client, "#missing-text")
+            .await
+            .contains("not on this server")
+    );
+    assert_eq!(
+        script(client, "return location.hash;").await,
+        json!(format!("#{}", "0".repeat(32)))
+    );
+    click(client, "#missing-new").await;
+    until(
+        client,
+        "return document.getElementById('missing').hidden && document.querySelectorAll('button.cell').length === 64;",
+        "the new game offered",
+    )
+    .await;
+}
+
+/// Nothing on the page reaches past the right edge of the screen.
+async fn nothing_wider_than_the_screen(client: &Client) {
+    let wide = script(
+        client,
+        "return [...document.querySelectorAll('body *')].filter((element) => element.getClientRects().length > 0 && element.getBoundingClientRect().right > window.innerWidth + 0.5).map((element) => element.id || element.className || element.tagName);",
+    )
+    .await;
+    assert_eq!(wide, json!([]), "wider than the screen");
 }
 
 async fn no_sideways_scroll(client: &Client, width: u32) {
@@ -338,7 +487,7 @@ async fn no_sideways_scroll(client: &Client, width: u32) {
 
 #[test]
 #[ignore = "needs chromium and chromium-driver; .ci/run installs them and runs -- --ignored serve_browser"]
-fn serve_browser_plays_a_whole_game_by_taps_on_a_phone_and_a_desktop() {
+fn serve_browser_plays_whole_games_by_taps_on_phones_and_a_desktop() {
     let games = tempfile::tempdir().unwrap();
     let (_server, url) = start_server(games.path());
     let (_driver, driver) = start_driver();
@@ -347,30 +496,23 @@ fn serve_browser_plays_a_whole_game_by_taps_on_a_phone_and_a_desktop() {
         .build()
         .unwrap();
     runtime.block_on(async {
-        for (width, height, shot_at) in [(390, 844, 22), (1280, 800, 22)] {
+        for (width, height) in [(320, 640), (390, 844), (1280, 800)] {
             let profile = tempfile::tempdir().unwrap();
             let client = browser(&driver, profile.path(), width, height).await;
-            let shot = screenshots().join(format!("serve-{width}x{height}.png"));
-            play_the_scripted_game(&client, &url, &shot, shot_at).await;
+            the_first_visit(&client, &url).await;
             no_sideways_scroll(&client, width).await;
-            the_computer_replies(&client).await;
+            nothing_wider_than_the_screen(&client).await;
+            let shot = screenshots().join(format!("serve-{width}x{height}.png"));
+            a_whole_game_against_the_computer(&client, &shot).await;
+            no_sideways_scroll(&client, width).await;
+            nothing_wider_than_the_screen(&client).await;
+            if width == 390 {
+                let scripted = screenshots().join(format!("serve-{width}x{height}-people.png"));
+                play_the_scripted_game(&client, &scripted, 22).await;
+                nothing_wider_than_the_screen(&client).await;
+            }
+            a_stale_link(&client, &url).await;
             client.close().await.unwrap();
         }
-        let profile = tempfile::tempdir().unwrap();
-        let client = browser(&driver, profile.path(), 320, 640).await;
-        client.goto(&url).await.unwrap();
-        until(
-            &client,
-            "return document.querySelectorAll('button.cell').length === 64;",
-            "the board",
-        )
-        .await;
-        no_sideways_scroll(&client, 320).await;
-        std::fs::write(
-            screenshots().join("serve-320x640.png"),
-            client.screenshot().await.unwrap(),
-        )
-        .unwrap();
-        client.close().await.unwrap();
     });
 }

@@ -48,7 +48,7 @@ struct Point {
     /// Who played it.
     player: &'static str,
     /// The value for Black in discs (positive: Black ahead): the final margin when the game is
-    /// over.
+    /// over; an evaluation is kept within the board's squares, as a margin is.
     black: i32,
     /// Whether `black` is exact (the game is over, or solved to its end).
     exact: bool,
@@ -108,6 +108,9 @@ fn evaluate(
         threads: 1,
         ..EngineConfig::default()
     })?;
+    let cells = afters.first().map_or(0, |game| {
+        i32::try_from(game.board().dims().cells()).unwrap_or(i32::MAX)
+    });
     let mut points = Vec::with_capacity(afters.len());
     for (index, ((before, square), after)) in positions.iter().zip(afters).enumerate() {
         let player = before.turn().unwrap_or(Color::Black);
@@ -132,7 +135,7 @@ fn evaluate(
             number: index + 1,
             square: square.to_string(),
             player: player.name(),
-            black,
+            black: black.clamp(-cells, cells),
             exact,
         });
     }

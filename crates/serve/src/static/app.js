@@ -64,7 +64,9 @@ function showMoves(view) {
     if (move.passed) item.dataset.passed = `${capital(move.passed)} passes`;
     return item;
   });
-  $("moves").replaceChildren(...items);
+  const list = $("moves");
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
   $("move-count").textContent = view.history.length ? `(${view.history.length})` : "";
 }
 
