@@ -311,6 +311,26 @@ async fn the_first_visit(client: &Client, url: &str) {
     .await;
 }
 
+/// A reload once the computer has replied: the same game, the same moves.
+async fn a_reload_keeps_the_game(client: &Client) {
+    persons_turn(client, "the computer's reply").await;
+    let (hash, moves) = (
+        script(client, "return location.hash;").await,
+        script(
+            client,
+            "return document.querySelectorAll('#moves li').length;",
+        )
+        .await,
+    );
+    client.refresh().await.unwrap();
+    until(
+        client,
+        &format!("return location.hash === {hash} && document.querySelectorAll('#moves li').length === {moves};"),
+        "the same game after a reload",
+    )
+    .await;
+}
+
 /// Waits until the person (black) may move or the game is over; whether it is over.
 async fn persons_turn(client: &Client, what: &str) -> bool {
     until(
@@ -373,22 +393,7 @@ async fn a_whole_game_against_the_computer(client: &Client, shot: &Path) {
         .await;
         taps += 1;
         if taps == 10 {
-            persons_turn(client, "the computer's reply").await;
-            let (hash, moves) = (
-                script(client, "return location.hash;").await,
-                script(
-                    client,
-                    "return document.querySelectorAll('#moves li').length;",
-                )
-                .await,
-            );
-            client.refresh().await.unwrap();
-            until(
-                client,
-                &format!("return location.hash === {hash} && document.querySelectorAll('#moves li').length === {moves};"),
-                "the same game after a reload",
-            )
-            .await;
+            a_reload_keeps_the_game(client).await;
         }
     }
     assert!(taps >= 10, "a whole game: {taps} moves by the person");
