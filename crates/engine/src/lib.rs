@@ -31,6 +31,7 @@ pub mod analysis;
 pub mod arena;
 pub mod book;
 mod bounds;
+mod clock;
 pub mod computer;
 pub mod depth;
 mod driver;

@@ -5,8 +5,9 @@
 mod pace;
 mod threads;
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::bounds::Window;
 use super::eval::{SCALE, evaluate};

@@ -1,7 +1,8 @@
 //! A move's share of the clock as iterative deepening keeps it ([`Pace`]): the growth of an
 //! iteration's time from the last ones.
 
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 /// Iterative deepening against a move's share of the clock ([`crate::Limits::target`]): whether the
 /// next iteration is expected to end in time, from how long the last ones took.

@@ -3,9 +3,9 @@
 //! ("young brothers wait"), each thread with its own searcher and small table and all of them
 //! with the main table.
 
+use crate::clock::Instant;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
-use std::time::Instant;
 
 use crate::bounds::{INFINITY, Window};
 use crate::search::{Budget, Searcher};

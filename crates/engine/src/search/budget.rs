@@ -1,7 +1,7 @@
 //! When a search stops: the flags, the deadline and the node limit, checked every 1024 nodes.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 use super::Searcher;
 use othello::Rules;
