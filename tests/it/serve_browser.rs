@@ -2,7 +2,8 @@
 //! at 320x640, 390x844 (phones) and 1280x800 (a desktop): the coordinates, nothing wider than
 //! the screen, a whole game against the computer by taps kept over a reload, the chart after
 //! the game, the installable app (manifest, service worker), a stale link, and at 390 a whole
-//! game between two people checked move by move against the rules library. Ignored by a plain `cargo test` (it needs
+//! game between two people checked move by move against the rules library; last, the page
+//! opened again with the server stopped, from its service worker's cache. Ignored by a plain `cargo test` (it needs
 //! Debian's `chromium` and `chromium-driver`); `.ci/run` installs them and runs
 //! `cargo test --test it -- --ignored serve_browser`.
 //!
@@ -494,7 +495,7 @@ async fn no_sideways_scroll(client: &Client, width: u32) {
 #[ignore = "needs chromium and chromium-driver; .ci/run installs them and runs -- --ignored serve_browser"]
 fn serve_browser_plays_whole_games_by_taps_on_phones_and_a_desktop() {
     let games = tempfile::tempdir().unwrap();
-    let (_server, url) = start_server(games.path());
+    let (server, url) = start_server(games.path());
     let (_driver, driver) = start_driver();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -519,5 +520,30 @@ fn serve_browser_plays_whole_games_by_taps_on_phones_and_a_desktop() {
             a_stale_link(&client, &url).await;
             client.close().await.unwrap();
         }
+        let profile = tempfile::tempdir().unwrap();
+        let client = browser(&driver, profile.path(), 390, 844).await;
+        the_first_visit(&client, &url).await;
+        the_page_opens_without_the_server(&client, server).await;
+        client.close().await.unwrap();
     });
+}
+
+/// Once the service worker has kept the page's files, the page opens with the server stopped,
+/// and says that the server cannot be reached.
+async fn the_page_opens_without_the_server(client: &Client, server: Killed) {
+    client.refresh().await.unwrap();
+    until(
+        client,
+        "return navigator.serviceWorker.controller !== null && document.querySelectorAll('button.cell').length === 64;",
+        "the page under its service worker",
+    )
+    .await;
+    drop(server);
+    client.refresh().await.unwrap();
+    until(
+        client,
+        "return document.querySelector('.board-frame') !== null && document.getElementById('notice').textContent.includes('cannot be reached');",
+        "the page from the service worker's cache",
+    )
+    .await;
 }
