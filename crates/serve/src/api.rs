@@ -13,15 +13,19 @@
 //! | `GET /api/games/{id}/ggf`        |                      | the record, as a download      |
 //!
 //! Errors are `{"error": "message"}` with the status: 400 a malformed request, 404 no such
-//! game, 409 a move the game refuses, 413 a body over the limit, 429 too many requests, 503 the
-//! computer's queue is full.
+//! game, 409 a move the game refuses, 413 a body over the limit, 429 too many requests (or
+//! games) from one address, 500 a failure of the database, 503 the computer's queue is full,
+//! 507 the disk or the storage limit is full. A move that is not saved is not played: the game
+//! stays as it was.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -36,6 +40,7 @@ use othello::notation::parse_square;
 use othello_session::hint::Suggestion;
 
 use super::assets;
+use super::database::StoreError;
 use super::game::{Hosted, NewGame, Refusal};
 use super::game_id::GameId;
 use super::pool::{Pool, PoolError};
@@ -206,14 +211,37 @@ impl From<PoolError> for ApiError {
     }
 }
 
-/// Saves the game, before the answer.
-async fn save(server: &Server, id: GameId, game: &Hosted) -> Result<(), ApiError> {
-    server.store.save(id, game).await.map_err(|error| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the game cannot be saved: {error}"),
-        )
-    })
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> ApiError {
+        match error {
+            StoreError::Full(message) => ApiError::new(
+                StatusCode::INSUFFICIENT_STORAGE,
+                format!("the server's storage is full, so nothing was saved or changed: {message}"),
+            ),
+            StoreError::TooManyGames(most) => ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("this address already has {most} saved games, the most one address keeps"),
+            ),
+            StoreError::Missing => ApiError::new(StatusCode::NOT_FOUND, "no such game"),
+            StoreError::Failed(message) => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the game cannot be saved, so nothing was changed: {message}"),
+            ),
+        }
+    }
+}
+
+/// Saves `next` as the game `id` and, once it is durable, puts it in place of `game`: a move
+/// that is not saved is not played.
+async fn save(
+    server: &Server,
+    id: GameId,
+    game: &mut Hosted,
+    next: Hosted,
+) -> Result<(), ApiError> {
+    server.store.save(id, &next).await?;
+    *game = next;
+    Ok(())
 }
 
 /// A JSON body parsed strictly (unknown fields refused); an empty body reads as `{}`.
@@ -277,12 +305,13 @@ fn answer(id: GameId, entry: &Entry, game: &Hosted) -> Response {
 
 async fn create(
     State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Strict(settings): Strict<NewGame>,
 ) -> Result<Response, ApiError> {
     let game = settings.build().map_err(ApiError::bad_request)?;
-    let (id, entry) = server.store.insert(game);
+    let owner = client.ip().to_canonical().to_string();
+    let (id, entry) = server.store.create(game, owner).await?;
     let game = entry.game.lock().await;
-    save(&server, id, &game).await?;
     let mut response = answer(id, &entry, &game);
     *response.status_mut() = StatusCode::CREATED;
     if let Ok(location) = HeaderValue::from_str(&format!("/api/games/{id}")) {
@@ -310,8 +339,9 @@ async fn play(
     let dims = game.game().board().dims();
     let square = parse_square(&body.square, dims)
         .map_err(|error| ApiError::bad_request(error.to_string()))?;
-    game.play_person(square)?;
-    save(&server, id, &game).await?;
+    let mut next = game.clone();
+    next.play_person(square)?;
+    save(&server, id, &mut game, next).await?;
     Ok(answer(id, &entry, &game))
 }
 
@@ -336,8 +366,9 @@ async fn undo(
         stop.store(true, Ordering::Relaxed);
     }
     let mut game = entry.game.lock().await;
-    game.undo()?;
-    save(&server, id, &game).await?;
+    let mut next = game.clone();
+    next.undo()?;
+    save(&server, id, &mut game, next).await?;
     Ok(answer(id, &entry, &game))
 }
 
@@ -418,8 +449,9 @@ async fn computer(
     if let Some(square) = square
         && game.version() == version
     {
-        game.play_computer(square)?;
-        save(&server, id, &game).await?;
+        let mut next = game.clone();
+        next.play_computer(square)?;
+        save(&server, id, &mut game, next).await?;
     }
     // Otherwise the position changed meanwhile (an undo), or the page asked again: the move
     // is not played, and the page sees the game as it now is.
