@@ -1,5 +1,5 @@
-//! The HTTP routes: the page's files and the JSON API, behind the body limit, the per-client
-//! rate limit and the security headers.
+//! The HTTP routes: the page's files and the JSON API, behind the body limit and timeout, the
+//! per-client rate limit, the refusal of other sites' requests and the security headers.
 //!
 //! | Method and path                  | Body                 | Answer                         |
 //! |----------------------------------|----------------------|--------------------------------|
@@ -13,9 +13,10 @@
 //! | `GET /api/games/{id}/ggf`        |                      | the record, as a download      |
 //!
 //! Errors are `{"error": "message"}` with the status: 400 a malformed request, 404 no such
-//! game, 409 a move the game refuses, 413 a body over the limit, 429 too many requests (or
-//! games) from one address, 500 a failure of the database, 503 the computer's queue is full,
-//! 507 the disk or the storage limit is full. A move that is not saved is not played: the game
+//! game, 403 a request from another site, 409 a move the game refuses, 413 a body over the
+//! limit, 415 a body that is not JSON, 429 too many requests (or games) from one address, 500 a
+//! failure of the database, 503 the computer's queue (or the address's share of it) is full,
+//! with `Retry-After`, 507 the disk or the storage limit is full. A move that is not saved is not played: the game
 //! stays as it was.
 
 use std::sync::Arc;
@@ -35,11 +36,13 @@ use serde::{Deserialize, Serialize};
 use tower_governor::GovernorLayer;
 use tower_governor::governor::GovernorConfigBuilder;
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use othello::notation::parse_square;
 use othello_session::hint::Suggestion;
 
 use super::assets;
+use super::cross_site::refuse_cross_site;
 use super::database::StoreError;
 use super::game::{Hosted, NewGame, Refusal};
 use super::game_id::GameId;
@@ -48,6 +51,12 @@ use super::store::{Entry, LoadError, Store};
 
 /// The largest request body accepted, in bytes.
 pub const BODY_LIMIT: usize = 4096;
+
+/// The time a client has to send a request's body.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The seconds a client told that the computer is busy is asked to wait.
+const RETRY_AFTER_SECONDS: u32 = 5;
 
 /// Requests a client may make in a burst, and how often one more is allowed after it.
 pub const RATE_BURST: u32 = 120;
@@ -108,11 +117,13 @@ pub fn router(server: Arc<Server>) -> Router {
             header::CACHE_CONTROL,
             HeaderValue::from_static("no-store"),
         ))
+        .layer(axum::middleware::from_fn(refuse_cross_site))
         .with_state(server);
     Router::new()
         .nest("/api", api)
         .merge(assets::routes())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
         .layer(GovernorLayer::new(governor).error_handler(|error| {
             let (status, message) = match error {
                 tower_governor::GovernorError::TooManyRequests { wait_time, .. } => (
@@ -144,14 +155,24 @@ fn security_header(
 pub struct ApiError {
     status: StatusCode,
     message: String,
+    /// Seconds to wait before asking again (`Retry-After`), if the answer says.
+    retry_after: Option<u32>,
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    /// An error of `status` saying `message`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// The error, asking the client to wait `seconds` before asking again.
+    fn retry_after(mut self, seconds: u32) -> ApiError {
+        self.retry_after = Some(seconds);
+        self
     }
 
     fn bad_request(message: impl Into<String>) -> ApiError {
@@ -166,13 +187,19 @@ struct ErrorBody<'a> {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
+        let mut response = (
             self.status,
             Json(ErrorBody {
                 error: &self.message,
             }),
         )
-            .into_response()
+            .into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -200,7 +227,14 @@ impl From<PoolError> for ApiError {
             PoolError::Busy => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the computer is busy with other games: try again in a moment",
-            ),
+            )
+            .retry_after(RETRY_AFTER_SECONDS),
+            PoolError::AddressBusy => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the computer already has this address's share of searches waiting: \
+                 try again in a moment",
+            )
+            .retry_after(RETRY_AFTER_SECONDS),
             PoolError::Stopped => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the server is shutting down",
@@ -390,6 +424,7 @@ struct Hint {
 
 async fn hint(
     State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     Strict(Nothing {}): Strict<Nothing>,
 ) -> Result<Response, ApiError> {
@@ -398,7 +433,10 @@ async fn hint(
     if position.is_over() {
         return Err(Refusal::Over.into());
     }
-    let report = server.pool.hint(position).await?;
+    let report = server
+        .pool
+        .hint(client.ip().to_canonical(), position)
+        .await?;
     Ok(Json(Hint {
         square: report.best_move.to_string(),
         score: report.score,
@@ -411,6 +449,7 @@ async fn hint(
 
 async fn computer(
     State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     Strict(Nothing {}): Strict<Nothing>,
 ) -> Result<Response, ApiError> {
@@ -438,7 +477,10 @@ async fn computer(
         entry: &entry,
         token,
     };
-    let square = server.pool.choose(position, level, stop).await;
+    let square = server
+        .pool
+        .choose(client.ip().to_canonical(), position, level, stop)
+        .await;
     drop(finished);
     let square = match square {
         Ok(square) => Some(square),

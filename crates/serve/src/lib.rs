@@ -10,6 +10,8 @@
 
 mod api;
 mod assets;
+mod connections;
+mod cross_site;
 mod database;
 mod game;
 mod game_id;
@@ -29,6 +31,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use api::Server;
+use connections::ConnectionLimits;
 use database::Limits;
 use pool::Pool;
 use store::{OpenError, Store};
@@ -38,6 +41,9 @@ const GAMES_IN_MEMORY: usize = 2000;
 
 /// Searches that may wait for a free core.
 const SEARCHES_WAITING: usize = 256;
+
+/// Searches that one client address may have waiting.
+const SEARCHES_WAITING_PER_ADDRESS: usize = 8;
 
 /// Serve the board to a browser: play on a phone, a tablet or a desktop.
 ///
@@ -76,6 +82,14 @@ pub struct ServeArgs {
     /// them all.
     #[arg(long, value_name = "DAYS", default_value_t = 30)]
     expire_days: u64,
+
+    /// Connections open at once, in all; more are closed as they come.
+    #[arg(long, value_name = "N", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: u64,
+
+    /// Connections open at once from one client address.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections_per_address: u64,
 
     /// Open the page in the default browser.
     #[arg(long)]
@@ -137,7 +151,7 @@ pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
         })?;
     let server = Arc::new(Server {
         store: Arc::new(store),
-        pool: Pool::new(cores, SEARCHES_WAITING),
+        pool: Pool::new(cores, SEARCHES_WAITING, SEARCHES_WAITING_PER_ADDRESS),
     });
     runtime.block_on(serve(args, server))?;
     Ok(())
@@ -195,11 +209,12 @@ async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> 
     }
     let app = api::router(Arc::clone(&server));
     let shutdown_server = Arc::clone(&server);
-    let outcome = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
+    let limits = ConnectionLimits {
+        header_timeout: connections::HEADER_TIMEOUT,
+        total: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+        per_address: usize::try_from(args.max_connections_per_address).unwrap_or(usize::MAX),
+    };
+    let outcome = connections::serve(listener, app, limits, async move {
         termination().await;
         // In-flight requests finish; searches stop at once so that they finish soon.
         shutdown_server.pool.close();
@@ -207,7 +222,7 @@ async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> 
     .await;
     println!(
         "Stopped; every game is saved in {}",
-        server.store.dir().display()
+        server.store.database_path().display()
     );
     outcome.map_err(ServeError::Runtime)
 }

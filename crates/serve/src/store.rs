@@ -54,7 +54,6 @@ impl Entry {
 
 /// Every game: those in memory, and the database they are saved in.
 pub struct Store {
-    dir: PathBuf,
     database: Database,
     games: Mutex<HashMap<GameId, Arc<Entry>>>,
     capacity: usize,
@@ -116,16 +115,10 @@ impl Store {
             database.import(rows).await.map_err(failed)?;
         }
         Ok(Store {
-            dir: dir.to_owned(),
             database,
             games: Mutex::new(HashMap::new()),
             capacity: capacity.max(1),
         })
-    }
-
-    /// The data directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
     }
 
     /// The database's file.

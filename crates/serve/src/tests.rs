@@ -19,6 +19,7 @@ use super::game_id::GameId;
 use super::pool::Pool;
 use super::store::Store;
 
+mod abuse;
 mod pool;
 mod store;
 
@@ -47,7 +48,7 @@ impl Client {
     async fn with_limits(dir: &Path, capacity: usize, limits: Limits) -> Client {
         let server = Arc::new(Server {
             store: Arc::new(Store::open(dir, capacity, limits).await.unwrap()),
-            pool: Pool::new(2, 8),
+            pool: Pool::new(2, 8, 8),
         });
         Client {
             app: api::router(Arc::clone(&server)),
@@ -80,6 +81,33 @@ impl Client {
             .await
             .unwrap();
         (status, headers, bytes.to_vec())
+    }
+
+    /// The status and JSON answer of a request with a JSON body and more `headers`.
+    async fn call_with(
+        &self,
+        method: &str,
+        path: &str,
+        body: &str,
+        headers: &[(&str, &str)],
+    ) -> (StatusCode, Value) {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::CONTENT_TYPE, "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let mut request = request.body(Body::from(body.to_owned())).unwrap();
+        request
+            .extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+        let response = self.app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap())
     }
 
     /// The status and JSON answer of one request.
