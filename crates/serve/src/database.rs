@@ -269,6 +269,11 @@ fn write_batches(mut connection: Connection, jobs: &mpsc::Receiver<Job>, limits:
                 }
             }
             Err(error) => {
+                if matches!(error, StoreError::Full(_)) {
+                    // Give the log's space back to the disk where the log is what filled it:
+                    // its pages go into the database, and the log starts again from nothing.
+                    let _ = connection.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+                }
                 for job in batch {
                     let _ = job.done.send(Err(error.clone()));
                 }
