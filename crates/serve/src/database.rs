@@ -314,7 +314,7 @@ fn apply(
             )?;
             if size >= limits.storage_bytes {
                 return Ok(Err(StoreError::Full(format!(
-                    "the server keeps at most {} MB of games",
+                    "the server keeps at most {} MiB of games",
                     limits.storage_bytes >> 20
                 ))));
             }

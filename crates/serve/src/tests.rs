@@ -30,7 +30,7 @@ const LIMITS: Limits = Limits {
     max_pages: None,
 };
 
-/// A server on a games directory, called without a socket.
+/// A server on a data directory, called without a socket.
 struct Client {
     app: Router,
     server: Arc<Server>,

@@ -144,3 +144,14 @@ async fn one_address_gets_its_share_of_the_queue_and_others_are_served_in_turn()
         let _ = search.await;
     }
 }
+
+#[test]
+fn a_client_over_its_share_is_told_when_to_ask_again() {
+    use axum::http::{StatusCode, header};
+    use axum::response::IntoResponse;
+    for error in [PoolError::AddressBusy, PoolError::Busy] {
+        let response = super::super::api::ApiError::from(error).into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "5");
+    }
+}

@@ -296,4 +296,14 @@ async fn games_per_address_are_capped_and_old_unfinished_games_expire() {
     let (status, _) = client.call("GET", &path, None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     client.create(json!({"size": 4})).await;
+    drop(client);
+    // Past the storage limit a new game is refused.
+    let small = Limits {
+        storage_bytes: 1,
+        ..LIMITS
+    };
+    let client = Client::with_limits(dir.path(), 100, small).await;
+    let (status, answer) = client.call("POST", "/api/games", Some(json!({}))).await;
+    assert_eq!(status, StatusCode::INSUFFICIENT_STORAGE, "{answer}");
+    assert!(error_of(&answer).contains("MiB of games"), "{answer}");
 }
