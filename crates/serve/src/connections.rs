@@ -4,13 +4,14 @@
 //! address, taken at accept time: a connection over either cap is closed at once.
 //!
 //! Each request carries its client's address as axum's `ConnectInfo`, which the rate limit and
-//! the caps per address read. On shutdown the listener closes, idle connections close, and the
+//! the caps per address read: an IPv4 address as it is, an IPv6 address as its /64 network (one
+//! household or phone is given a whole /64, so its addresses count as one client). On shutdown the listener closes, idle connections close, and the
 //! requests under way finish (for at most [`SHUTDOWN_GRACE`]).
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -82,6 +83,15 @@ impl Drop for AddressPlace {
     }
 }
 
+/// The address a client is counted by: an IPv4 address (or one mapped into IPv6) as it is, an
+/// IPv6 address as its /64 network.
+pub fn client_address(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !((1_u128 << 64) - 1))),
+        v4 @ IpAddr::V4(_) => v4,
+    }
+}
+
 /// Serves `app` on `listener` until `shutdown` completes, then lets the requests under way
 /// finish.
 ///
@@ -112,7 +122,7 @@ pub async fn serve(
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
-        let address = peer.ip().to_canonical();
+        let address = client_address(peer.ip());
         let Ok(permit) = Arc::clone(&total).try_acquire_owned() else {
             continue;
         };
@@ -137,4 +147,20 @@ pub async fn serve(
     drop(listener);
     let _ = tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ipv6_client_is_its_64_network() {
+        let ip = |text: &str| text.parse::<IpAddr>().unwrap();
+        assert_eq!(client_address(ip("192.0.2.7")), ip("192.0.2.7"));
+        assert_eq!(client_address(ip("::ffff:192.0.2.7")), ip("192.0.2.7"));
+        assert_eq!(
+            client_address(ip("2001:db8:1:2:a:b:c:d")),
+            ip("2001:db8:1:2::")
+        );
+    }
 }
