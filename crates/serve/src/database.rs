@@ -90,10 +90,22 @@ pub struct Row {
 
 /// One write for the writer thread.
 enum Write {
-    Create { id: GameId, owner: String, row: Row },
-    Save { id: GameId, row: Row },
-    Expire { before: i64 },
-    Import { games: Vec<(GameId, Row)> },
+    Create {
+        id: GameId,
+        owner: String,
+        row: Row,
+    },
+    Save {
+        id: GameId,
+        row: Row,
+    },
+    Expire {
+        before: i64,
+    },
+    Import {
+        games: Vec<(GameId, Row)>,
+        done: bool,
+    },
 }
 
 /// A write and where to answer it (the ids the write removed, for an expiry).
@@ -190,10 +202,11 @@ impl Database {
         self.write(Write::Expire { before }).await
     }
 
-    /// Adds games from elsewhere (a folder of GGF files), owned by no address, and marks the
-    /// import done, in one transaction; a game already there is kept as it is.
-    pub async fn import(&self, games: Vec<(GameId, Row)>) -> Result<(), StoreError> {
-        self.write(Write::Import { games }).await.map(drop)
+    /// Adds games from elsewhere (a folder of GGF files), owned by no address, in one
+    /// transaction that also marks the import done when `done`; a game already there is kept as
+    /// it is.
+    pub async fn import(&self, games: Vec<(GameId, Row)>, done: bool) -> Result<(), StoreError> {
+        self.write(Write::Import { games, done }).await.map(drop)
     }
 
     /// Whether [`Database::import`] has been done.
@@ -353,7 +366,7 @@ fn apply(
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             Ok(Ok(ids.iter().filter_map(|id| GameId::parse(id)).collect()))
         }
-        Write::Import { games } => {
+        Write::Import { games, done } => {
             let time = now();
             for (id, row) in games {
                 transaction.execute(
@@ -362,10 +375,12 @@ fn apply(
                     params![id.to_string(), row.record, row.over, time],
                 )?;
             }
-            transaction.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('ggf_imported', ?1)",
-                [games.len().to_string()],
-            )?;
+            if *done {
+                transaction.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('ggf_imported', ?1)",
+                    [jiff::Timestamp::now().to_string()],
+                )?;
+            }
             Ok(Ok(Vec::new()))
         }
     }

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use othello_records::{self as record, Format, GameRecord, ReadOptions};
 
@@ -22,38 +22,73 @@ pub fn read_game(bytes: &[u8]) -> Option<GameRecord> {
     (records.len() == 1).then(|| records.remove(0))
 }
 
-/// The games of the folder `dir`: each `ID.ggf` file's bytes (as they are, even if they do
-/// not read as a game), replaced by the last record of that game in the journals, oldest
-/// journal first, that reads as a game.
-///
-/// # Errors
-/// The folder cannot be listed, or a file in it read.
-pub fn ggf_folder(dir: &Path) -> io::Result<BTreeMap<GameId, Vec<u8>>> {
-    let mut games = BTreeMap::new();
-    let mut journals = BTreeMap::new();
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if let Some(id) = id_of_file(name) {
-            if entry.file_type()?.is_file() {
-                games.insert(id, fs::read(entry.path())?);
+/// A folder of games of the layout before the database: its game files, and the last record
+/// of each game in its journals (oldest journal first) that reads as a game, which is newer
+/// than the game's file.
+pub struct Folder {
+    /// Each `ID.ggf` file.
+    pub files: BTreeMap<GameId, PathBuf>,
+    /// The last good journal record of each game the journals hold.
+    pub journaled: BTreeMap<GameId, Vec<u8>>,
+}
+
+impl Folder {
+    /// The game files and journals of `dir` (the files listed, not read).
+    ///
+    /// # Errors
+    /// The folder cannot be listed, or a journal read.
+    pub fn read(dir: &Path) -> io::Result<Folder> {
+        let mut files = BTreeMap::new();
+        let mut journals = BTreeMap::new();
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if let Some(id) = id_of_file(name) {
+                if entry.file_type()?.is_file() {
+                    files.insert(id, entry.path());
+                }
+            } else if let Some(number) = name
+                .strip_prefix("journal-")
+                .and_then(|rest| rest.strip_suffix(".log"))
+                .and_then(|number| number.parse::<u64>().ok())
+            {
+                journals.insert(number, entry.path());
             }
-        } else if let Some(number) = name
-            .strip_prefix("journal-")
-            .and_then(|rest| rest.strip_suffix(".log"))
-            .and_then(|number| number.parse::<u64>().ok())
-        {
-            journals.insert(number, entry.path());
+        }
+        let mut journaled = BTreeMap::new();
+        for path in journals.values() {
+            let bytes = fs::read(path)?;
+            for (id, record) in journal_records(&bytes) {
+                journaled.insert(id, record.to_vec());
+            }
+        }
+        Ok(Folder { files, journaled })
+    }
+
+    /// Every game's id, files' and journals'.
+    pub fn ids(&self) -> Vec<GameId> {
+        let mut ids: Vec<GameId> = self.files.keys().copied().collect();
+        ids.extend(
+            self.journaled
+                .keys()
+                .filter(|id| !self.files.contains_key(id)),
+        );
+        ids
+    }
+
+    /// The game `id`'s record: the journal's if it has one, else its file's bytes as they are
+    /// (even if they do not read as a game: nothing is dropped).
+    ///
+    /// # Errors
+    /// The file cannot be read.
+    pub fn record(&self, id: GameId) -> io::Result<Vec<u8>> {
+        match (self.journaled.get(&id), self.files.get(&id)) {
+            (Some(record), _) => Ok(record.clone()),
+            (None, Some(path)) => fs::read(path),
+            (None, None) => Ok(Vec::new()),
         }
     }
-    for path in journals.values() {
-        let bytes = fs::read(path)?;
-        for (id, record) in journal_records(&bytes) {
-            games.insert(id, record.to_vec());
-        }
-    }
-    Ok(games)
 }
 
 /// The records of a journal that read as games, in order, up to the first that does not.
@@ -99,13 +134,17 @@ mod tests {
             LATER.len()
         );
         fs::write(dir.path().join("journal-1.log"), cut).unwrap();
-        let games = ggf_folder(dir.path()).unwrap();
-        assert_eq!(games[&GameId::parse(ID).unwrap()], GAME.as_bytes());
+        let id = GameId::parse(ID).unwrap();
+        assert_eq!(
+            Folder::read(dir.path()).unwrap().record(id).unwrap(),
+            GAME.as_bytes()
+        );
 
         let whole = format!("{ID}.ggf {}\n{LATER}", LATER.len());
         fs::write(dir.path().join("journal-2.log"), whole).unwrap();
-        let games = ggf_folder(dir.path()).unwrap();
-        assert_eq!(games[&GameId::parse(ID).unwrap()], LATER.as_bytes());
+        let folder = Folder::read(dir.path()).unwrap();
+        assert_eq!(folder.record(id).unwrap(), LATER.as_bytes());
+        assert_eq!(folder.ids(), [id]);
         assert!(read_game(GAME.as_bytes()).is_some());
     }
 }

@@ -19,6 +19,9 @@ use super::game::Hosted;
 use super::game_id::GameId;
 use super::import;
 
+/// Games of a folder imported in one transaction.
+const IMPORT_BATCH: usize = 500;
+
 /// A game in memory: the game (its lock also orders its saves) and when it was last used.
 pub struct Entry {
     /// The game; held across its save, so that saves of one game land in order.
@@ -87,7 +90,8 @@ pub enum OpenError {
 impl Store {
     /// A store saving into the database in `dir` (created if missing), keeping at most
     /// `capacity` games in memory. On the first start over a folder of `ID.ggf` files (the
-    /// layout before the database), their games are imported.
+    /// layout before the database), their games are imported (a game already in the database
+    /// is kept as it is, so an import cut short is done again whole).
     pub async fn open(dir: &Path, capacity: usize, limits: Limits) -> Result<Store, OpenError> {
         std::fs::create_dir_all(dir)?;
         let path = dir.join(database::FILE_NAME);
@@ -100,19 +104,20 @@ impl Store {
         };
         let database = Database::open(&path, limits).map_err(failed)?;
         if !database.imported().map_err(failed)? {
-            let folder = dir.to_owned();
-            let games = tokio::task::spawn_blocking(move || import::ggf_folder(&folder))
-                .await
-                .map_err(std::io::Error::other)??;
-            let rows = games
-                .into_iter()
-                .map(|(id, record)| {
+            // Read and written a few hundred games at a time, so that a large folder never
+            // sits in memory whole; the import is marked done after the last.
+            let folder = import::Folder::read(dir)?;
+            for ids in folder.ids().chunks(IMPORT_BATCH) {
+                let mut rows = Vec::with_capacity(ids.len());
+                for &id in ids {
+                    let record = folder.record(id)?;
                     let over = import::read_game(&record)
                         .is_some_and(|game| Hosted::from_record(&game).game().is_over());
-                    (id, Row { record, over })
-                })
-                .collect();
-            database.import(rows).await.map_err(failed)?;
+                    rows.push((id, Row { record, over }));
+                }
+                database.import(rows, false).await.map_err(failed)?;
+            }
+            database.import(Vec::new(), true).await.map_err(failed)?;
         }
         Ok(Store {
             database,
