@@ -30,5 +30,6 @@ mod grader_reports;
 mod hardening;
 mod perft;
 mod serve_browser;
+mod serve_store;
 mod solve;
 mod train;
