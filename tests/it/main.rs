@@ -30,5 +30,7 @@ mod grader_reports;
 mod hardening;
 mod perft;
 mod serve_browser;
+#[cfg(unix)]
+mod shards;
 mod solve;
 mod train;
