@@ -22,7 +22,8 @@ use othello::{Color, Dimensions, RuleSet, Setup, Square};
 use othello_engine::arena::{Contestant, Fault, GameSoFar};
 use othello_records::{GameRecord, Metadata, RecordMove, ggf};
 
-/// The longest line read from an engine; a longer one is an unreadable answer.
+/// The longest line read from an engine, and the longest answer (a GTP answer's lines
+/// together); a longer one is cut off there and forfeits the game.
 pub const MAX_LINE: u64 = 64 * 1024;
 
 /// Lines an engine may write ahead of the match reading them.
@@ -128,9 +129,7 @@ impl Process {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(Output::Line(line)) => Ok(line),
-            Ok(Output::TooLong) => Err(Fault::Garbage(format!(
-                "a line longer than {MAX_LINE} bytes"
-            ))),
+            Ok(Output::TooLong) => Err(Fault::Overlong(MAX_LINE)),
             Ok(Output::End) | Err(RecvTimeoutError::Disconnected) => Err(self.crashed()),
             Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout(limit)),
         }
@@ -188,6 +187,42 @@ fn nboard_record(game: &GameSoFar) -> GameRecord {
         Metadata::default(),
     )
     .expect("the moves were played, and the pass is one the rules force")
+}
+
+/// A play as GTP tells it: a colour and its square, or its pass (`None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Play {
+    color: Color,
+    square: Option<Square>,
+}
+
+/// The game so far as GTP's `play` commands tell it: each move, with the pass of a player who
+/// had no move written out (`play white pass`) between two moves of the other, and after the
+/// last move when its player is on turn again, so that `genmove` asks for the move of the one
+/// on turn in the engine's game too.
+fn gtp_plays(game: &GameSoFar) -> Vec<Play> {
+    let mut plays: Vec<Play> = Vec::new();
+    let mut last = None;
+    for (color, square) in game.colored_moves() {
+        if last == Some(color) {
+            plays.push(Play {
+                color: color.opponent(),
+                square: None,
+            });
+        }
+        plays.push(Play {
+            color,
+            square: Some(square),
+        });
+        last = Some(color);
+    }
+    if let Some(color) = last.filter(|&color| game.now.turn() == Some(color)) {
+        plays.push(Play {
+            color: color.opponent(),
+            square: None,
+        });
+    }
+    plays
 }
 
 /// Passes the lines of `stdout` on until it ends, a line is too long, or nobody listens.
@@ -258,9 +293,11 @@ pub struct External {
     protocol: Protocol,
     timeout: Duration,
     process: Option<Process>,
-    /// The moves the engine has been told since its board was cleared (GTP), or `None` when
-    /// its board must be set up again.
-    told: Option<Vec<Square>>,
+    /// The plays the engine has been told since its board was cleared (GTP, `None` a pass),
+    /// or `None` when its board must be set up again.
+    told: Option<Vec<Play>>,
+    /// Whether the engine refused a pass (GTP): it is told the moves alone.
+    refuses_passes: bool,
     /// CPU time of the processes that have ended.
     spent: Duration,
     /// Numbers `ping` (NBoard).
@@ -283,6 +320,7 @@ impl External {
             timeout,
             process: None,
             told: None,
+            refuses_passes: false,
             spent: Duration::ZERO,
             pings: 0,
         };
@@ -373,6 +411,9 @@ impl External {
             if line.trim().is_empty() {
                 break;
             }
+            if (text.len() + 1 + line.len()) as u64 > MAX_LINE {
+                return Err(Fault::Overlong(MAX_LINE));
+            }
             text.push('\n');
             text.push_str(&line);
         }
@@ -399,25 +440,39 @@ impl External {
     }
 
     fn choose_gtp(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
-        let moves = game.colored_moves();
+        let plays = gtp_plays(game);
         let told = match &self.told {
-            Some(told) if game.moves.starts_with(told) => told.len(),
+            Some(told) if plays.starts_with(told) => told.len(),
             _ => {
                 self.gtp("clear_board")?;
                 self.told = Some(Vec::new());
                 0
             }
         };
-        // Never a pass: a player without a move is skipped, and the engine sees whose move
-        // each one is.
-        for &(color, square) in &moves[told..] {
-            self.gtp(&format!("play {} {square}", color_name(color)))?;
-            self.told.get_or_insert_with(Vec::new).push(square);
+        for &play in &plays[told..] {
+            let color = color_name(play.color);
+            match play.square {
+                Some(square) => {
+                    self.gtp(&format!("play {color} {square}"))?;
+                }
+                None if self.refuses_passes => {}
+                // An engine that refuses a pass (GRhino: "? syntax error") sees whose move it
+                // is from the moves alone: it is not sent passes again.
+                None => match self.gtp(&format!("play {color} pass")) {
+                    Ok(_) => {}
+                    Err(Fault::Garbage(_)) => self.refuses_passes = true,
+                    Err(fault) => return Err(fault),
+                },
+            }
+            self.told.get_or_insert_with(Vec::new).push(play);
         }
         let turn = game.now.turn().expect("a player is on turn");
         let answer = self.gtp(&format!("genmove {}", color_name(turn)))?;
         let square = read_move(&answer)?;
-        self.told.get_or_insert_with(Vec::new).push(square);
+        self.told.get_or_insert_with(Vec::new).push(Play {
+            color: turn,
+            square: Some(square),
+        });
         Ok(square)
     }
 

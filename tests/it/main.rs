@@ -31,5 +31,7 @@ mod hardening;
 mod perft;
 mod serve_browser;
 mod serve_store;
+#[cfg(unix)]
+mod shards;
 mod solve;
 mod train;
