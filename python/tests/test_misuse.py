@@ -148,3 +148,18 @@ def test_games_from_a_record_are_compact(tmp_path: Path) -> None:
     count, max_rss_kib = int(out[0]), int(out[1])
     assert count == 20_000
     assert max_rss_kib < 150 * 1024, f"{max_rss_kib} KiB for 20,000 games"
+
+
+def test_the_environments_name_their_extra_when_it_is_missing() -> None:
+    script = (
+        "import sys\n"
+        "sys.modules['gymnasium'] = None\n"
+        "import othello\n"
+        "assert othello.Game().legal_moves()\n"
+        "try:\n"
+        "    import othello.env\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert 'pip install "othello-rs[rl]"' in out.stdout
