@@ -42,7 +42,7 @@ impl PyGame {
     pub(crate) fn starting(game: Game) -> PyGame {
         PyGame {
             start: game.clone(),
-            lister: Arc::new(MoveLister::new(game.board().dims())),
+            lister: MoveLister::shared(game.board().dims()),
             game,
             history: Vec::new(),
             pass_pending: false,
