@@ -1,0 +1,398 @@
+//! Linux cgroups: a directory of ours under the cgroups this process is in (`othello-PID-N`), and a
+//! fresh one under it for every program (`run-N`), with its caps, its CPU time and its killing.
+//!
+//! v2 (one unified hierarchy with `pids` and `memory`) is preferred; otherwise v1, one directory
+//! per controller: `pids` and `cpuacct` are required, `freezer` and `memory` used if mounted.
+
+use std::ffi::CString;
+use std::fs;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::Limits;
+
+/// The directories of one cgroup, by what each is used for (in v2 all the same).
+#[derive(Clone, Debug)]
+struct Dirs {
+    pids: PathBuf,
+    cpu: PathBuf,
+    memory: Option<PathBuf>,
+    freezer: Option<PathBuf>,
+}
+
+impl Dirs {
+    fn join(&self, name: &str) -> Dirs {
+        Dirs {
+            pids: self.pids.join(name),
+            cpu: self.cpu.join(name),
+            memory: self.memory.as_ref().map(|dir| dir.join(name)),
+            freezer: self.freezer.as_ref().map(|dir| dir.join(name)),
+        }
+    }
+
+    /// Each directory once.
+    fn distinct(&self) -> Vec<PathBuf> {
+        let mut all = vec![self.pids.clone(), self.cpu.clone()];
+        all.extend(self.memory.clone());
+        all.extend(self.freezer.clone());
+        all.sort();
+        all.dedup();
+        all
+    }
+}
+
+/// Our own cgroup directories, parents of every program's.
+#[derive(Debug)]
+pub(crate) struct Hierarchy {
+    version: u8,
+    dirs: Dirs,
+    next: AtomicU64,
+}
+
+impl Hierarchy {
+    /// Makes our directories; the reason it cannot, for the fallback's message.
+    pub(crate) fn create() -> Result<Hierarchy, String> {
+        // One directory per hierarchy made, should a process make several.
+        static MADE: AtomicU64 = AtomicU64::new(0);
+        let own = fs::read_to_string("/proc/self/cgroup")
+            .map_err(|error| format!("cannot read /proc/self/cgroup: {error}"))?;
+        let mounts = fs::read_to_string("/proc/self/mounts")
+            .map_err(|error| format!("cannot read /proc/self/mounts: {error}"))?;
+        let name = format!(
+            "othello-{}-{}",
+            std::process::id(),
+            MADE.fetch_add(1, Ordering::Relaxed)
+        );
+        let (version, base) = match v2_base(&own, &mounts) {
+            Some(base) => (2, base),
+            None => (1, v1_base(&own, &mounts)?),
+        };
+        let dirs = base.join(&name);
+        let mut made = Vec::new();
+        for dir in dirs.distinct() {
+            if let Err(error) = fs::create_dir(&dir)
+                && error.kind() != io::ErrorKind::AlreadyExists
+            {
+                for dir in made.iter().rev() {
+                    let _ = fs::remove_dir(dir);
+                }
+                return Err(format!("cannot make cgroup {}: {error}", dir.display()));
+            }
+            made.push(dir);
+        }
+        if version == 2 {
+            // The controllers must be handed down to the programs' cgroups.
+            let wanted = if dirs.memory.is_some() {
+                "+pids +memory"
+            } else {
+                "+pids"
+            };
+            if let Err(error) = fs::write(dirs.pids.join("cgroup.subtree_control"), wanted) {
+                let _ = fs::remove_dir(&dirs.pids);
+                return Err(format!(
+                    "cannot enable {wanted} in {}: {error}",
+                    dirs.pids.display()
+                ));
+            }
+        }
+        Ok(Hierarchy {
+            version,
+            dirs,
+            next: AtomicU64::new(0),
+        })
+    }
+
+    pub(crate) fn version(&self) -> u8 {
+        self.version
+    }
+
+    /// Makes a fresh cgroup for one program, with its caps. With a PID namespace two more
+    /// processes than the cap are allowed: ours, which wait for the program (see `namespace`).
+    pub(crate) fn run_group(&self, limits: &Limits, pid_namespace: bool) -> io::Result<RunGroup> {
+        let number = self.next.fetch_add(1, Ordering::Relaxed);
+        let dirs = self.dirs.join(&format!("run-{number}"));
+        let mut group = RunGroup {
+            version: self.version,
+            procs: Vec::new(),
+            dirs,
+        };
+        // Made one by one, each removed again (by the drop) if a later one fails.
+        for dir in group.dirs.distinct() {
+            fs::create_dir(&dir)?;
+            group.procs.push(
+                CString::new(dir.join("cgroup.procs").as_os_str().as_bytes())
+                    .map_err(io::Error::other)?,
+            );
+        }
+        let max = match limits.max_processes {
+            Some(max) => (max + if pid_namespace { 2 } else { 0 }).to_string(),
+            None => "max".to_owned(),
+        };
+        fs::write(group.dirs.pids.join("pids.max"), max)?;
+        if let (Some(bytes), Some(dir)) = (limits.memory_bytes, &group.dirs.memory) {
+            let file = if self.version == 2 {
+                "memory.max"
+            } else {
+                "memory.limit_in_bytes"
+            };
+            fs::write(dir.join(file), bytes.to_string())?;
+        }
+        Ok(group)
+    }
+
+    /// Removes our directories (they are empty once every program's group is gone).
+    pub(crate) fn remove(&self) {
+        for dir in self.dirs.distinct() {
+            let _ = fs::remove_dir(dir);
+        }
+    }
+}
+
+/// The v2 directory we are in, if the unified hierarchy has `pids` (and `memory`) to give.
+fn v2_base(own: &str, mounts: &str) -> Option<Dirs> {
+    let mount = mounts.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        (fields.get(2) == Some(&"cgroup2")).then(|| PathBuf::from(fields[1]))
+    })?;
+    let path = own.lines().find_map(|line| line.strip_prefix("0::"))?;
+    let dir = mount.join(path.trim_start_matches('/'));
+    let controllers = fs::read_to_string(dir.join("cgroup.controllers")).ok()?;
+    let has = |name: &str| controllers.split_whitespace().any(|word| word == name);
+    if !has("pids") {
+        return None;
+    }
+    Some(Dirs {
+        pids: dir.clone(),
+        cpu: dir.clone(),
+        memory: has("memory").then(|| dir.clone()),
+        freezer: None,
+    })
+}
+
+/// The v1 directories we are in, one per controller.
+fn v1_base(own: &str, mounts: &str) -> Result<Dirs, String> {
+    let find = |controller: &str| -> Option<PathBuf> {
+        let mount = mounts.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            (fields.get(2) == Some(&"cgroup")
+                && fields
+                    .get(3)
+                    .is_some_and(|options| options.split(',').any(|word| word == controller)))
+            .then(|| PathBuf::from(fields[1]))
+        })?;
+        let path = own.lines().find_map(|line| {
+            let mut parts = line.splitn(3, ':');
+            let (_, names, path) = (parts.next()?, parts.next()?, parts.next()?);
+            names
+                .split(',')
+                .any(|name| name == controller)
+                .then_some(path)
+        })?;
+        Some(mount.join(path.trim_start_matches('/')))
+    };
+    let required = |controller: &str| {
+        find(controller).ok_or_else(|| format!("no cgroup {controller} controller mounted"))
+    };
+    Ok(Dirs {
+        pids: required("pids")?,
+        cpu: required("cpuacct")?,
+        memory: find("memory"),
+        freezer: find("freezer"),
+    })
+}
+
+/// One program's cgroup.
+#[derive(Debug)]
+pub(crate) struct RunGroup {
+    version: u8,
+    dirs: Dirs,
+    /// Each `cgroup.procs` to write the started process into, made before the fork.
+    procs: Vec<CString>,
+}
+
+impl RunGroup {
+    /// Has `command`'s process enter the group between fork and exec (so that nothing it starts
+    /// is ever outside), and, with `pid_namespace`, start the program in a namespace of its own.
+    pub(crate) fn enter_on_start(&self, command: &mut Command, pid_namespace: bool) {
+        let procs = self.procs.clone();
+        let enter = move || {
+            for path in &procs {
+                enter(path)?;
+            }
+            if pid_namespace {
+                crate::namespace::start_program()?;
+            }
+            Ok(())
+        };
+        // SAFETY: between fork and exec the closure only makes system calls (open, write, close,
+        // and those of `namespace::start_program`), which are async-signal-safe; it allocates
+        // nothing (the paths were made before).
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(command, enter);
+        }
+    }
+
+    /// Kills every process of the group: no new one can be started (`pids.max` 0), then v2's
+    /// `cgroup.kill`, or each listed process, frozen first where the freezer is mounted.
+    pub(crate) fn kill(&self) {
+        let _ = fs::write(self.dirs.pids.join("pids.max"), "0");
+        if self.version == 2 && fs::write(self.dirs.pids.join("cgroup.kill"), "1").is_ok() {
+            return;
+        }
+        let freezer = self
+            .dirs
+            .freezer
+            .as_ref()
+            .map(|dir| dir.join("freezer.state"));
+        if let Some(state) = &freezer {
+            let _ = fs::write(state, "FROZEN");
+        }
+        for round in 0..200 {
+            let pids = self.pids();
+            if pids.is_empty() {
+                break;
+            }
+            for pid in pids {
+                // SAFETY: kill(2) has no memory-safety preconditions; the pid is in the group
+                // now (a process that has exited leaves it at once).
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+            if round == 0
+                && let Some(state) = &freezer
+            {
+                // Frozen processes die as they thaw.
+                let _ = fs::write(state, "THAWED");
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        if let Some(state) = &freezer {
+            let _ = fs::write(state, "THAWED");
+        }
+    }
+
+    fn pids(&self) -> Vec<libc::pid_t> {
+        fs::read_to_string(self.dirs.pids.join("cgroup.procs"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| line.trim().parse().ok())
+            .collect()
+    }
+
+    pub(crate) fn cpu_time(&self) -> Option<Duration> {
+        if self.version == 2 {
+            let stat = fs::read_to_string(self.dirs.cpu.join("cpu.stat")).ok()?;
+            let micros = field(&stat, "usage_usec")?;
+            return Some(Duration::from_micros(micros));
+        }
+        let nanos = fs::read_to_string(self.dirs.cpu.join("cpuacct.usage")).ok()?;
+        Some(Duration::from_nanos(nanos.trim().parse().ok()?))
+    }
+
+    pub(crate) fn out_of_memory(&self) -> bool {
+        let Some(dir) = &self.dirs.memory else {
+            return false;
+        };
+        let (file, name) = if self.version == 2 {
+            ("memory.events", "oom_kill")
+        } else {
+            ("memory.oom_control", "oom_kill")
+        };
+        fs::read_to_string(dir.join(file))
+            .ok()
+            .and_then(|text| field(&text, name))
+            .is_some_and(|count| count > 0)
+    }
+
+    pub(crate) fn hit_process_cap(&self) -> bool {
+        fs::read_to_string(self.dirs.pids.join("pids.events"))
+            .ok()
+            .and_then(|text| field(&text, "max"))
+            .is_some_and(|count| count > 0)
+    }
+}
+
+impl Drop for RunGroup {
+    /// Kills what is left and removes the group's directories (waiting a little for the killed
+    /// processes to leave them).
+    fn drop(&mut self) {
+        self.kill();
+        for dir in self.dirs.distinct() {
+            remove_when_empty(&dir);
+        }
+    }
+}
+
+/// `rmdir` of a cgroup, retried while its last processes finish dying (at most about 0.2 s).
+fn remove_when_empty(dir: &Path) {
+    for _ in 0..1000 {
+        match fs::remove_dir(dir) {
+            Err(error) if error.raw_os_error() == Some(libc::EBUSY) => {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            _ => return,
+        }
+    }
+}
+
+/// The number after `name ` on a line of a `key value` file.
+fn field(text: &str, name: &str) -> Option<u64> {
+    text.lines().find_map(|line| {
+        let (key, value) = line.split_once(' ')?;
+        (key == name).then(|| value.trim().parse().ok())?
+    })
+}
+
+/// Moves the calling process into the cgroup whose `cgroup.procs` is `path` (writing 0 names
+/// the writer). Only system calls: it runs between fork and exec.
+fn enter(path: &CString) -> io::Result<()> {
+    // SAFETY: open, write and close are async-signal-safe; `path` is a valid C string and the
+    // buffer a static byte.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let written = libc::write(fd, b"0".as_ptr().cast(), 1);
+        let error = io::Error::last_os_error();
+        libc::close(fd);
+        if written != 1 {
+            return Err(error);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_fields_of_key_value_files() {
+        let text = "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n";
+        assert_eq!(field(text, "oom_kill"), Some(3));
+        assert_eq!(field(text, "max"), None);
+    }
+
+    #[test]
+    fn finds_v1_directories_from_mounts_and_own_paths() {
+        let mounts = "cgroup /sys/fs/cgroup/pids cgroup rw,relatime,pids 0 0\n\
+                      cgroup /sys/fs/cgroup/cpu,cpuacct cgroup rw,cpu,cpuacct 0 0\n\
+                      cgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0\n";
+        let own = "8:pids:/\n2:cpu,cpuacct:/user.slice\n0::/\n";
+        let dirs = v1_base(own, mounts).unwrap();
+        assert_eq!(dirs.pids, Path::new("/sys/fs/cgroup/pids"));
+        assert_eq!(dirs.cpu, Path::new("/sys/fs/cgroup/cpu,cpuacct/user.slice"));
+        assert!(dirs.memory.is_none());
+        assert!(
+            v1_base("0::/\n", mounts)
+                .unwrap_err()
+                .contains("pids controller")
+        );
+    }
+}
