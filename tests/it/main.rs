@@ -26,6 +26,7 @@ mod records;
 
 mod grader;
 mod grader_class;
+mod grader_hostile;
 mod grader_reports;
 mod hardening;
 mod perft;

@@ -106,6 +106,41 @@ pub fn is_gone(pid: u32) -> bool {
     }
 }
 
+/// Whether this host gives `othello check` and `othello match` cgroups (else they fall back to
+/// process groups and say so once on standard error).
+pub fn contained_by_cgroups() -> bool {
+    othello_contain::Containment::probe(false).mode() != othello_contain::Mode::ProcessGroup
+}
+
+/// Standard error as a contained run leaves it: empty, or the one line that says containment
+/// fell back to process groups.
+pub fn quiet_but_for_the_fallback_note(stderr: &str) -> bool {
+    stderr.is_empty()
+        || (stderr.lines().count() == 1 && stderr.contains("contained by process group only"))
+}
+
+/// How many live processes (not zombies) have `argument` among their arguments: how tests find
+/// what a contained program started, whose pids inside its PID namespace are not ours.
+pub fn processes_with_argument(argument: &str) -> usize {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let cmdline = fs::read(path.join("cmdline")).ok()?;
+            let pid: u32 = path.file_name()?.to_str()?.parse().ok()?;
+            Some((pid, cmdline))
+        })
+        .filter(|(pid, cmdline)| {
+            !is_gone(*pid)
+                && cmdline
+                    .split(|&byte| byte == 0)
+                    .any(|word| word == argument.as_bytes())
+        })
+        .count()
+}
+
 /// A real Othello file from `shared/data/real/` (public files that are not the project's, read
 /// where they are): `$OTHELLO_REAL_DATA`, else `../shared/data/real` beside the repository (as
 /// in CI), else `shared/data/real` in an ancestor directory. A missing file fails the test,

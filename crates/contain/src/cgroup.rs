@@ -216,8 +216,14 @@ pub(crate) struct RunGroup {
 
 impl RunGroup {
     /// Has `command`'s process enter the group between fork and exec (so that nothing it starts
-    /// is ever outside), and, with `pid_namespace`, start the program in a namespace of its own.
-    pub(crate) fn enter_on_start(&self, command: &mut Command, pid_namespace: bool) {
+    /// is ever outside), with `pid_namespace` start the program in a namespace of its own, and
+    /// set its rlimits.
+    pub(crate) fn enter_on_start(
+        &self,
+        command: &mut Command,
+        pid_namespace: bool,
+        rlimits: crate::rlimits::Rlimits,
+    ) {
         let procs = self.procs.clone();
         let enter = move || {
             for path in &procs {
@@ -226,7 +232,7 @@ impl RunGroup {
             if pid_namespace {
                 crate::namespace::start_program()?;
             }
-            Ok(())
+            rlimits.apply()
         };
         // SAFETY: between fork and exec the closure only makes system calls (open, write, close,
         // and those of `namespace::start_program`), which are async-signal-safe; it allocates

@@ -20,6 +20,8 @@
 mod cgroup;
 #[cfg(target_os = "linux")]
 mod namespace;
+#[cfg(unix)]
+mod rlimits;
 mod tree;
 
 use std::io;
@@ -34,6 +36,11 @@ pub struct Limits {
     pub max_processes: Option<u64>,
     /// Memory of the whole tree in bytes (cgroup `memory.max` / `memory.limit_in_bytes`).
     pub memory_bytes: Option<u64>,
+    /// CPU seconds of each process (`RLIMIT_CPU`: SIGXCPU, then SIGKILL a second later), in
+    /// every mode on Unix.
+    pub cpu_seconds: Option<u64>,
+    /// Address space of each process in bytes (`RLIMIT_AS`), in every mode on Unix.
+    pub address_space_bytes: Option<u64>,
 }
 
 /// How programs are contained.
@@ -131,7 +138,7 @@ impl Containment {
     }
 
     /// Starts `command` contained, under `limits` where the mode enforces them. The command's
-    /// own settings (pipes, directory, `pre_exec` rlimits) are kept; it is put in a process
+    /// own settings (pipes, directory, environment) are kept; it is put in a process
     /// group of its own in every mode. The returned [`Tree`] kills and measures everything the
     /// program starts; it kills what is left when its last clone is dropped.
     ///
@@ -145,11 +152,13 @@ impl Containment {
         #[cfg(target_os = "linux")]
         if let Some(hierarchy) = &self.cgroups {
             let group = hierarchy.run_group(limits, self.pid_namespace)?;
-            group.enter_on_start(command, self.pid_namespace);
+            group.enter_on_start(command, self.pid_namespace, rlimits::Rlimits::of(limits));
             let child = command.spawn()?;
             let tree = Tree::new(child.id(), Some(group));
             return Ok((child, tree));
         }
+        #[cfg(unix)]
+        rlimits::Rlimits::of(limits).apply_on_start(command);
         let _ = limits;
         let child = command.spawn()?;
         let tree = Tree::new(child.id(), None);

@@ -109,7 +109,7 @@ fn a_fork_bomb_stops_at_the_process_cap() {
     }
     let limits = Limits {
         max_processes: Some(8),
-        memory_bytes: None,
+        ..Limits::default()
     };
     // 40 sleepers wanted, at most 8 processes allowed: the shell's fork fails.
     let (_, code, tree) = run(

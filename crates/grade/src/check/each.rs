@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use othello::text::counted;
 
 use super::CheckError;
-use super::judging::Program;
+use super::judging::{Program, resolve_command};
 use crate::report::{Points, ProgramOutcome};
 
 /// The submissions `spec` names: the lines of a list file (blank lines and `#` comments
@@ -53,11 +53,7 @@ pub(super) fn submissions(spec: &str, command: &[OsString]) -> Result<Vec<Progra
                 second: shown,
             });
         }
-        let mut command = command.to_vec();
-        let program = Path::new(&command[0]);
-        if program.is_relative() && program.components().count() > 1 {
-            command[0] = directory.join(program).into_os_string();
-        }
+        let command = resolve_command(command, &directory);
         programs.push(Program {
             name,
             shown_directory: Some(shown.trim_end_matches('/').to_owned()),
