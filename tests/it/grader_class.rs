@@ -12,8 +12,8 @@ use serde_json::Value;
 
 use crate::grader::{generate, othello_path};
 use crate::support::{
-    contained_by_cgroups, othello, processes_with_argument, quiet_but_for_the_fallback_note,
-    scratch,
+    contained_by_cgroups, mask_summary_times, othello, processes_with_argument,
+    quiet_but_for_the_fallback_note, scratch,
 };
 
 /// The kinds of student, with what each does on every case.
@@ -191,7 +191,8 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
         .assert()
         .code(1)
         .stderr(predicate::function(quiet_but_for_the_fallback_note));
-    let summary = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    let summary =
+        mask_summary_times(&String::from_utf8(assert.get_output().stdout.clone()).unwrap());
 
     // The summary, line by line: the header, one line per student in order, the total.
     let lines: Vec<&str> = summary.lines().collect();
@@ -200,14 +201,14 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
     assert_eq!(
         lines[0],
         format!(
-            "{:<width$}  passed  failed  timed out  crashed  memory  score",
+            "{:<width$}  passed  failed  timed out  crashed  memory   cpu s  wall s  score",
             "program"
         )
     );
     for ((name, kind), line) in students.iter().zip(&lines[1..]) {
         let [passed, failed, timed_out, crashed, memory] = kind.expected(CASES);
         let expected = format!(
-            "{name:<width$}  {passed:>6}  {failed:>6}  {timed_out:>9}  {crashed:>7}  {memory:>6}  {}/{}",
+            "{name:<width$}  {passed:>6}  {failed:>6}  {timed_out:>9}  {crashed:>7}  {memory:>6}       -       -  {}/{}",
             passed * POINTS,
             CASES * POINTS
         );
@@ -251,7 +252,7 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
     }
 
     let xml = fs::read_to_string(reports.join("class.xml")).unwrap();
-    check_junit(&xml, &students);
+    check_junit(&xml, &students, &root.join("cases"));
     for (name, kind) in &students {
         let text = fs::read_to_string(reports.join(format!("{name}.json"))).unwrap();
         check_gradescope(&text, *kind);
@@ -265,7 +266,7 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
 /// `failures`, `errors` and `time`, one `testcase` per case with `name`, `classname` and
 /// `time`; a FAIL has a `failure`, the other verdicts an `error`, each with `type` and
 /// `message`.
-fn check_junit(xml: &str, students: &[(String, Kind)]) {
+fn check_junit(xml: &str, students: &[(String, Kind)], cases_dir: &Path) {
     let document = roxmltree::Document::parse(xml).expect("the JUnit report is well-formed XML");
     let root = document.root_element();
     assert_eq!(root.tag_name().name(), "testsuites");
@@ -283,7 +284,14 @@ fn check_junit(xml: &str, students: &[(String, Kind)]) {
             let value = suite.attribute(attribute).expect(attribute);
             value.parse::<usize>().expect("a count");
         }
-        suite.attribute("time").unwrap().parse::<f64>().unwrap();
+        // The wall time of the student's run (its cases under way), at most their sum.
+        let wall = suite.attribute("time").unwrap().parse::<f64>().unwrap();
+        let summed: f64 = suite
+            .children()
+            .filter(roxmltree::Node::is_element)
+            .map(|case| case.attribute("time").unwrap().parse::<f64>().unwrap())
+            .sum();
+        assert!(wall <= summed + 0.002, "{name}: {wall} > {summed}");
         let [passed, failed, ..] = kind.expected(CASES);
         assert_eq!(
             suite.attribute("failures"),
@@ -312,6 +320,13 @@ fn check_junit(xml: &str, students: &[(String, Kind)]) {
             };
             assert_eq!(children.first().map(|c| c.tag_name().name()), expected);
             if let Some(outcome) = children.first() {
+                // The case's whole input beside the failure: the student does not have it.
+                let input = fs::read_to_string(cases_dir.join(format!("{index:04}.in"))).unwrap();
+                let system_out = children
+                    .iter()
+                    .find(|child| child.tag_name().name() == "system-out")
+                    .expect("system-out");
+                assert_eq!(system_out.text(), Some(input.as_str()));
                 failures += 1;
                 assert!(outcome.attribute("type").is_some());
                 assert!(!outcome.attribute("message").unwrap().is_empty());
@@ -349,11 +364,21 @@ fn check_gradescope(text: &str, kind: Kind) {
     assert_eq!(report["score"].as_f64(), Some((passed * POINTS) as f64));
     assert_eq!(report["max_score"].as_f64(), Some((CASES * POINTS) as f64));
     assert!(report["output"].as_str().unwrap().contains("cases passed"));
-    assert!(report["execution_time"].is_number());
+    assert!(report["execution_time"].as_f64().unwrap() >= 0.0);
     let tests = report["tests"].as_array().unwrap();
     assert_eq!(tests.len(), CASES);
     for test in tests {
         assert!(test["name"].is_string() && test["output"].is_string());
+        assert!(test["number"].is_string());
+        let output = test["output"].as_str().unwrap();
+        if passed == 0 {
+            // What failed, then the first lines of the input.
+            assert!(output.contains("\ninput:\n     1 "), "{output}");
+        }
+        if kind == Kind::OffByOne {
+            assert!(output.contains("actual:   (end of output)\n"), "{output}");
+            assert!(output.contains("^ column 1\n"), "{output}");
+        }
         let status = test["status"].as_str().unwrap();
         assert_eq!(status, if passed > 0 { "passed" } else { "failed" });
         assert_eq!(test["max_score"].as_f64(), Some(POINTS as f64));
@@ -385,9 +410,18 @@ fn check_json(json: &Value, students: &[(String, Kind)]) {
             assert_eq!(program["summary"][key], count, "{name} {key}");
         }
         let verdict = verdicts[counts.iter().position(|&count| count > 0).unwrap()];
+        assert!(program["summary"]["wall_seconds"].as_f64().unwrap() >= 0.0);
+        assert!(program["summary"]["cpu_seconds"].as_f64().unwrap() >= 0.0);
         for case in program["cases"].as_array().unwrap() {
             assert_eq!(case["verdict"], verdict, "{name}");
             assert!(case["seconds"].is_number() && case["points"] == 5.0);
+            assert!(
+                case["input"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(char::is_numeric)
+            );
+            assert!(case["cpu_seconds"].is_number() || case["cpu_seconds"].is_null());
             let difference = &case["difference"];
             if verdict == "PASS" {
                 assert!(difference.is_null() && case["detail"].is_null());
@@ -408,6 +442,13 @@ fn check_json(json: &Value, students: &[(String, Kind)]) {
             if *kind == Kind::Garbage {
                 assert_eq!(difference["line"], 2);
                 assert_eq!(difference["actual"], "\u{1b}[31m\u{1}<&>\"\n");
+                assert_eq!(difference["column"], 1);
+                assert!(
+                    difference["marked"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with("expected: ")
+                );
             }
             if *kind == Kind::MemoryHog {
                 assert!(

@@ -119,6 +119,32 @@ pub fn quiet_but_for_the_fallback_note(stderr: &str) -> bool {
         || (stderr.lines().count() == 1 && stderr.contains("contained by process group only"))
 }
 
+/// `check --each`'s summary table with its two time columns (CPU and wall seconds, which vary
+/// from run to run) checked to be numbers and written as `-`, so that the rest can be compared.
+pub fn mask_summary_times(summary: &str) -> String {
+    let mut lines = summary.lines();
+    let header = lines.next().unwrap_or_default();
+    let at = header.find("   cpu s  wall s").expect("the time columns");
+    let mut masked = vec![header.to_owned()];
+    for line in lines {
+        if line.len() < at + 16 || line.ends_with("passed every case") {
+            masked.push(line.to_owned());
+            continue;
+        }
+        let times = &line[at..at + 16];
+        for time in times.split_whitespace() {
+            time.parse::<f64>()
+                .unwrap_or_else(|_| panic!("a time: {time:?} in {line:?}"));
+        }
+        masked.push(format!(
+            "{}       -       -{}",
+            &line[..at],
+            &line[at + 16..]
+        ));
+    }
+    masked.join("\n") + "\n"
+}
+
 /// How many live processes (not zombies) have `argument` among their arguments: how tests find
 /// what a contained program started, whose pids inside its PID namespace are not ours.
 pub fn processes_with_argument(argument: &str) -> usize {

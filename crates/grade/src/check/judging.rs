@@ -13,7 +13,10 @@ use super::CheckError;
 use super::cases::CaseFiles;
 use super::running::{Ending, ExecuteError, Launch, Limits, Run, execute};
 use crate::report::{CaseOutcome, DifferenceText};
-use crate::{RunEnd, Verdict, excerpt, explain_line, first_difference, quote, ran_out_of_memory};
+use crate::{
+    RunEnd, Verdict, excerpt, explain_line, first_difference, mark_difference, quote,
+    ran_out_of_memory,
+};
 
 /// A program under test: its command line and the directory it runs in.
 #[derive(Clone, Debug)]
@@ -107,6 +110,8 @@ pub(super) fn not_started(case: &CaseFiles, why: &str) -> CaseOutcome {
         detail: Some(why.to_owned()),
         points: case.points,
         seconds: 0.0,
+        cpu_seconds: None,
+        input: String::from_utf8_lossy(&case.stdin).into_owned(),
         exit: None,
         stderr: String::new(),
         peak_memory_kib: None,
@@ -233,16 +238,23 @@ fn judge(
         detail,
         points: case.points,
         seconds: run.elapsed.as_secs_f64(),
+        cpu_seconds: run.usage.map(|usage| usage.cpu_seconds),
+        input: String::from_utf8_lossy(input).into_owned(),
         exit,
         stderr: String::from_utf8_lossy(&run.stderr[..run.stderr.len().min(STDERR_SHOWN)])
             .into_owned(),
         peak_memory_kib: run.usage.map(|usage| usage.peak_kib),
-        difference: difference.map(|difference| DifferenceText {
-            line: difference.line,
-            expected: text(difference.expected),
-            actual: text(difference.actual),
-            cause: answered,
-            excerpt: excerpt(expected, &run.stdout, difference.line),
+        difference: difference.map(|difference| {
+            let (column, marked) = mark_difference(&difference);
+            DifferenceText {
+                column,
+                marked,
+                line: difference.line,
+                expected: text(difference.expected),
+                actual: text(difference.actual),
+                cause: answered,
+                excerpt: excerpt(expected, &run.stdout, difference.line),
+            }
         }),
     }
 }

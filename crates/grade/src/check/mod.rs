@@ -25,7 +25,7 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -377,7 +377,7 @@ fn probe_containment(no_cgroups: bool) -> Containment {
 
 /// The name of the program in the reports without `--each`: the script or program file a
 /// command runs, not its interpreter (`python3 main.py` is `main.py`, `sh run.sh` is `run.sh`):
-/// the last word not an option that names an existing file, else the command's file name.
+/// the first later word not an option that names an existing file, else the command's file name.
 fn program_name(command: &[OsString]) -> String {
     let file_name = |word: &OsString| {
         std::path::Path::new(word)
@@ -388,7 +388,6 @@ fn program_name(command: &[OsString]) -> String {
     };
     command[1..]
         .iter()
-        .rev()
         .find(|word| {
             !word.to_string_lossy().starts_with('-') && std::path::Path::new(word).is_file()
         })
@@ -399,6 +398,8 @@ fn program_name(command: &[OsString]) -> String {
 /// last case is in, and the reports of the whole run at the end.
 struct Collector<'a> {
     programs: Vec<ProgramOutcome>,
+    /// Per program, when each of its cases ran.
+    spans: Vec<Vec<(Instant, Instant)>>,
     pending: Vec<Vec<Option<CaseOutcome>>>,
     left: Vec<usize>,
     targets: &'a [ReportTarget],
@@ -418,6 +419,7 @@ impl<'a> Collector<'a> {
                 .iter()
                 .map(|program| ProgramOutcome {
                     name: program.name.clone(),
+                    wall_seconds: 0.0,
                     directory: program.shown_directory.clone(),
                     command: command
                         .iter()
@@ -426,6 +428,7 @@ impl<'a> Collector<'a> {
                     cases: Vec::with_capacity(cases),
                 })
                 .collect(),
+            spans: vec![Vec::new(); programs.len()],
             pending: vec![vec![None; cases]; programs.len()],
             left: vec![cases; programs.len()],
             targets,
@@ -434,11 +437,17 @@ impl<'a> Collector<'a> {
     }
 
     fn add(&mut self, program: usize, case: usize, outcome: CaseOutcome) -> Result<(), CheckError> {
+        let now = Instant::now();
+        let started = now
+            .checked_sub(Duration::from_secs_f64(outcome.seconds))
+            .unwrap_or(now);
+        self.spans[program].push((started, now));
         self.pending[program][case] = Some(outcome);
         self.left[program] -= 1;
         if self.left[program] > 0 {
             return Ok(());
         }
+        self.programs[program].wall_seconds = busy_time(&mut self.spans[program]).as_secs_f64();
         let outcomes = std::mem::take(&mut self.pending[program]);
         self.programs[program].cases = outcomes.into_iter().flatten().collect();
         let done = std::slice::from_ref(&self.programs[program]);
@@ -454,6 +463,28 @@ impl<'a> Collector<'a> {
         }
         Ok(self.programs)
     }
+}
+
+/// The time during which at least one of `spans` was under way: a program's wall time, its
+/// parallel cases counted once and the time it waited for its turn (`--each`) not at all.
+fn busy_time(spans: &mut [(Instant, Instant)]) -> Duration {
+    spans.sort_unstable();
+    let mut busy = Duration::ZERO;
+    let mut current: Option<(Instant, Instant)> = None;
+    for &(start, end) in spans.iter() {
+        current = match current {
+            Some((from, to)) if start <= to => Some((from, to.max(end))),
+            Some((from, to)) => {
+                busy += to - from;
+                Some((start, end))
+            }
+            None => Some((start, end)),
+        };
+    }
+    if let Some((from, to)) = current {
+        busy += to - from;
+    }
+    busy
 }
 
 /// Prints the verdicts of one program's cases in case order as they arrive in any order.
