@@ -1,8 +1,10 @@
-//! Linux cgroups: a directory of ours under the cgroups this process is in (`othello-PID-N`), and a
-//! fresh one under it for every program (`run-N`), with its caps, its CPU time and its killing.
+//! Linux cgroups: a fresh one for every program (`othello-PID-N`) under the cgroups this process
+//! is in, with its caps, its CPU time and its killing, removed when the program's tree is gone
+//! (so nothing is left behind even by a process that never drops its [`crate::Containment`]).
 //!
-//! v2 (one unified hierarchy with `pids` and `memory`) is preferred; otherwise v1, one directory
-//! per controller: `pids` and `cpuacct` are required, `freezer` and `memory` used if mounted.
+//! v2 (one unified hierarchy whose `cgroup.subtree_control` hands `pids`, and `memory` if it can,
+//! to our children) is preferred; otherwise v1, one directory per controller: `pids` and
+//! `cpuacct` are required, `freezer` and `memory` used if mounted.
 
 use std::ffi::CString;
 use std::fs;
@@ -45,65 +47,41 @@ impl Dirs {
     }
 }
 
-/// Our own cgroup directories, parents of every program's.
+/// The cgroup directories this process is in, parents of every program's.
 #[derive(Debug)]
 pub(crate) struct Hierarchy {
     version: u8,
     dirs: Dirs,
-    next: AtomicU64,
 }
 
+/// Numbers the programs' cgroups of this process.
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
 impl Hierarchy {
-    /// Makes our directories; the reason it cannot, for the fallback's message.
-    pub(crate) fn create() -> Result<Hierarchy, String> {
-        // One directory per hierarchy made, should a process make several.
-        static MADE: AtomicU64 = AtomicU64::new(0);
+    /// Finds our cgroups and checks that a program's can be made there (one is made and
+    /// removed); the reason it cannot, for the fallback's message.
+    pub(crate) fn find() -> Result<Hierarchy, String> {
         let own = fs::read_to_string("/proc/self/cgroup")
             .map_err(|error| format!("cannot read /proc/self/cgroup: {error}"))?;
         let mounts = fs::read_to_string("/proc/self/mounts")
             .map_err(|error| format!("cannot read /proc/self/mounts: {error}"))?;
-        let name = format!(
-            "othello-{}-{}",
-            std::process::id(),
-            MADE.fetch_add(1, Ordering::Relaxed)
-        );
-        let (version, base) = match v2_base(&own, &mounts) {
-            Some(base) => (2, base),
-            None => (1, v1_base(&own, &mounts)?),
+        let hierarchy = match v2_base(&own, &mounts) {
+            Some(dirs) => Hierarchy { version: 2, dirs },
+            None => Hierarchy {
+                version: 1,
+                dirs: v1_base(&own, &mounts)?,
+            },
         };
-        let dirs = base.join(&name);
-        let mut made = Vec::new();
-        for dir in dirs.distinct() {
-            if let Err(error) = fs::create_dir(&dir)
-                && error.kind() != io::ErrorKind::AlreadyExists
-            {
-                for dir in made.iter().rev() {
-                    let _ = fs::remove_dir(dir);
-                }
-                return Err(format!("cannot make cgroup {}: {error}", dir.display()));
-            }
-            made.push(dir);
-        }
-        if version == 2 {
-            // The controllers must be handed down to the programs' cgroups.
-            let wanted = if dirs.memory.is_some() {
-                "+pids +memory"
-            } else {
-                "+pids"
-            };
-            if let Err(error) = fs::write(dirs.pids.join("cgroup.subtree_control"), wanted) {
-                let _ = fs::remove_dir(&dirs.pids);
-                return Err(format!(
-                    "cannot enable {wanted} in {}: {error}",
-                    dirs.pids.display()
-                ));
-            }
-        }
-        Ok(Hierarchy {
-            version,
-            dirs,
-            next: AtomicU64::new(0),
-        })
+        let probe = hierarchy
+            .run_group(&Limits::default(), false)
+            .map_err(|error| {
+                format!(
+                    "cannot make a cgroup in {}: {error}",
+                    hierarchy.dirs.pids.display()
+                )
+            })?;
+        drop(probe);
+        Ok(hierarchy)
     }
 
     pub(crate) fn version(&self) -> u8 {
@@ -113,16 +91,20 @@ impl Hierarchy {
     /// Makes a fresh cgroup for one program, with its caps. With a PID namespace two more
     /// processes than the cap are allowed: ours, which wait for the program (see `namespace`).
     pub(crate) fn run_group(&self, limits: &Limits, pid_namespace: bool) -> io::Result<RunGroup> {
-        let number = self.next.fetch_add(1, Ordering::Relaxed);
-        let dirs = self.dirs.join(&format!("run-{number}"));
+        let number = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dirs = self
+            .dirs
+            .join(&format!("othello-{}-{number}", std::process::id()));
         let mut group = RunGroup {
             version: self.version,
             procs: Vec::new(),
             dirs,
+            made: Vec::new(),
         };
         // Made one by one, each removed again (by the drop) if a later one fails.
         for dir in group.dirs.distinct() {
             fs::create_dir(&dir)?;
+            group.made.push(dir.clone());
             group.procs.push(
                 CString::new(dir.join("cgroup.procs").as_os_str().as_bytes())
                     .map_err(io::Error::other)?,
@@ -143,13 +125,6 @@ impl Hierarchy {
         }
         Ok(group)
     }
-
-    /// Removes our directories (they are empty once every program's group is gone).
-    pub(crate) fn remove(&self) {
-        for dir in self.dirs.distinct() {
-            let _ = fs::remove_dir(dir);
-        }
-    }
 }
 
 /// The v2 directory we are in, if the unified hierarchy has `pids` (and `memory`) to give.
@@ -160,7 +135,8 @@ fn v2_base(own: &str, mounts: &str) -> Option<Dirs> {
     })?;
     let path = own.lines().find_map(|line| line.strip_prefix("0::"))?;
     let dir = mount.join(path.trim_start_matches('/'));
-    let controllers = fs::read_to_string(dir.join("cgroup.controllers")).ok()?;
+    // What our children get: a cgroup with processes of its own cannot hand on more.
+    let controllers = fs::read_to_string(dir.join("cgroup.subtree_control")).ok()?;
     let has = |name: &str| controllers.split_whitespace().any(|word| word == name);
     if !has("pids") {
         return None;
@@ -212,6 +188,8 @@ pub(crate) struct RunGroup {
     dirs: Dirs,
     /// Each `cgroup.procs` to write the started process into, made before the fork.
     procs: Vec<CString>,
+    /// The directories made, to remove.
+    made: Vec<PathBuf>,
 }
 
 impl RunGroup {
@@ -323,25 +301,31 @@ impl RunGroup {
     }
 }
 
+impl RunGroup {
+    /// `rmdir` of one of the group's directories, retried while its last processes finish
+    /// dying (a fork bomb's take a while), killing again every 10 ms, for at most 5 s.
+    fn remove_when_empty(&self, dir: &Path) {
+        for attempt in 1..=2500 {
+            match fs::remove_dir(dir) {
+                Err(error) if error.raw_os_error() == Some(libc::EBUSY) => {
+                    if attempt % 50 == 0 {
+                        self.kill();
+                    }
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                _ => return,
+            }
+        }
+    }
+}
+
 impl Drop for RunGroup {
     /// Kills what is left and removes the group's directories (waiting a little for the killed
     /// processes to leave them).
     fn drop(&mut self) {
         self.kill();
-        for dir in self.dirs.distinct() {
-            remove_when_empty(&dir);
-        }
-    }
-}
-
-/// `rmdir` of a cgroup, retried while its last processes finish dying (at most about 0.2 s).
-fn remove_when_empty(dir: &Path) {
-    for _ in 0..1000 {
-        match fs::remove_dir(dir) {
-            Err(error) if error.raw_os_error() == Some(libc::EBUSY) => {
-                std::thread::sleep(Duration::from_micros(200));
-            }
-            _ => return,
+        for dir in &self.made {
+            self.remove_when_empty(dir);
         }
     }
 }

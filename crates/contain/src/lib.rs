@@ -62,7 +62,8 @@ pub enum Mode {
 /// empty or `0`: the fallback that non-Linux hosts and hosts without permission get.
 pub const DISABLE_VARIABLE: &str = "OTHELLO_NO_CGROUPS";
 
-/// The containment available to this process, probed once.
+/// The containment available to this process, probed once (and kept as long as wanted: it holds
+/// no resource; each program's cgroup goes with its [`Tree`]).
 #[derive(Debug)]
 pub struct Containment {
     #[cfg(target_os = "linux")]
@@ -94,7 +95,7 @@ impl Containment {
 
     #[cfg(target_os = "linux")]
     fn probe_host() -> Containment {
-        match cgroup::Hierarchy::create() {
+        match cgroup::Hierarchy::find() {
             Ok(hierarchy) => Containment {
                 cgroups: Some(hierarchy),
                 pid_namespace: namespace::available(),
@@ -163,15 +164,6 @@ impl Containment {
         let child = command.spawn()?;
         let tree = Tree::new(child.id(), None);
         Ok((child, tree))
-    }
-}
-
-impl Drop for Containment {
-    fn drop(&mut self) {
-        #[cfg(target_os = "linux")]
-        if let Some(hierarchy) = &self.cgroups {
-            hierarchy.remove();
-        }
     }
 }
 

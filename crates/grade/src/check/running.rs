@@ -258,6 +258,9 @@ fn supervise(
             waiter_tree.kill();
         }
         let (status, usage) = reap_child(child);
+        // Let go of the tree first, so that the run (not this detached thread, which the
+        // checker may outlive) removes its cgroup.
+        drop(waiter_tree);
         let _ = events.send(Event::Reaped(status, usage));
     })?;
 
