@@ -182,7 +182,7 @@ fn each_from_a_list_and_usage_errors() {
 
 /// Without `--each` the suite is named after the script the command runs (`sh spaces.sh` is
 /// `spaces.sh`, not `sh`), or `--name`; a whitespace difference is marked under its column with
-/// the blanks made visible; the failing case's input is in every report; JUnit's suite time and
+/// the blanks made visible; the failing case's input is in every report; `JUnit`'s suite time and
 /// Gradescope's `execution_time` are the run's wall time, not the sum of the parallel cases.
 #[cfg(unix)]
 #[test]

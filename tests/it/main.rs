@@ -29,6 +29,7 @@ mod grader_class;
 mod grader_hostile;
 mod grader_reports;
 mod hardening;
+mod match_contained;
 mod perft;
 mod serve_browser;
 mod solve;
