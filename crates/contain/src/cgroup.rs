@@ -4,7 +4,9 @@
 //!
 //! v2 (one unified hierarchy whose `cgroup.subtree_control` hands `pids`, and `memory` if it can,
 //! to our children) is preferred; otherwise v1, one directory per controller: `pids` and
-//! `cpuacct` are required, `freezer` and `memory` used if mounted.
+//! `cpuacct` are required, and `memory` is used if mounted, for the programs given a memory cap
+//! (a memory cgroup costs the most to make and remove). A tree is killed with no freezer: its
+//! `pids.max` set to 0 first, nothing in it can start a process while each is killed.
 
 use std::ffi::CString;
 use std::fs;
@@ -23,7 +25,6 @@ struct Dirs {
     pids: PathBuf,
     cpu: PathBuf,
     memory: Option<PathBuf>,
-    freezer: Option<PathBuf>,
 }
 
 impl Dirs {
@@ -32,7 +33,6 @@ impl Dirs {
             pids: self.pids.join(name),
             cpu: self.cpu.join(name),
             memory: self.memory.as_ref().map(|dir| dir.join(name)),
-            freezer: self.freezer.as_ref().map(|dir| dir.join(name)),
         }
     }
 
@@ -40,7 +40,6 @@ impl Dirs {
     fn distinct(&self) -> Vec<PathBuf> {
         let mut all = vec![self.pids.clone(), self.cpu.clone()];
         all.extend(self.memory.clone());
-        all.extend(self.freezer.clone());
         all.sort();
         all.dedup();
         all
@@ -92,9 +91,12 @@ impl Hierarchy {
     /// processes than the cap are allowed: ours, which wait for the program (see `namespace`).
     pub(crate) fn run_group(&self, limits: &Limits, pid_namespace: bool) -> io::Result<RunGroup> {
         let number = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dirs = self
+        let mut dirs = self
             .dirs
             .join(&format!("othello-{}-{number}", std::process::id()));
+        if self.version == 1 && limits.memory_bytes.is_none() {
+            dirs.memory = None;
+        }
         let mut group = RunGroup {
             version: self.version,
             procs: Vec::new(),
@@ -145,7 +147,6 @@ fn v2_base(own: &str, mounts: &str) -> Option<Dirs> {
         pids: dir.clone(),
         cpu: dir.clone(),
         memory: has("memory").then(|| dir.clone()),
-        freezer: None,
     })
 }
 
@@ -177,7 +178,6 @@ fn v1_base(own: &str, mounts: &str) -> Result<Dirs, String> {
         pids: required("pids")?,
         cpu: required("cpuacct")?,
         memory: find("memory"),
-        freezer: find("freezer"),
     })
 }
 
@@ -221,21 +221,13 @@ impl RunGroup {
     }
 
     /// Kills every process of the group: no new one can be started (`pids.max` 0), then v2's
-    /// `cgroup.kill`, or each listed process, frozen first where the freezer is mounted.
+    /// `cgroup.kill`, or each listed process until none is left.
     pub(crate) fn kill(&self) {
         let _ = fs::write(self.dirs.pids.join("pids.max"), "0");
         if self.version == 2 && fs::write(self.dirs.pids.join("cgroup.kill"), "1").is_ok() {
             return;
         }
-        let freezer = self
-            .dirs
-            .freezer
-            .as_ref()
-            .map(|dir| dir.join("freezer.state"));
-        if let Some(state) = &freezer {
-            let _ = fs::write(state, "FROZEN");
-        }
-        for round in 0..200 {
+        for _ in 0..200 {
             let pids = self.pids();
             if pids.is_empty() {
                 break;
@@ -247,16 +239,7 @@ impl RunGroup {
                     libc::kill(pid, libc::SIGKILL);
                 }
             }
-            if round == 0
-                && let Some(state) = &freezer
-            {
-                // Frozen processes die as they thaw.
-                let _ = fs::write(state, "THAWED");
-            }
             std::thread::sleep(Duration::from_micros(200));
-        }
-        if let Some(state) = &freezer {
-            let _ = fs::write(state, "THAWED");
         }
     }
 

@@ -3,7 +3,7 @@
 //!
 //! A [`Containment`] is probed once per run of the front end and says which [`Mode`] it got:
 //! - **cgroup** (Linux, where a cgroup of our own can be made: v2 with the `pids` and `memory`
-//!   controllers, or v1's `pids`, `freezer`, `cpuacct` and, if mounted, `memory`): every program
+//!   controllers, or v1's `pids`, `cpuacct` and, if mounted, `memory`): every program
 //!   runs in a fresh cgroup of its own, so that a process cap (`pids.max`), a memory cap for the
 //!   whole tree, its CPU time and its killing all reach every process it starts, `setsid` or
 //!   not; and, where the kernel allows (`unshare(CLONE_NEWPID)`), in a PID namespace of its own
@@ -62,6 +62,10 @@ pub enum Mode {
 /// empty or `0`: the fallback that non-Linux hosts and hosts without permission get.
 pub const DISABLE_VARIABLE: &str = "OTHELLO_NO_CGROUPS";
 
+/// The environment variable that keeps cgroups but turns PID namespaces off (set to anything
+/// but empty or `0`): what a host without them gets, for measuring what they cost.
+pub const NO_PID_NAMESPACE_VARIABLE: &str = "OTHELLO_NO_PID_NAMESPACE";
+
 /// The containment available to this process, probed once (and kept as long as wanted: it holds
 /// no resource; each program's cgroup goes with its [`Tree`]).
 #[derive(Debug)]
@@ -98,7 +102,9 @@ impl Containment {
         match cgroup::Hierarchy::find() {
             Ok(hierarchy) => Containment {
                 cgroups: Some(hierarchy),
-                pid_namespace: namespace::available(),
+                pid_namespace: std::env::var_os(NO_PID_NAMESPACE_VARIABLE)
+                    .is_none_or(|value| value.is_empty() || value == "0")
+                    && namespace::available(),
                 fallback_reason: None,
             },
             Err(reason) => Containment::process_groups(reason),
