@@ -43,7 +43,7 @@ pub fn kill_all_for_exit() -> usize {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     for tree in running.iter() {
-        tree.kill();
+        tree.kill_for_exit();
     }
     let count = running.len();
     std::mem::forget(running);

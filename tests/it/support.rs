@@ -145,6 +145,19 @@ pub fn mask_summary_times(summary: &str) -> String {
     masked.join("\n") + "\n"
 }
 
+/// Waits up to 10 s for every process with `argument` among its arguments to be gone (how
+/// tests follow processes in PID namespaces, whose pids are not ours).
+pub fn assert_gone_by_argument(argument: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while processes_with_argument(argument) > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a process with argument {argument:?} is still running"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// How many live processes (not zombies) have `argument` among their arguments: how tests find
 /// what a contained program started, whose pids inside its PID namespace are not ours.
 pub fn processes_with_argument(argument: &str) -> usize {

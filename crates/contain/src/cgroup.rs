@@ -302,14 +302,22 @@ impl RunGroup {
     }
 }
 
-impl Drop for RunGroup {
+impl RunGroup {
     /// Kills what is left and removes the group's directories (waiting a little for the killed
-    /// processes to leave them).
-    fn drop(&mut self) {
+    /// processes to leave them); again later, nothing is left to do.
+    pub(crate) fn remove(&self) {
         self.kill();
         for dir in &self.made {
-            self.remove_when_empty(dir);
+            if dir.exists() {
+                self.remove_when_empty(dir);
+            }
         }
+    }
+}
+
+impl Drop for RunGroup {
+    fn drop(&mut self) {
+        self.remove();
     }
 }
 

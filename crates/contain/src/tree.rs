@@ -52,6 +52,18 @@ impl Tree {
         }
     }
 
+    /// Kills every process of the tree and removes its cgroup now, as a process about to exit
+    /// must (the last clone's drop, which does it otherwise, will not come); see [`Tree::kill`].
+    pub fn kill_for_exit(&self) {
+        match &self.0.group {
+            #[cfg(target_os = "linux")]
+            Some(group) => group.remove(),
+            #[cfg(not(target_os = "linux"))]
+            Some(never) => match *never {},
+            None => kill_process_group(self.0.pid),
+        }
+    }
+
     /// CPU time (user and system) of every process the tree has had, as counted by its cgroup;
     /// `None` in the process-group mode (where the caller has only the reaped program's rusage).
     #[must_use]

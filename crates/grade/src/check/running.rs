@@ -79,7 +79,7 @@ pub(super) fn stop_children_on_interrupt() -> Result<(), CheckError> {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         for tree in running.iter() {
-            tree.kill();
+            tree.kill_for_exit();
         }
         // Written without `eprintln!`, which panics when standard error has gone: the exit
         // must come whatever the stream does.
