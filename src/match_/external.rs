@@ -3,22 +3,26 @@
 //!
 //! Each engine runs as a child process: its output is read line by line on a thread of its
 //! own into a bounded channel (a line is at most [`MAX_LINE`] bytes), so that the match waits
-//! for an answer with a time-out and never hangs. A child is killed when its client is dropped,
-//! by [`kill_all_for_exit`] on Ctrl-C and, on Linux, when the thread that started it ends
-//! (`PR_SET_PDEATHSIG`), so that an interrupted match leaves no engine behind. Its standard
-//! error goes to `/dev/null`.
+//! for an answer with a time-out and never hangs. Each engine is started contained
+//! (`othello_contain`: a cgroup and a PID namespace of its own where the host allows, else its
+//! own process group), so that its CPU time is that of its whole process tree (an engine behind
+//! a wrapper script that does not `exec` is counted) and the whole tree is killed when its client
+//! is dropped (after a fault, or at the end), by [`kill_all_for_exit`] on Ctrl-C and, on Linux,
+//! when the thread that started it ends (`PR_SET_PDEATHSIG`), so that a match leaves no engine
+//! process behind. Its standard error goes to `/dev/null`.
 //!
 //! After any fault (a crash, a time-out, an illegal or unreadable answer) the engine's state
 //! is unknown: it is restarted before its next move.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use othello::notation::parse_square;
 use othello::{Color, Dimensions, RuleSet, Setup, Square};
+use othello_contain::{Containment, Limits, Tree};
 use othello_engine::arena::{Contestant, Fault, GameSoFar};
 use othello_records::{GameRecord, Metadata, RecordMove, ggf};
 
@@ -29,27 +33,39 @@ pub const MAX_LINE: u64 = 64 * 1024;
 /// Lines an engine may write ahead of the match reading them.
 const BACKLOG: usize = 1024;
 
-/// The ids of the engine processes running now.
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// The engines running now, each with its whole process tree.
+static RUNNING: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
 
-/// Kills every engine process running now and returns how many there were; none can be started
-/// afterwards (the list stays locked until the process exits, which the caller is about to do).
+/// Kills every engine running now, with everything it started, and returns how many there
+/// were; none can be started afterwards (the list stays locked until the process exits, which
+/// the caller is about to do).
 pub fn kill_all_for_exit() -> usize {
     let running = RUNNING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    for &pid in running.iter() {
-        #[cfg(unix)]
-        if let Ok(pid) = libc::pid_t::try_from(pid) {
-            // SAFETY: kill(2) has no memory-safety preconditions.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
-        }
+    for tree in running.iter() {
+        tree.kill_for_exit();
     }
     let count = running.len();
     std::mem::forget(running);
     count
+}
+
+/// How engines are contained, probed at the first start; when it is the fallback, said once
+/// on standard error.
+fn containment() -> &'static Containment {
+    static CONTAINMENT: OnceLock<Containment> = OnceLock::new();
+    CONTAINMENT.get_or_init(|| {
+        let containment = Containment::probe(false);
+        if let Some(reason) = containment.fallback_reason() {
+            let _ = writeln!(
+                io::stderr(),
+                "othello: {reason}: engines are contained by process group only (what they \
+                 start outside it is neither counted nor killed)"
+            );
+        }
+        containment
+    })
 }
 
 /// The protocol an external engine speaks.
@@ -71,6 +87,8 @@ enum Output {
 /// A running engine process.
 struct Process {
     child: Child,
+    /// Everything the engine started.
+    tree: Tree,
     stdin: ChildStdin,
     lines: Receiver<Output>,
     /// Its CPU time when last read: what is left once it has been reaped.
@@ -101,8 +119,8 @@ impl Process {
         let mut running = RUNNING
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut child = command.spawn()?;
-        running.push(child.id());
+        let (mut child, tree) = containment().spawn(&mut command, &Limits::default())?;
+        running.push(tree.clone());
         drop(running);
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
@@ -112,6 +130,7 @@ impl Process {
             .spawn(move || read_lines(stdout, &sender))?;
         Ok(Process {
             child,
+            tree,
             stdin,
             lines,
             cpu_seen: Duration::ZERO,
@@ -151,10 +170,15 @@ impl Process {
         }
     }
 
-    /// The CPU time of the process and of its children it has waited for, where the system
-    /// says (Linux: `/proc/PID/stat`); zero elsewhere.
+    /// The CPU time of the engine's whole process tree (its cgroup's count); without cgroups,
+    /// of the process and of its children it has waited for, where the system says (Linux:
+    /// `/proc/PID/stat`); zero elsewhere.
     fn cpu(&mut self) -> Duration {
-        if let Some(cpu) = process_cpu(self.child.id()) {
+        if let Some(cpu) = self
+            .tree
+            .cpu_time()
+            .or_else(|| process_cpu(self.child.id()))
+        {
             self.cpu_seen = self.cpu_seen.max(cpu);
         }
         self.cpu_seen
@@ -163,13 +187,16 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        // The whole tree, before the engine is reaped (without cgroups its process group's id
+        // is its pid until then); its CPU time read last, with everything ended.
+        self.tree.kill();
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let id = self.child.id();
+        let id = self.tree.id();
         RUNNING
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .retain(|&pid| pid != id);
+            .retain(|tree| tree.id() != id);
     }
 }
 
