@@ -84,16 +84,27 @@ pub fn watch_output(gone: impl FnOnce() + Send + 'static) -> Result<(), Failure>
 }
 
 /// How long a search under way may go on after the end of the input (or after its start, if it
-/// started later) before it is stopped: a script's quick searches finish, and a long one ends
-/// promptly with its best move so far.
+/// started later, or after its first answer, if it owes one) before it is stopped: a script's
+/// quick searches finish, and a long one ends promptly with its best move so far.
 const END_GRACE: Duration = Duration::from_millis(500);
 
-/// The end of the input, as it bears on the searches: once it is read, a search under way (or
-/// one started later) is stopped [`END_GRACE`] after the later of the end and its start.
+/// How often the end's watch looks again while a search owes its first answer.
+const END_POLL: Duration = Duration::from_millis(10);
+
+/// `answered_at` while the latest search owes its first answer.
+const NOT_YET: u64 = u64::MAX;
+
+/// The end of the input, as it bears on the searches: once it is read, each search under way
+/// (or started later) is stopped [`END_GRACE`] after the latest of the end, its start and, for
+/// a search started with [`EndOfInput::starting_owed`], its first answer.
 pub struct EndOfInput {
     epoch: Instant,
     /// Milliseconds from `epoch` to the start of the latest search.
     last_start: AtomicU64,
+    /// Milliseconds from `epoch` to the first answer of the latest search ([`NOT_YET`]).
+    answered_at: AtomicU64,
+    /// The searches started so far.
+    starts: AtomicU64,
 }
 
 impl EndOfInput {
@@ -102,32 +113,67 @@ impl EndOfInput {
         Arc::new(EndOfInput {
             epoch: Instant::now(),
             last_start: AtomicU64::new(0),
+            answered_at: AtomicU64::new(0),
+            starts: AtomicU64::new(0),
         })
     }
 
-    /// Notes that a command that may search starts now.
-    pub fn starting(&self) {
-        let now = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
-        self.last_start.store(now, Ordering::SeqCst);
+    fn now(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(NOT_YET - 1)
     }
 
-    /// The end of the input was read: calls `stop` (on a thread of its own) once [`END_GRACE`]
-    /// has passed since the later of now and the latest start.
-    pub fn reached(self: &Arc<Self>, stop: impl FnOnce() + Send + 'static) {
+    /// Notes that a command that may search starts now; the grace runs from its start.
+    pub fn starting(&self) {
+        let now = self.now();
+        self.last_start.store(now, Ordering::SeqCst);
+        self.answered_at.store(now, Ordering::SeqCst);
+        self.starts.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Notes that a search starts now that owes its first answer: the grace runs from the
+    /// [`EndOfInput::answered`] that follows.
+    pub fn starting_owed(&self) {
+        self.last_start.store(self.now(), Ordering::SeqCst);
+        self.answered_at.store(NOT_YET, Ordering::SeqCst);
+        self.starts.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Notes that the latest search has an answer (only its first counts).
+    pub fn answered(&self) {
+        let _ = self.answered_at.compare_exchange(
+            NOT_YET,
+            self.now(),
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        );
+    }
+
+    /// The end of the input was read: calls `stop` (on a thread of its own) for each search,
+    /// the one under way and each started later, once [`END_GRACE`] has passed since the
+    /// latest of now, its start and its first answer.
+    pub fn reached(self: &Arc<Self>, stop: impl Fn() + Send + 'static) {
         let ended = self.epoch.elapsed();
         let this = Arc::clone(self);
         // Without a thread for it, the search simply runs to its end.
         let _ = std::thread::Builder::new()
             .name("end-grace".to_owned())
             .spawn(move || {
+                let mut stopped = None;
                 loop {
-                    let started = Duration::from_millis(this.last_start.load(Ordering::SeqCst));
-                    let due = ended.max(started) + END_GRACE;
+                    let search = this.starts.load(Ordering::SeqCst);
+                    let answered = this.answered_at.load(Ordering::SeqCst);
+                    if stopped == Some(search) || answered == NOT_YET {
+                        std::thread::sleep(END_POLL);
+                        continue;
+                    }
+                    let started = this.last_start.load(Ordering::SeqCst);
+                    let from = Duration::from_millis(started.max(answered));
+                    let due = ended.max(from) + END_GRACE;
                     match due.checked_sub(this.epoch.elapsed()) {
-                        Some(left) if !left.is_zero() => std::thread::sleep(left),
+                        Some(left) if !left.is_zero() => std::thread::sleep(left.min(END_POLL)),
                         _ => {
                             stop();
-                            return;
+                            stopped = Some(search);
                         }
                     }
                 }

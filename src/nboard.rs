@@ -9,8 +9,9 @@
 //! the reader raises the stop flag as soon as it reads one, so that the `pong`, answered in
 //! its turn, follows the search's end. When standard output's reader goes away (the GUI has
 //! closed its end or gone), a fourth thread raises the stop flag and the session ends at once.
-//! At the end of the input, the search under way has a moment to finish (`END_GRACE`) before it
-//! stops with its best move so far, and the session ends.
+//! At the end of the input, each search has a moment to finish (`END_GRACE`) after its first
+//! answer (a completed iteration, depth 1 the first) before it stops with its best move so
+//! far, and the session ends once the commands read are answered.
 
 use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
@@ -208,16 +209,21 @@ fn start_worker(
         .name("nboard-search".to_owned())
         .spawn(move || {
             while let Ok((line, task)) = task_queue.recv() {
-                end.starting();
+                end.starting_owed();
                 interrupt.arm(line);
                 let stop = if task.is_learn() {
                     &interrupt.session_over
                 } else {
                     &interrupt.stop
                 };
-                let learnt = task.run(&mut engine, stop, &mut |text| {
-                    let _ = events.send(Event::Output(text));
-                });
+                let learnt = task.run_noting_answers(
+                    &mut engine,
+                    stop,
+                    &mut |text| {
+                        let _ = events.send(Event::Output(text));
+                    },
+                    &mut || end.answered(),
+                );
                 if let Some(learnt) = learnt {
                     let _ = events.send(Event::Learnt(learnt));
                 }
@@ -275,8 +281,9 @@ fn read_lines(events: &mpsc::Sender<Event>, interrupt: &Arc<Interrupt>, end: &Ar
                 }
             }
             Ok(None) => {
+                // Each search, once it has answered: the flag that `arm` clears for the next.
                 let interrupt = Arc::clone(interrupt);
-                end.reached(move || interrupt.raise(u64::MAX));
+                end.reached(move || interrupt.stop.store(true, Ordering::SeqCst));
                 Event::End
             }
             Err(LineError::Read(error) | LineError::Write(error)) => Event::ReadFailed(error),

@@ -1,4 +1,4 @@
-"""Speed from Python, side by side with rust-reversi (PyPI), in one run.
+"""Speed from Python, side by side with rust-reversi and OpenSpiel (PyPI), in one run.
 
     python benches/compare.py [--games 10000] [--perft-depth 9] [--binary ../target/release/othello]
 
@@ -80,6 +80,25 @@ def playouts_rust_reversi(games: int, random_move: bool) -> Optional[Callable[[]
     return run
 
 
+def playouts_openspiel(games: int) -> Optional[Callable[[], None]]:
+    """`games` random games with OpenSpiel's `othello` (passes are actions there); `None`
+    without the package."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("othello")
+
+    def run() -> None:
+        rng = random.Random(1)
+        for _ in range(games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+
+    return run
+
+
 def perft_rust_reversi(depth: int) -> Optional[Callable[[], int]]:
     try:
         import rust_reversi
@@ -129,6 +148,9 @@ def main() -> None:
     peer = playouts_rust_reversi(args.games, random_move=False)
     if peer is not None:
         rows.append(("rust-reversi: do_move(random.choice(get_legal_moves_vec()))", peer))
+    spiel = playouts_openspiel(args.games)
+    if spiel is not None:
+        rows.append(("open_spiel: apply_action(random.choice(legal_actions()))", spiel))
     rows.append(("othello: play_random() (the cheap path)", lambda: playouts_othello_random(args.games)))
     peer_random = playouts_rust_reversi(args.games, random_move=True)
     if peer_random is not None:

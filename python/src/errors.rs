@@ -1,10 +1,12 @@
-//! The module's exceptions, all `ValueError`s, and the library's errors mapped onto them with
+//! The module's exceptions (`ValueError`s, and `InternalError` for a fault inside the
+//! package), and the library's errors mapped onto them with
 //! the library's messages.
 
 use othello::MoveError;
 use pyo3::PyErr;
+use pyo3::PyResult;
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 
 create_exception!(
     othello,
@@ -57,4 +59,26 @@ pub(crate) fn moving(error: MoveError) -> PyErr {
 /// A search that cannot run, as a `ValueError` with the library's message.
 pub(crate) fn engine(error: othello_engine::EngineError) -> PyErr {
     PyValueError::new_err(error.to_string())
+}
+
+create_exception!(
+    othello,
+    InternalError,
+    PyRuntimeError,
+    "A fault inside the package (a broken invariant of the Rust library), reported instead of a crash; please report it with the call that raised it."
+);
+
+/// Runs `work`, turning a panic inside it into `InternalError` with the panic's message, so
+/// that no Rust panic reaches Python as `PanicException` (which `except Exception` misses).
+pub(crate) fn guarded<T>(work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|text| (*text).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_owned());
+        Err(InternalError::new_err(format!(
+            "internal error in the othello package: {message}"
+        )))
+    })
 }

@@ -4,7 +4,7 @@ use othello::bitboard::Bits;
 use othello::{Color, Dimensions, Game, Outcome, Played, RuleSet, Setup, Square};
 use othello_records::{self as record, Format, GameRecord, Metadata, ReadOptions};
 use othello_session::settings::Setting;
-use pyo3::exceptions::PyIndexError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
@@ -27,8 +27,9 @@ use crate::names;
 pub struct PyGame {
     start: Game,
     game: Game,
-    /// Every move played, with the position before it.
-    history: Vec<(Game, Played)>,
+    /// Every move played (a position before one is replayed from `start` when needed, so that
+    /// a game costs a few bytes a move: records of many games stay small).
+    history: Vec<Played>,
     /// Whether the last move left the opponent without a move (a pass that `pass_` may name).
     pass_pending: bool,
     metadata: Metadata,
@@ -41,7 +42,7 @@ impl PyGame {
     pub(crate) fn starting(game: Game) -> PyGame {
         PyGame {
             start: game.clone(),
-            lister: Arc::new(MoveLister::new(game.board().dims())),
+            lister: MoveLister::shared(game.board().dims()),
             game,
             history: Vec::new(),
             pass_pending: false,
@@ -57,6 +58,7 @@ impl PyGame {
                 .expect("a record's moves are legal");
         }
         game.metadata = record.metadata().clone();
+        game.history.shrink_to_fit();
         game
     }
 
@@ -67,22 +69,17 @@ impl PyGame {
 
     /// The last move played, if any.
     pub(crate) fn last_square(&self) -> Option<Square> {
-        self.history.last().map(|(_, played)| played.square)
+        self.history.last().map(|played| played.square)
     }
 
     fn dims(&self) -> Dimensions {
         self.game.board().dims()
     }
 
-    /// Plays `square` for the player to move, keeping the position before it.
+    /// Plays `square` for the player to move, and keeps it in the history.
     fn play_square(&mut self, square: Square) -> Result<Played, othello::MoveError> {
-        if self.history.capacity() == 0 {
-            // A game has at most one move per empty square: one allocation for all of them.
-            self.history.reserve(self.game.board().empties() as usize);
-        }
-        let before = self.game.clone();
         let played = self.game.play(square)?;
-        self.history.push((before, played));
+        self.history.push(played);
         self.pass_pending = played.passed.is_some();
         Ok(played)
     }
@@ -94,7 +91,7 @@ impl PyGame {
 
     /// The record of the game so far.
     fn record(&self) -> GameRecord {
-        let squares = self.history.iter().map(|(_, played)| played.square);
+        let squares = self.history.iter().map(|played| played.square);
         GameRecord::from_squares(&self.start, squares, self.metadata.clone())
             .expect("the moves of a game were legal")
     }
@@ -172,7 +169,7 @@ impl PyGame {
     /// board that is not even and 4 to 16 on each side.
     #[new]
     #[pyo3(signature = (rows = 8, cols = 8, rules = "full", win = "most", first = "black"))]
-    fn new(rows: usize, cols: usize, rules: &str, win: &str, first: &str) -> PyResult<PyGame> {
+    fn new(rows: i64, cols: i64, rules: &str, win: &str, first: &str) -> PyResult<PyGame> {
         let settings = args::settings(&[
             (Setting::Size, &format!("{rows}x{cols}")),
             (Setting::First, first),
@@ -332,11 +329,7 @@ impl PyGame {
     /// The squares played so far, in order, as ``"d3"`` strings (passes are not listed).
     #[getter]
     fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let squares: Vec<Square> = self
-            .history
-            .iter()
-            .map(|(_, played)| played.square)
-            .collect();
+        let squares: Vec<Square> = self.history.iter().map(|played| played.square).collect();
         names::name_list(py, &squares)
     }
 
@@ -406,7 +399,24 @@ impl PyGame {
             return Err(IllegalMoveError::new_err("the game is over"));
         }
         let pick = match rng {
-            Some(rng) => rng.call_method1("randrange", (moves.len(),))?.extract()?,
+            Some(rng) => {
+                let value = rng.call_method1("randrange", (moves.len(),))?;
+                value
+                    .extract::<i64>()
+                    .ok()
+                    .and_then(|pick| usize::try_from(pick).ok())
+                    .filter(|&pick| pick < moves.len())
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "rng.randrange({}) returned {}, not a whole number from 0 to {}",
+                            moves.len(),
+                            value
+                                .repr()
+                                .map_or_else(|_| "?".to_owned(), |r| r.to_string()),
+                            moves.len() - 1
+                        ))
+                    })?
+            }
             None => crate::random::below(moves.len()),
         };
         let square = moves[pick];
@@ -447,11 +457,16 @@ impl PyGame {
     /// Takes back the last move and returns its square (``"d3"``). Raises `IndexError` when
     /// no move has been played.
     fn undo(&mut self, py: Python<'_>) -> PyResult<Py<PyString>> {
-        let (before, played) = self
+        let played = self
             .history
             .pop()
             .ok_or_else(|| PyIndexError::new_err("no move to take back"))?;
-        self.game = before;
+        let mut game = self.start.clone();
+        for earlier in &self.history {
+            game.play(earlier.square)
+                .expect("the moves of a game were legal");
+        }
+        self.game = game;
         self.pass_pending = false;
         Ok(names::name(py, played.square))
     }
@@ -505,14 +520,24 @@ impl PyGame {
         self.labelled()
     }
 
+    /// One line: ``<othello.Game 8x8 full, most discs win, 5 moves, white to move, 4-3>``
+    /// (``str(game)`` draws the board).
     fn __repr__(&self) -> String {
+        let score = self.game.score();
+        let state = match (self.game.turn(), self.game.outcome()) {
+            (Some(turn), _) => format!("{turn} to move"),
+            (None, Some(Outcome::Win(winner))) => format!("game over, {winner} wins"),
+            (None, _) => "game over, a draw".to_owned(),
+        };
         format!(
-            "<othello.Game {} {}, {} discs win, {} moves>\n{}",
+            "<othello.Game {} {}, {} discs win, {} move{}, {state}, {}-{}>",
             self.dims(),
             self.rules(),
             self.win(),
             self.history.len(),
-            self.labelled()
+            if self.history.len() == 1 { "" } else { "s" },
+            score.black,
+            score.white
         )
     }
 
@@ -551,4 +576,41 @@ pub fn read_records_bytes(data: &Bound<'_, PyAny>, rules: &str) -> PyResult<Vec<
         .iter()
         .map(PyGame::from_game_record)
         .collect())
+}
+
+/// The games of a record, read whole but replayed one at a time as they are asked for: the
+/// records themselves are kept compactly (their moves), and a `Game` exists only once it is
+/// taken.
+#[pyclass(name = "RecordReader", module = "othello")]
+pub struct PyRecordReader {
+    records: std::vec::IntoIter<GameRecord>,
+}
+
+#[pymethods]
+impl PyRecordReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self) -> Option<PyGame> {
+        self.records
+            .next()
+            .map(|record| PyGame::from_game_record(&record))
+    }
+
+    /// The games not yet taken.
+    fn __len__(&self) -> usize {
+        self.records.len()
+    }
+}
+
+/// The games of a record's bytes as an iterator of `Game`s (see [`PyRecordReader`]).
+#[pyfunction]
+#[pyo3(signature = (data, rules = "full"))]
+pub fn iter_records_bytes(data: &Bound<'_, PyAny>, rules: &str) -> PyResult<PyRecordReader> {
+    let bytes = args::text_or_bytes(data)?;
+    let records = errors::guarded(|| read(&bytes, rules))?;
+    Ok(PyRecordReader {
+        records: records.into_iter(),
+    })
 }

@@ -30,6 +30,8 @@ fn _othello(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::PyMoveValue>()?;
     m.add_function(wrap_pyfunction!(search::perft, m)?)?;
     m.add_function(wrap_pyfunction!(game::read_records_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(game::iter_records_bytes, m)?)?;
+    m.add_class::<game::PyRecordReader>()?;
     m.add(
         "IllegalMoveError",
         py.get_type::<errors::IllegalMoveError>(),
@@ -40,5 +42,6 @@ fn _othello(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("SetupError", py.get_type::<errors::SetupError>())?;
     m.add("RecordError", py.get_type::<errors::RecordError>())?;
+    m.add("InternalError", py.get_type::<errors::InternalError>())?;
     Ok(())
 }

@@ -7,6 +7,10 @@
 
 use othello::bitboard::{Bits, Geometry, U256};
 use othello::{Color, Dimensions, Game, Square};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The listers made so far, one a board size.
+type Listers = Vec<(Dimensions, Arc<MoveLister>)>;
 
 /// The masks of one board at the narrowest width it fits, and the square of each bit.
 #[derive(Clone, Debug)]
@@ -34,6 +38,22 @@ impl MoveLister {
             width,
             squares: dims.squares().collect(),
         }
+    }
+
+    /// The one lister of boards of `dims`, made on first use and shared by every game of that
+    /// size (a game read from a record of thousands then costs no table of its own).
+    pub(crate) fn shared(dims: Dimensions) -> Arc<MoveLister> {
+        static LISTERS: OnceLock<Mutex<Listers>> = OnceLock::new();
+        let mut listers = LISTERS
+            .get_or_init(Mutex::default)
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, lister)) = listers.iter().find(|(size, _)| *size == dims) {
+            return Arc::clone(lister);
+        }
+        let lister = Arc::new(MoveLister::new(dims));
+        listers.push((dims, Arc::clone(&lister)));
+        lister
     }
 
     /// The squares where `player` may play in `game` (whether or not it is their turn), row by

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use othello::{Game, Setup, Square};
 
+use othello_engine::computer::Level;
 use othello_engine::{Engine, EngineConfig, Limits, SearchReport};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors;
@@ -172,25 +173,77 @@ pub struct PyEngine {
     engine: Engine,
 }
 
-/// Limits from the keyword arguments: a depth in plies and a time in seconds; neither means
-/// an exact solve.
-fn limits(depth: Option<u32>, time: Option<f64>) -> PyResult<Limits> {
+/// The most threads a search or a perft count may use, as on the command line.
+const MAX_THREADS: i64 = 256;
+/// The largest transposition table, in MiB (1 TiB), as the library allows.
+const MAX_HASH_MB: i64 = 1 << 20;
+/// The deepest search a caller may ask for, in plies.
+const MAX_DEPTH: i64 = 128;
+/// The longest search a caller may ask for, in seconds (about eleven days).
+const MAX_SECONDS: f64 = 1e6;
+
+/// `value` as a count in `range`, or a `ValueError` naming the argument and the range.
+pub(crate) fn count_in(
+    name: &str,
+    value: i64,
+    range: std::ops::RangeInclusive<i64>,
+) -> PyResult<usize> {
+    if range.contains(&value) {
+        Ok(usize::try_from(value).expect("a checked count"))
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{name} must be from {} to {}, found {value}",
+            range.start(),
+            range.end()
+        )))
+    }
+}
+
+/// Limits from the keyword arguments: a depth in plies and/or a time in seconds, or a level
+/// (1 to 6, as `othello play`'s computer); with none of them, the level of the command line's
+/// hints ([`Level::HINT`]), never an unbounded solve.
+fn limits(
+    game: &Game,
+    depth: Option<i64>,
+    time: Option<f64>,
+    level: Option<i64>,
+) -> PyResult<Limits> {
     let time = match time {
         None => None,
-        Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SECONDS => {
             Some(Duration::from_secs_f64(seconds))
         }
         Some(seconds) => {
             return Err(PyValueError::new_err(format!(
-                "time must be a positive number of seconds, found {seconds}"
+                "time must be a positive number of seconds up to {MAX_SECONDS:e}, found {seconds}"
             )));
         }
     };
-    Ok(Limits {
-        depth,
-        time,
-        target: None,
-        nodes: None,
+    let depth = depth
+        .map(|depth| count_in("depth", depth, 1..=MAX_DEPTH))
+        .transpose()?
+        .map(|depth| u32::try_from(depth).expect("a checked depth"));
+    let level = match level {
+        None if depth.is_none() && time.is_none() => Some(Level::HINT),
+        None => None,
+        Some(_) if depth.is_some() || time.is_some() => {
+            return Err(PyValueError::new_err(
+                "give a level, or a depth and/or a time, not both",
+            ));
+        }
+        Some(number) => {
+            let checked = count_in("level", number, 1..=i64::from(Level::MAX.number()))?;
+            Level::new(u8::try_from(checked).expect("a checked level"))
+        }
+    };
+    Ok(match level {
+        Some(level) => level.profile().limits(game),
+        None => Limits {
+            depth,
+            time,
+            target: None,
+            nodes: None,
+        },
     })
 }
 
@@ -213,17 +266,24 @@ impl PyEngine {
 
 #[pymethods]
 impl PyEngine {
-    /// An engine with a transposition table of ``hash_mb`` MiB searching on ``threads``
-    /// threads; ``seed`` varies the hashing (one thread and one seed search identically).
+    /// An engine with a transposition table of ``hash_mb`` MiB (1 to 1,048,576) searching on
+    /// ``threads`` threads (1 to 256); ``seed`` varies the hashing (one thread and one seed
+    /// search identically). Raises ``ValueError`` for a value out of range and ``MemoryError``
+    /// when the table's memory cannot be had.
     #[new]
     #[pyo3(signature = (hash_mb = 64, threads = 1, seed = 0))]
-    fn new(hash_mb: usize, threads: usize, seed: u64) -> PyResult<PyEngine> {
+    fn new(hash_mb: i64, threads: i64, seed: i128) -> PyResult<PyEngine> {
+        let hash_mb = count_in("hash_mb", hash_mb, 1..=MAX_HASH_MB)?;
+        let threads = count_in("threads", threads, 1..=MAX_THREADS)?;
+        let seed = u64::try_from(seed).map_err(|_| {
+            PyValueError::new_err(format!("seed must be from 0 to 2**64 - 1, found {seed}"))
+        })?;
         let engine = Engine::try_new(EngineConfig {
             hash_mb,
             threads,
             seed,
         })
-        .map_err(errors::engine)?;
+        .map_err(|error| PyMemoryError::new_err(error.to_string()))?;
         Ok(PyEngine { engine })
     }
 
@@ -240,43 +300,52 @@ impl PyEngine {
     }
 
     /// The best move of the player to move, searched to ``depth`` plies and/or for about
-    /// ``time`` seconds; with neither, the position is solved exactly. Raises ``ValueError``
-    /// once the game is over.
-    #[pyo3(signature = (game, depth = None, time = None))]
+    /// ``time`` seconds, or as the computer of ``level`` 1 to 6 plays; with none of these, at
+    /// level 5 (the command line's hints: 8 plies, exact from 16 empties, at most 10 million
+    /// positions). `solve` is the exact search. Raises ``ValueError`` once the game is over or
+    /// for a limit out of range.
+    #[pyo3(signature = (game, depth = None, time = None, level = None))]
     fn best_move(
         &mut self,
         py: Python<'_>,
         game: PyRef<'_, PyGame>,
-        depth: Option<u32>,
+        depth: Option<i64>,
         time: Option<f64>,
+        level: Option<i64>,
     ) -> PyResult<PySearchResult> {
-        let limits = limits(depth, time)?;
-        self.search(py, &position_of(game), &limits)
+        let position = position_of(game);
+        let limits = limits(&position, depth, time, level)?;
+        errors::guarded(|| self.search(py, &position, &limits))
     }
 
     /// The exact result with perfect play: ``score`` is the final disc margin of the player to
     /// move (positive when winning), ``move`` a best move. Practical up to about 30 empty
     /// squares on 8x8.
     fn solve(&mut self, py: Python<'_>, game: PyRef<'_, PyGame>) -> PyResult<PySearchResult> {
-        self.search(py, &position_of(game), &Limits::exact())
+        let position = position_of(game);
+        errors::guarded(|| self.search(py, &position, &Limits::exact()))
     }
 
     /// Every legal move of the player to move with its value (the position after it searched
-    /// to ``depth`` plies and/or for ``time`` seconds; exactly with neither), in board order.
-    #[pyo3(signature = (game, depth = None, time = None))]
+    /// to ``depth`` plies and/or for ``time`` seconds, or at ``level``; at level 5 with none of
+    /// these, as `best_move`), in board order.
+    #[pyo3(signature = (game, depth = None, time = None, level = None))]
     fn move_values(
         &mut self,
         py: Python<'_>,
         game: PyRef<'_, PyGame>,
-        depth: Option<u32>,
+        depth: Option<i64>,
         time: Option<f64>,
+        level: Option<i64>,
     ) -> PyResult<Vec<PyMoveValue>> {
-        let limits = limits(depth, time)?;
         let position = position_of(game);
+        let limits = limits(&position, depth, time, level)?;
         let stop = AtomicBool::new(false);
         let engine = &mut self.engine;
-        let values = interruptible(py, &stop, || {
-            engine.move_values(&position, &limits, &stop, &mut |_, _| {})
+        let values = errors::guarded(|| {
+            interruptible(py, &stop, || {
+                engine.move_values(&position, &limits, &stop, &mut |_, _| {})
+            })
         })?
         .map_err(errors::engine)?;
         Ok(values
@@ -363,7 +432,10 @@ fn perft_stoppable(game: &Game, setup: Setup, depth: u32, stop: &AtomicBool, par
 /// move generator on ``threads`` threads. Releases the GIL; Ctrl-C stops it.
 #[pyfunction]
 #[pyo3(signature = (game, depth, threads = 1))]
-pub fn perft(py: Python<'_>, game: PyRef<'_, PyGame>, depth: u32, threads: usize) -> PyResult<u64> {
+pub fn perft(py: Python<'_>, game: PyRef<'_, PyGame>, depth: i64, threads: i64) -> PyResult<u64> {
+    let threads = count_in("threads", threads, 1..=MAX_THREADS)?;
+    let depth = count_in("depth", depth, 0..=MAX_DEPTH)?;
+    let depth = u32::try_from(depth).expect("a checked depth");
     let position = position_of(game);
     let Some(turn) = position.turn() else {
         return Ok(1);
@@ -374,18 +446,22 @@ pub fn perft(py: Python<'_>, game: PyRef<'_, PyGame>, depth: u32, threads: usize
         win: position.win_rule(),
     };
     let stop = AtomicBool::new(false);
-    if threads <= 1 {
-        return interruptible(py, &stop, || {
-            perft_stoppable(&position, setup, depth, &stop, 0)
+    if threads == 1 {
+        return errors::guarded(|| {
+            interruptible(py, &stop, || {
+                perft_stoppable(&position, setup, depth, &stop, 0)
+            })
         });
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|error| {
-            PyValueError::new_err(format!("cannot start {threads} threads: {error}"))
+            PyRuntimeError::new_err(format!("cannot start {threads} threads: {error}"))
         })?;
-    interruptible(py, &stop, || {
-        pool.install(|| perft_stoppable(&position, setup, depth, &stop, 2))
+    errors::guarded(|| {
+        interruptible(py, &stop, || {
+            pool.install(|| perft_stoppable(&position, setup, depth, &stop, 2))
+        })
     })
 }

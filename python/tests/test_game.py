@@ -218,7 +218,10 @@ def test_str_and_repr_show_the_board() -> None:
         " 4 . . * .\n"
         "black to move; black 2, white 2"
     )
-    assert repr(game).startswith("<othello.Game 4x4 full, most discs win, 0 moves>\n   a b c d\n")
+    assert repr(game) == "<othello.Game 4x4 full, most discs win, 0 moves, black to move, 2-2>"
+    game.play("b1")
+    assert repr(game) == "<othello.Game 4x4 full, most discs win, 1 move, white to move, 4-1>"
+    assert "\n" not in repr([Game(), Game(6, 8)])
 
 
 def test_bitboards() -> None:

@@ -32,7 +32,7 @@ def interrupt_after(seconds: float, sent: List[float]) -> threading.Timer:
     [
         lambda engine: engine.solve(Game()),  # 60 empties: never finishes
         lambda engine: engine.best_move(Game(16, 16), depth=60),
-        lambda engine: engine.move_values(Game(10, 10)),
+        lambda engine: engine.move_values(Game(10, 10), depth=60),
         lambda engine: othello.perft(Game(), 14),
         lambda engine: othello.perft(Game(), 14, threads=2),
         lambda engine: othello.perft(Game(16, 16), 14),

@@ -3,52 +3,69 @@
 //!
 //! Each engine runs as a child process: its output is read line by line on a thread of its
 //! own into a bounded channel (a line is at most [`MAX_LINE`] bytes), so that the match waits
-//! for an answer with a time-out and never hangs. A child is killed when its client is dropped,
-//! by [`kill_all_for_exit`] on Ctrl-C and, on Linux, when the thread that started it ends
-//! (`PR_SET_PDEATHSIG`), so that an interrupted match leaves no engine behind. Its standard
-//! error goes to `/dev/null`.
+//! for an answer with a time-out and never hangs. Each engine is started contained
+//! (`othello_contain`: a cgroup and a PID namespace of its own where the host allows, else its
+//! own process group), so that its CPU time is that of its whole process tree (an engine behind
+//! a wrapper script that does not `exec` is counted) and the whole tree is killed when its client
+//! is dropped (after a fault, or at the end), by [`kill_all_for_exit`] on Ctrl-C and, on Linux,
+//! when the thread that started it ends (`PR_SET_PDEATHSIG`), so that a match leaves no engine
+//! process behind. Its standard error goes to `/dev/null`.
 //!
 //! After any fault (a crash, a time-out, an illegal or unreadable answer) the engine's state
 //! is unknown: it is restarted before its next move.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use othello::notation::parse_square;
 use othello::{Color, Dimensions, RuleSet, Setup, Square};
+use othello_contain::{Containment, Limits, Tree};
 use othello_engine::arena::{Contestant, Fault, GameSoFar};
 use othello_records::{GameRecord, Metadata, RecordMove, ggf};
 
-/// The longest line read from an engine; a longer one is an unreadable answer.
+/// The longest line read from an engine, and the longest answer (a GTP answer's lines
+/// together); a longer one is cut off there and forfeits the game.
 pub const MAX_LINE: u64 = 64 * 1024;
 
 /// Lines an engine may write ahead of the match reading them.
 const BACKLOG: usize = 1024;
 
-/// The ids of the engine processes running now.
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// The engines running now, each with its whole process tree.
+static RUNNING: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
 
-/// Kills every engine process running now and returns how many there were; none can be started
-/// afterwards (the list stays locked until the process exits, which the caller is about to do).
+/// Kills every engine running now, with everything it started, and returns how many there
+/// were; none can be started afterwards (the list stays locked until the process exits, which
+/// the caller is about to do).
 pub fn kill_all_for_exit() -> usize {
     let running = RUNNING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    for &pid in running.iter() {
-        #[cfg(unix)]
-        if let Ok(pid) = libc::pid_t::try_from(pid) {
-            // SAFETY: kill(2) has no memory-safety preconditions.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
-        }
+    for tree in running.iter() {
+        tree.kill_for_exit();
     }
     let count = running.len();
     std::mem::forget(running);
     count
+}
+
+/// How engines are contained, probed at the first start; when it is the fallback, said once
+/// on standard error.
+fn containment() -> &'static Containment {
+    static CONTAINMENT: OnceLock<Containment> = OnceLock::new();
+    CONTAINMENT.get_or_init(|| {
+        let containment = Containment::probe(false);
+        if let Some(reason) = containment.fallback_reason() {
+            let _ = writeln!(
+                io::stderr(),
+                "othello: {reason}: engines are contained by process group only (what they \
+                 start outside it is neither counted nor killed)"
+            );
+        }
+        containment
+    })
 }
 
 /// The protocol an external engine speaks.
@@ -70,6 +87,8 @@ enum Output {
 /// A running engine process.
 struct Process {
     child: Child,
+    /// Everything the engine started.
+    tree: Tree,
     stdin: ChildStdin,
     lines: Receiver<Output>,
     /// Its CPU time when last read: what is left once it has been reaped.
@@ -100,8 +119,8 @@ impl Process {
         let mut running = RUNNING
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut child = command.spawn()?;
-        running.push(child.id());
+        let (mut child, tree) = containment().spawn(&mut command, &Limits::default())?;
+        running.push(tree.clone());
         drop(running);
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
@@ -111,6 +130,7 @@ impl Process {
             .spawn(move || read_lines(stdout, &sender))?;
         Ok(Process {
             child,
+            tree,
             stdin,
             lines,
             cpu_seen: Duration::ZERO,
@@ -128,9 +148,7 @@ impl Process {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(Output::Line(line)) => Ok(line),
-            Ok(Output::TooLong) => Err(Fault::Garbage(format!(
-                "a line longer than {MAX_LINE} bytes"
-            ))),
+            Ok(Output::TooLong) => Err(Fault::Overlong(MAX_LINE)),
             Ok(Output::End) | Err(RecvTimeoutError::Disconnected) => Err(self.crashed()),
             Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout(limit)),
         }
@@ -152,10 +170,15 @@ impl Process {
         }
     }
 
-    /// The CPU time of the process and of its children it has waited for, where the system
-    /// says (Linux: `/proc/PID/stat`); zero elsewhere.
+    /// The CPU time of the engine's whole process tree (its cgroup's count); without cgroups,
+    /// of the process and of its children it has waited for, where the system says (Linux:
+    /// `/proc/PID/stat`); zero elsewhere.
     fn cpu(&mut self) -> Duration {
-        if let Some(cpu) = process_cpu(self.child.id()) {
+        if let Some(cpu) = self
+            .tree
+            .cpu_time()
+            .or_else(|| process_cpu(self.child.id()))
+        {
             self.cpu_seen = self.cpu_seen.max(cpu);
         }
         self.cpu_seen
@@ -164,13 +187,16 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        // The whole tree, before the engine is reaped (without cgroups its process group's id
+        // is its pid until then); its CPU time read last, with everything ended.
+        self.tree.kill();
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let id = self.child.id();
+        let id = self.tree.id();
         RUNNING
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .retain(|&pid| pid != id);
+            .retain(|tree| tree.id() != id);
     }
 }
 
@@ -188,6 +214,42 @@ fn nboard_record(game: &GameSoFar) -> GameRecord {
         Metadata::default(),
     )
     .expect("the moves were played, and the pass is one the rules force")
+}
+
+/// A play as GTP tells it: a colour and its square, or its pass (`None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Play {
+    color: Color,
+    square: Option<Square>,
+}
+
+/// The game so far as GTP's `play` commands tell it: each move, with the pass of a player who
+/// had no move written out (`play white pass`) between two moves of the other, and after the
+/// last move when its player is on turn again, so that `genmove` asks for the move of the one
+/// on turn in the engine's game too.
+fn gtp_plays(game: &GameSoFar) -> Vec<Play> {
+    let mut plays: Vec<Play> = Vec::new();
+    let mut last = None;
+    for (color, square) in game.colored_moves() {
+        if last == Some(color) {
+            plays.push(Play {
+                color: color.opponent(),
+                square: None,
+            });
+        }
+        plays.push(Play {
+            color,
+            square: Some(square),
+        });
+        last = Some(color);
+    }
+    if let Some(color) = last.filter(|&color| game.now.turn() == Some(color)) {
+        plays.push(Play {
+            color: color.opponent(),
+            square: None,
+        });
+    }
+    plays
 }
 
 /// Passes the lines of `stdout` on until it ends, a line is too long, or nobody listens.
@@ -258,9 +320,11 @@ pub struct External {
     protocol: Protocol,
     timeout: Duration,
     process: Option<Process>,
-    /// The moves the engine has been told since its board was cleared (GTP), or `None` when
-    /// its board must be set up again.
-    told: Option<Vec<Square>>,
+    /// The plays the engine has been told since its board was cleared (GTP, `None` a pass),
+    /// or `None` when its board must be set up again.
+    told: Option<Vec<Play>>,
+    /// Whether the engine refused a pass (GTP): it is told the moves alone.
+    refuses_passes: bool,
     /// CPU time of the processes that have ended.
     spent: Duration,
     /// Numbers `ping` (NBoard).
@@ -283,6 +347,7 @@ impl External {
             timeout,
             process: None,
             told: None,
+            refuses_passes: false,
             spent: Duration::ZERO,
             pings: 0,
         };
@@ -373,6 +438,9 @@ impl External {
             if line.trim().is_empty() {
                 break;
             }
+            if (text.len() + 1 + line.len()) as u64 > MAX_LINE {
+                return Err(Fault::Overlong(MAX_LINE));
+            }
             text.push('\n');
             text.push_str(&line);
         }
@@ -399,25 +467,39 @@ impl External {
     }
 
     fn choose_gtp(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
-        let moves = game.colored_moves();
+        let plays = gtp_plays(game);
         let told = match &self.told {
-            Some(told) if game.moves.starts_with(told) => told.len(),
+            Some(told) if plays.starts_with(told) => told.len(),
             _ => {
                 self.gtp("clear_board")?;
                 self.told = Some(Vec::new());
                 0
             }
         };
-        // Never a pass: a player without a move is skipped, and the engine sees whose move
-        // each one is.
-        for &(color, square) in &moves[told..] {
-            self.gtp(&format!("play {} {square}", color_name(color)))?;
-            self.told.get_or_insert_with(Vec::new).push(square);
+        for &play in &plays[told..] {
+            let color = color_name(play.color);
+            match play.square {
+                Some(square) => {
+                    self.gtp(&format!("play {color} {square}"))?;
+                }
+                None if self.refuses_passes => {}
+                // An engine that refuses a pass (GRhino: "? syntax error") sees whose move it
+                // is from the moves alone: it is not sent passes again.
+                None => match self.gtp(&format!("play {color} pass")) {
+                    Ok(_) => {}
+                    Err(Fault::Garbage(_)) => self.refuses_passes = true,
+                    Err(fault) => return Err(fault),
+                },
+            }
+            self.told.get_or_insert_with(Vec::new).push(play);
         }
         let turn = game.now.turn().expect("a player is on turn");
         let answer = self.gtp(&format!("genmove {}", color_name(turn)))?;
         let square = read_move(&answer)?;
-        self.told.get_or_insert_with(Vec::new).push(square);
+        self.told.get_or_insert_with(Vec::new).push(Play {
+            color: turn,
+            square: Some(square),
+        });
         Ok(square)
     }
 

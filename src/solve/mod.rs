@@ -23,8 +23,8 @@ use thiserror::Error;
 
 use othello::{Color, Game};
 use othello_engine::{Engine, EngineConfig, EngineError, Limits, MoveValue, Scoring, SearchReport};
-use othello_records::RecordError;
 use othello_records::ffo::{Listed, ProblemError};
+use othello_records::{Format, RecordError};
 
 use super::weights::{WeightsFileError, evaluation};
 use super::{RulesArg, threads_parser};
@@ -74,8 +74,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MB", value_parser = super::parse_hash)]
     hash: Option<u32>,
 
-    /// Score finished games the FFO way: empty squares go to the winner (the listed FFO
-    /// scores use this). Without it only discs count, as in the protocol.
+    /// Score finished games the FFO way: empty squares go to the winner. FFO and OBF files
+    /// are always scored so (their listed scores use it); without the flag protocol setups
+    /// and game records count discs only, as in the protocol.
     #[arg(long)]
     empties_to_winner: bool,
 
@@ -252,18 +253,20 @@ struct Plan<'a> {
 pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
     let evaluation = evaluation(&args.eval).map_err(SolveError::Eval)?;
     let path = args.from.as_ref().or(args.file.as_ref());
-    let (name, entries) = match path {
-        None if args.bench => ("FFO #40-#49".to_owned(), bench_positions()),
+    // FFO and OBF lines (the built-in benchmark's too) list scores with the empty squares given
+    // to the winner: they are read with that convention.
+    let (name, entries, ffo_lines) = match path {
+        None if args.bench => ("FFO #40-#49".to_owned(), bench_positions(), true),
         _ => {
             let (name, bytes) = read_input(path)?;
             let entries = parse_input(&bytes, args.rules.into(), &name)?;
-            (name, entries)
+            (name, entries, Format::detect(&bytes) == Format::Obf)
         }
     };
     if entries.is_empty() {
         return Err(SolveError::Empty { path: name });
     }
-    let scoring = if args.empties_to_winner || (args.bench && path.is_none()) {
+    let scoring = if args.empties_to_winner || ffo_lines {
         Scoring::EmptiesToWinner
     } else {
         Scoring::DiscsOnly

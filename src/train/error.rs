@@ -61,6 +61,30 @@ pub enum TrainError {
     /// A file of game records could not be read.
     #[error(transparent)]
     Records(#[from] RecordsFileError),
+    /// A shard's data file ends in a game cut short: its run did not finish.
+    #[error(
+        "{path}: ends in a game cut short (its shard's run was interrupted: run it again to finish it)",
+        path = .path.display()
+    )]
+    PartialGame {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A shard's data file does not hold the games of its part of the run.
+    #[error(
+        "{path}: holds {holds} games, shard {shard} of the run's has {games} (not finished, or not that shard)",
+        path = .path.display()
+    )]
+    ShardGames {
+        /// The file.
+        path: PathBuf,
+        /// The shard it is given as, `K/N`.
+        shard: String,
+        /// The games it holds.
+        holds: u64,
+        /// The games of its part.
+        games: u64,
+    },
     /// `--min-empties` above `--max-empties`: no position could be drawn.
     #[error("--min-empties {min} is more than --max-empties {max}")]
     EmptiesRange {
@@ -82,6 +106,8 @@ impl TrainError {
             | TrainError::Weights(_)
             | TrainError::Data { .. }
             | TrainError::NoGames { .. }
+            | TrainError::PartialGame { .. }
+            | TrainError::ShardGames { .. }
             | TrainError::Sample(_)
             | TrainError::Write(_)
             | TrainError::Threads(_) => 1,

@@ -3,16 +3,19 @@
 //! fits the weights to a data file and writes the weights file (`othello match` plays them
 //! against each other).
 //!
-//! One module per step (`selfplay`, `fit`, `rescore`, `import`, `probcut`); the data files'
-//! reading and opening in `data`, the failures in `error`.
+//! One module per step (`selfplay`, `fit`, `rescore`, `import`, `probcut`, `merge`); the data
+//! files' reading and opening in `data`, the shards of a run in `shard`, the failures in
+//! `error`.
 
 mod data;
 mod error;
 mod fit;
 mod import;
+mod merge;
 mod probcut;
 mod rescore;
 mod selfplay;
+mod shard;
 
 use std::io::{self, Stdout, Write};
 use std::path::{Path, PathBuf};
@@ -54,6 +57,9 @@ enum Step {
     /// of data files deeper and deeper, compare each depth with its shallow search, and
     /// print the model's coefficients for `crates/engine/src/probcut.rs`.
     Probcut(probcut::ProbcutArgs),
+    /// Join the data files of a run's shards (`selfplay` or `rescore` with `--shard K/N`), in
+    /// shard order, into the file that one run from the same seed writes, byte for byte.
+    Merge(merge::MergeArgs),
 }
 
 /// Games played between two writes to the data file.
@@ -67,6 +73,7 @@ pub fn run(args: &TrainArgs) -> Result<(), Failure> {
         Step::Rescore(args) => Ok(rescore::run(args)?),
         Step::Probcut(args) => Ok(probcut::run(args)?),
         Step::Import(args) => Ok(import::run(args)?),
+        Step::Merge(args) => Ok(merge::run(args)?),
     }
 }
 

@@ -14,6 +14,7 @@ use othello_engine::train::{Rescoring, Sample, SampleError};
 
 use super::data::{open_data, read_games};
 use super::error::{TrainError, file_error};
+use super::shard::{Shard, parse_shard};
 use super::{BATCH, check_not_an_input, engine_with, say, stdout};
 use crate::weights::evaluation;
 
@@ -31,6 +32,11 @@ pub(super) struct RescoreArgs {
     /// continues).
     #[arg(long, value_name = "N")]
     games: Option<u64>,
+
+    /// Rescore only the K-th of N consecutive parts of DATA's games (those --games leaves);
+    /// `othello train merge` joins the parts' files into the run's.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
 
     /// Depth of the search that scores a position.
     #[arg(long, value_name = "PLIES", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=20))]
@@ -62,6 +68,11 @@ pub(super) fn run(args: &RescoreArgs) -> Result<(), TrainError> {
     let mut games: Vec<&[Sample]> = samples.split_inclusive(|s| s.last).collect();
     if let Some(limit) = args.games {
         games.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    }
+    if let Some(shard) = args.shard {
+        let part = shard.games(games.len() as u64);
+        let at = |n: u64| usize::try_from(n).expect("within the games");
+        games = games[at(part.start)..at(part.end)].to_vec();
     }
     let (mut file, done) = open_data(&args.out)?;
     let rescoring = Rescoring {
@@ -104,8 +115,10 @@ pub(super) fn run(args: &RescoreArgs) -> Result<(), TrainError> {
     say(
         &mut out,
         format_args!(
-            "{}: {} rescored at depth {} from {} empties{} in {:.1} s",
+            "{}: {}{} rescored at depth {} from {} empties{} in {:.1} s",
             args.out.display(),
+            args.shard
+                .map_or_else(String::new, |shard| format!("shard {shard}: ")),
             counted(games.len(), "game", "games"),
             args.depth,
             args.from_empties,

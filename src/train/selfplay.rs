@@ -14,6 +14,7 @@ use othello_engine::train::SelfPlay;
 
 use super::data::open_data;
 use super::error::{TrainError, file_error};
+use super::shard::{Shard, parse_shard};
 use super::{BATCH, say, stdout};
 use crate::weights::EvalArg;
 
@@ -23,9 +24,15 @@ pub(super) struct SelfplayArgs {
     /// The data file to append to (created if missing).
     file: PathBuf,
 
-    /// Games the file should hold when the run ends.
+    /// Games the file should hold when the run ends (with --shard, the games of the whole
+    /// run, of which the file holds its shard's).
     #[arg(long, value_name = "N", default_value_t = 1000)]
     games: u64,
+
+    /// Play only the K-th of N consecutive parts of the run's games (`othello train merge`
+    /// joins the parts' files into the run's).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
 
     /// Seed of the run: game i depends only on it and i.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -82,13 +89,18 @@ pub(super) fn run(args: &SelfplayArgs) -> Result<(), TrainError> {
     };
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
     let mut out = stdout();
-    let bar = progress::bar(args.games, "games");
-    bar.set_position(done.min(args.games));
+    // Game numbers: the shard's part of the run, or all of it.
+    let run = args
+        .shard
+        .map_or(0..args.games, |shard| shard.games(args.games));
+    let wanted = run.end - run.start;
+    let bar = progress::bar(wanted, "games");
+    bar.set_position(done.min(wanted));
     let started = Instant::now();
     let mut positions = 0u64;
-    let mut next = done;
-    while next < args.games {
-        let end = (next + BATCH).min(args.games);
+    let mut next = run.start + done;
+    while next < run.end {
+        let end = (next + BATCH).min(run.end);
         let games: Vec<Vec<u8>> = pool.install(|| {
             (next..end)
                 .into_par_iter()
@@ -104,19 +116,27 @@ pub(super) fn run(args: &SelfplayArgs) -> Result<(), TrainError> {
         let batch: Vec<u8> = games.concat();
         file.write_all(&batch).map_err(file_error(path))?;
         positions += (batch.len() / othello_engine::train::RECORD_BYTES) as u64;
-        bar.set_position(end);
+        bar.set_position(end - run.start);
         next = end;
     }
     file.sync_all().map_err(file_error(path))?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    let part = args.shard.map_or_else(String::new, |shard| {
+        format!(
+            "shard {shard} (games {}-{} of {}): ",
+            run.start + 1,
+            run.end,
+            args.games
+        )
+    });
     say(
         &mut out,
         format_args!(
-            "{}: {} ({} new, {}) in {seconds:.1} s",
+            "{}: {part}{} ({} new, {}) in {seconds:.1} s",
             path.display(),
-            counted(args.games.max(done), "game", "games"),
-            args.games.saturating_sub(done),
+            counted(wanted.max(done), "game", "games"),
+            wanted.saturating_sub(done),
             counted(positions, "position", "positions"),
         ),
     )

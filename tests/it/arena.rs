@@ -301,6 +301,79 @@ fn an_nboard_engine_is_told_of_the_passes_before_its_move() {
     assert!(!stdout.contains("Forfeits"), "{stdout}");
 }
 
+/// A GTP engine is told the pass of a player without a move (`play white pass`), so that the
+/// colours of its `play` and `genmove` commands alternate as in its own game; one that refuses
+/// passes (as `GRhino` does, "? syntax error") is told the moves alone and forfeits nothing. Both
+/// are this binary's GTP engine behind a script that logs the commands (and, for the second,
+/// turns each pass into an unknown command).
+#[test]
+fn a_gtp_engine_is_told_of_the_passes_or_the_moves_alone_if_it_refuses_them() {
+    let dir = scratch("arena", "gtp-passes");
+    // A log per engine process (two play at a time).
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let logged = script(
+        &dir,
+        "logged.sh",
+        &format!(
+            "tee {}/$$.log | {} gtp --depth 1\n",
+            shell_words::quote(logs.to_str().unwrap()),
+            binary()
+        ),
+    );
+    let refusing = script(
+        &dir,
+        "refusing.sh",
+        &format!(
+            "while read -r line; do\n  case \"$line\" in\n    *' pass') echo no_pass_here ;;\n    *) printf '%s\\n' \"$line\" ;;\n  esac\ndone | {} gtp --depth 1\n",
+            binary()
+        ),
+    );
+    for fake in [&logged, &refusing] {
+        let name = format!("gtp:{}", fake.display());
+        let output = othello()
+            .args([
+                "match",
+                "self:1",
+                &name,
+                "--games",
+                "40",
+                "--concurrency",
+                "2",
+            ])
+            .timeout(Duration::from_secs(180))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{stdout}");
+        assert!(stdout.contains("over the 40 games played out"), "{stdout}");
+        assert!(!stdout.contains("Forfeits"), "{stdout}");
+    }
+    // Each engine process's commands: within a game the colours of `play` and `genmove`
+    // alternate, and passes were told.
+    let mut passes = 0;
+    for entry in std::fs::read_dir(&logs).unwrap() {
+        let log = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        passes += log.matches(" pass\n").count();
+        let mut last: Option<&str> = None;
+        for line in log.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["play" | "genmove", color, ..] => {
+                    assert_ne!(
+                        last,
+                        Some(*color),
+                        "two in a row for {color}: {line}\n{log}"
+                    );
+                    last = Some(color);
+                }
+                _ => last = None,
+            }
+        }
+    }
+    assert!(passes > 0, "no pass in 40 games");
+}
+
 #[test]
 fn this_engine_plays_itself_over_gtp_and_nboard() {
     for protocol in ["gtp", "nboard"] {
@@ -367,14 +440,35 @@ fn a_faulty_engine_forfeits_each_game_and_the_match_goes_on() {
             binary()
         ),
     );
+    // Answers that never end: one endless line, and endless lines after a move (GTP's answer
+    // ends at a blank line), and an NBoard engine's endless line after `go`.
+    let endless_line = script(
+        &dir,
+        "endless-line.sh",
+        &gtp_fake_running("yes | tr -d '\\n'"),
+    );
+    let endless_answer = script(
+        &dir,
+        "endless-answer.sh",
+        &gtp_fake_running("printf '= d3\\n'; yes"),
+    );
+    let nboard_endless = script(
+        &dir,
+        "nboard-endless.sh",
+        "while read -r line; do\n  case \"$line\" in\n    ping*) echo \"pong ${line#ping }\" ;;\n    go) yes | tr -d '\\n' ;;\n  esac\ndone\n",
+    );
+    let overlong = "an answer longer than 65536 bytes, cut off";
+    let gtp = |fake: &PathBuf| format!("gtp:{}", fake.display());
     let cases = [
-        (&illegal, "illegal move a1"),
-        (&garbage, "answered \"my move is d3\", not a move"),
-        (&silent, "no answer within 1 s"),
-        (&crashing, "crashed (exited with status 0)"),
+        (gtp(&illegal), "illegal move a1"),
+        (gtp(&garbage), "answered \"my move is d3\", not a move"),
+        (gtp(&silent), "no answer within 1 s"),
+        (gtp(&crashing), "crashed (exited with status 0)"),
+        (gtp(&endless_line), overlong),
+        (gtp(&endless_answer), overlong),
+        (format!("nboard:{}", nboard_endless.display()), overlong),
     ];
-    for (fake, fault) in cases {
-        let name = format!("gtp:{}", fake.display());
+    for (name, fault) in cases {
         let output = othello()
             .args([
                 "match",
@@ -566,8 +660,8 @@ fn bad_usage_is_refused_naming_what_and_where() {
 }
 
 /// `GRhino` (`gtp-rhino`, Debian package `grhino`), a pattern engine speaking GTP: a short
-/// match at its weakest level, with no forfeit (it is never sent a pass). `.ci/run` installs
-/// it and runs this test.
+/// match at its weakest level, with no forfeit (it refuses a pass, "? syntax error": it is then
+/// told the moves alone). `.ci/run` installs it and runs this test.
 #[test]
 #[ignore = "needs gtp-rhino (Debian package grhino)"]
 fn a_short_match_against_grhino_has_no_forfeit() {
@@ -667,7 +761,9 @@ fn ctrl_c_stops_the_match_and_every_engine_with_the_totals_so_far() {
         )),
         "{stdout}"
     );
-    crate::support::assert_all_gone(&std::fs::read_to_string(&pids).unwrap());
+    // The engine runs in a PID namespace of its own where the host allows: followed by its
+    // script's path, not by the pid it wrote.
+    crate::support::assert_gone_by_argument(engine.to_str().unwrap());
 }
 
 /// A running match, killed if the test fails before it ends.

@@ -320,11 +320,21 @@ mod command {
             .code(1)
             .stdout(predicate::str::contains("DIFFERENT"))
             .stderr("othello: 1 of 1 results differ from the listed ones\n");
-        // Without --empties-to-winner the score counts discs only, and a difference comes with
-        // a note that says why it may differ.
+        // FFO lines are scored with the empties to the winner without the flag too.
+        othello()
+            .args(["solve", "--verbose"])
+            .write_stdin(FFO_40_AFTER_10)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("  listed     c6 -38: match\n"));
+        // After a protocol setup (only discs count there) an FFO line's difference comes with a
+        // note that says why it may differ.
         othello()
             .arg("solve")
-            .write_stdin(FFO_40_AFTER_10.replace("-38", "-36"))
+            .write_stdin(format!(
+                "4\n4\nB\n>\n. . . .\n. W B .\n. B W .\n. . . .\n{}\n",
+                FFO_40_AFTER_10.replace("-38", "-36")
+            ))
             .assert()
             .code(1)
             .stdout(predicate::str::contains(

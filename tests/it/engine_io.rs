@@ -346,6 +346,25 @@ fn nboard_quit_and_end_of_input_end_the_session() {
     );
 }
 
+/// A search owes its first answer before the end of the input stops it: the README's `hint 2`
+/// at a depth whose search takes longer than the end's grace (half a second; this one takes
+/// about two seconds in a test build, longer on a loaded machine) still gives its `search`
+/// lines, and the `go` after it its move.
+#[test]
+fn nboard_answers_each_search_once_before_the_end_of_input_stops_it() {
+    let output = othello()
+        .args(["nboard", "--no-book"])
+        .write_stdin("nboard 2\nset depth 16\nmove f5\nping 1\nhint 2\ngo\n")
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let searches = stdout.lines().filter(|l| l.starts_with("search ")).count();
+    assert_eq!(searches, 2, "{stdout}");
+    assert!(stdout.contains("\n=== "), "{stdout}");
+}
+
 #[test]
 fn gtp_session_with_ids_errors_and_a_whole_6x6_game() {
     let mut script = String::from(

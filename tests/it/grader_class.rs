@@ -11,7 +11,10 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 use crate::grader::{generate, othello_path};
-use crate::support::{is_gone, othello, scratch};
+use crate::support::{
+    contained_by_cgroups, mask_summary_times, othello, processes_with_argument,
+    quiet_but_for_the_fallback_note, scratch,
+};
 
 /// The kinds of student, with what each does on every case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,12 +59,13 @@ impl Kind {
             Kind::Hanging => format!("{o} | head -n 3\nsleep 600"),
             Kind::Flooding => format!("{o}\nyes"),
             Kind::Slow => format!("sleep 0.2\nexec {o}"),
-            // A child that inherits standard output and hangs: the output never ends.
-            Kind::ForkHolding => format!("sleep 600 &\nexec {o}"),
-            // A child that lets go of the output and would run for ever: the case passes, and
-            // the child is stopped with the case.
+            // A child that inherits standard output and would hang: the program has exited, so
+            // its output is judged, and the child is killed with its tree.
+            Kind::ForkHolding => format!("sleep 600.5 &\nexec {o}"),
+            // A child that lets go of the output and its session and would run for ever: the
+            // case passes, and the child is stopped with the case (where cgroups are had).
             Kind::ForkDetached => {
-                format!("sleep 600 </dev/null >/dev/null 2>&1 &\necho $! >> children\nexec {o}")
+                format!("setsid sleep 600.25 </dev/null >/dev/null 2>&1 &\nexec {o}")
             }
             Kind::MemoryHog => "exec awk 'BEGIN { s = \"x\"; while (1) s = s s }'".to_owned(),
             // Control characters and markup, on standard output and standard error.
@@ -77,9 +81,9 @@ impl Kind {
     /// (passed, failed, timed out, crashed, out of memory) over `cases` cases.
     fn expected(self, cases: usize) -> [usize; 5] {
         let at = match self {
-            Kind::Correct | Kind::Slow | Kind::ForkDetached => 0,
+            Kind::Correct | Kind::Slow | Kind::ForkDetached | Kind::ForkHolding => 0,
             Kind::OffByOne | Kind::Flooding | Kind::Garbage => 1,
-            Kind::Hanging | Kind::ForkHolding => 2,
+            Kind::Hanging => 2,
             Kind::Crashing | Kind::Missing => 3,
             Kind::MemoryHog => 4,
         };
@@ -186,8 +190,9 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
         .args(["--", "./run.sh"])
         .assert()
         .code(1)
-        .stderr(predicate::str::is_empty());
-    let summary = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+        .stderr(predicate::function(quiet_but_for_the_fallback_note));
+    let summary =
+        mask_summary_times(&String::from_utf8(assert.get_output().stdout.clone()).unwrap());
 
     // The summary, line by line: the header, one line per student in order, the total.
     let lines: Vec<&str> = summary.lines().collect();
@@ -196,14 +201,14 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
     assert_eq!(
         lines[0],
         format!(
-            "{:<width$}  passed  failed  timed out  crashed  memory  score",
+            "{:<width$}  passed  failed  timed out  crashed  memory   cpu s  wall s  score",
             "program"
         )
     );
     for ((name, kind), line) in students.iter().zip(&lines[1..]) {
         let [passed, failed, timed_out, crashed, memory] = kind.expected(CASES);
         let expected = format!(
-            "{name:<width$}  {passed:>6}  {failed:>6}  {timed_out:>9}  {crashed:>7}  {memory:>6}  {}/{}",
+            "{name:<width$}  {passed:>6}  {failed:>6}  {timed_out:>9}  {crashed:>7}  {memory:>6}       -       -  {}/{}",
             passed * POINTS,
             CASES * POINTS
         );
@@ -219,17 +224,11 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
     );
     insta::assert_snapshot!(summary);
 
-    // Children that let go of the output were stopped with their case.
-    for (name, kind) in &students {
-        if *kind == Kind::ForkDetached {
-            let pids = fs::read_to_string(root.join("students").join(name).join("children"));
-            let pids: Vec<u32> = pids
-                .unwrap()
-                .lines()
-                .map(|pid| pid.parse().unwrap())
-                .collect();
-            assert_eq!(pids.len(), CASES);
-            assert!(pids.into_iter().all(is_gone), "{name}");
+    // Children, holding the output or not, in a session of their own or not, were stopped
+    // with their case.
+    if contained_by_cgroups() {
+        for argument in ["600.5", "600.25"] {
+            assert_eq!(processes_with_argument(argument), 0, "sleep {argument}");
         }
     }
 
@@ -253,7 +252,7 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
     }
 
     let xml = fs::read_to_string(reports.join("class.xml")).unwrap();
-    check_junit(&xml, &students);
+    check_junit(&xml, &students, &root.join("cases"));
     for (name, kind) in &students {
         let text = fs::read_to_string(reports.join(format!("{name}.json"))).unwrap();
         check_gradescope(&text, *kind);
@@ -267,7 +266,7 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
 /// `failures`, `errors` and `time`, one `testcase` per case with `name`, `classname` and
 /// `time`; a FAIL has a `failure`, the other verdicts an `error`, each with `type` and
 /// `message`.
-fn check_junit(xml: &str, students: &[(String, Kind)]) {
+fn check_junit(xml: &str, students: &[(String, Kind)], cases_dir: &Path) {
     let document = roxmltree::Document::parse(xml).expect("the JUnit report is well-formed XML");
     let root = document.root_element();
     assert_eq!(root.tag_name().name(), "testsuites");
@@ -285,7 +284,14 @@ fn check_junit(xml: &str, students: &[(String, Kind)]) {
             let value = suite.attribute(attribute).expect(attribute);
             value.parse::<usize>().expect("a count");
         }
-        suite.attribute("time").unwrap().parse::<f64>().unwrap();
+        // The wall time of the student's run (its cases under way), at most their sum.
+        let wall = suite.attribute("time").unwrap().parse::<f64>().unwrap();
+        let summed: f64 = suite
+            .children()
+            .filter(roxmltree::Node::is_element)
+            .map(|case| case.attribute("time").unwrap().parse::<f64>().unwrap())
+            .sum();
+        assert!(wall <= summed + 0.002, "{name}: {wall} > {summed}");
         let [passed, failed, ..] = kind.expected(CASES);
         assert_eq!(
             suite.attribute("failures"),
@@ -314,6 +320,13 @@ fn check_junit(xml: &str, students: &[(String, Kind)]) {
             };
             assert_eq!(children.first().map(|c| c.tag_name().name()), expected);
             if let Some(outcome) = children.first() {
+                // The case's whole input beside the failure: the student does not have it.
+                let input = fs::read_to_string(cases_dir.join(format!("{index:04}.in"))).unwrap();
+                let system_out = children
+                    .iter()
+                    .find(|child| child.tag_name().name() == "system-out")
+                    .expect("system-out");
+                assert_eq!(system_out.text(), Some(input.as_str()));
                 failures += 1;
                 assert!(outcome.attribute("type").is_some());
                 assert!(!outcome.attribute("message").unwrap().is_empty());
@@ -351,11 +364,21 @@ fn check_gradescope(text: &str, kind: Kind) {
     assert_eq!(report["score"].as_f64(), Some((passed * POINTS) as f64));
     assert_eq!(report["max_score"].as_f64(), Some((CASES * POINTS) as f64));
     assert!(report["output"].as_str().unwrap().contains("cases passed"));
-    assert!(report["execution_time"].is_number());
+    assert!(report["execution_time"].as_f64().unwrap() >= 0.0);
     let tests = report["tests"].as_array().unwrap();
     assert_eq!(tests.len(), CASES);
     for test in tests {
         assert!(test["name"].is_string() && test["output"].is_string());
+        assert!(test["number"].is_string());
+        let output = test["output"].as_str().unwrap();
+        if passed == 0 {
+            // What failed, then the first lines of the input.
+            assert!(output.contains("\ninput:\n     1 "), "{output}");
+        }
+        if kind == Kind::OffByOne {
+            assert!(output.contains("actual:   (end of output)\n"), "{output}");
+            assert!(output.contains("^ column 1\n"), "{output}");
+        }
         let status = test["status"].as_str().unwrap();
         assert_eq!(status, if passed > 0 { "passed" } else { "failed" });
         assert_eq!(test["max_score"].as_f64(), Some(POINTS as f64));
@@ -387,9 +410,18 @@ fn check_json(json: &Value, students: &[(String, Kind)]) {
             assert_eq!(program["summary"][key], count, "{name} {key}");
         }
         let verdict = verdicts[counts.iter().position(|&count| count > 0).unwrap()];
+        assert!(program["summary"]["wall_seconds"].as_f64().unwrap() >= 0.0);
+        assert!(program["summary"]["cpu_seconds"].as_f64().unwrap() >= 0.0);
         for case in program["cases"].as_array().unwrap() {
             assert_eq!(case["verdict"], verdict, "{name}");
             assert!(case["seconds"].is_number() && case["points"] == 5.0);
+            assert!(
+                case["input"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(char::is_numeric)
+            );
+            assert!(case["cpu_seconds"].is_number() || case["cpu_seconds"].is_null());
             let difference = &case["difference"];
             if verdict == "PASS" {
                 assert!(difference.is_null() && case["detail"].is_null());
@@ -410,6 +442,13 @@ fn check_json(json: &Value, students: &[(String, Kind)]) {
             if *kind == Kind::Garbage {
                 assert_eq!(difference["line"], 2);
                 assert_eq!(difference["actual"], "\u{1b}[31m\u{1}<&>\"\n");
+                assert_eq!(difference["column"], 1);
+                assert!(
+                    difference["marked"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with("expected: ")
+                );
             }
             if *kind == Kind::MemoryHog {
                 assert!(

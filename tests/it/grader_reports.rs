@@ -9,7 +9,7 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 use crate::grader::{generate, othello_path};
-use crate::support::{othello, scratch};
+use crate::support::{mask_summary_times, othello, scratch};
 
 /// Every report of one program, complete when its cases crash and time out; points from
 /// `NAME.points` and a weights CSV.
@@ -119,18 +119,20 @@ fn each_from_a_list_and_usage_errors() {
     )
     .unwrap();
     let binary = othello_path();
-    othello()
+    let assert = othello()
         .current_dir(&root)
         .args(["check", "cases", "--each", "list.txt", "--"])
         .arg(&binary)
         .assert()
-        .code(0)
-        .stdout(
-            "program  passed  failed  timed out  crashed  memory  score\n\
-             ann           1       0          0        0       0  1/1\n\
-             ben           1       0          0        0       0  1/1\n\
-             2 programs, 2 passed every case\n",
-        );
+        .code(0);
+    let summary = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert_eq!(
+        mask_summary_times(&summary),
+        "program  passed  failed  timed out  crashed  memory   cpu s  wall s  score\n\
+         ann           1       0          0        0       0       -       -  1/1\n\
+         ben           1       0          0        0       0       -       -  1/1\n\
+         2 programs, 2 passed every case\n",
+    );
 
     let usage: &[(&[&str], &str)] = &[
         (&["--each", "nobody/*/"], "names no submission directory"),
@@ -176,4 +178,96 @@ fn each_from_a_list_and_usage_errors() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no case \"0007\""));
+}
+
+/// Without `--each` the suite is named after the script the command runs (`sh spaces.sh` is
+/// `spaces.sh`, not `sh`), or `--name`; a whitespace difference is marked under its column with
+/// the blanks made visible; the failing case's input is in every report; `JUnit`'s suite time and
+/// Gradescope's `execution_time` are the run's wall time, not the sum of the parallel cases.
+#[cfg(unix)]
+#[test]
+fn reports_name_the_submission_mark_the_column_and_show_the_input() {
+    let root = scratch("grader_reports", "student-view");
+    let cases = root.join("cases");
+    generate(&cases, &["--count", "4", "--seed", "45", "--sizes", "4..6"]);
+    // A program with one space too few on its score lines (`B: 2 W: 2`).
+    fs::write(
+        root.join("spaces.sh"),
+        "sleep 0.3\n\"$1\" | sed 's/  W:/ W:/'\n",
+    )
+    .unwrap();
+    for name in [None, Some("alice")] {
+        let mut command = othello();
+        command
+            .current_dir(&root)
+            .args(["check", "cases", "--jobs", "4"]);
+        if let Some(name) = name {
+            command.args(["--name", name]);
+        }
+        command
+            .args([
+                "--report",
+                "junit=junit.xml",
+                "--report",
+                "gradescope=results.json",
+            ])
+            .args(["--report", "json=report.json", "--", "sh", "spaces.sh"])
+            .arg(othello_path())
+            .assert()
+            .code(1);
+        let junit = fs::read_to_string(root.join("junit.xml")).unwrap();
+        let document = roxmltree::Document::parse(&junit).unwrap();
+        let suite = document
+            .descendants()
+            .find(|node| node.has_tag_name("testsuite"))
+            .unwrap();
+        assert_eq!(suite.attribute("name"), Some(name.unwrap_or("spaces.sh")));
+        // Four cases of at least 0.3 s each on four workers: about 0.3 s of wall time.
+        let wall: f64 = suite.attribute("time").unwrap().parse().unwrap();
+        let summed: f64 = suite
+            .descendants()
+            .filter(|node| node.has_tag_name("testcase"))
+            .map(|case| case.attribute("time").unwrap().parse::<f64>().unwrap())
+            .sum();
+        assert!(summed >= 1.2 && wall < summed, "{wall} {summed}");
+        let failure = suite
+            .descendants()
+            .find(|node| node.has_tag_name("failure"))
+            .unwrap();
+        let text = failure.text().unwrap();
+        assert!(text.contains("expected: B:·"), "{text}");
+        assert!(text.contains("··W:·"), "{text}");
+        assert!(text.contains("^ column "), "{text}");
+        let system_out = failure.next_sibling_element().unwrap();
+        assert_eq!(system_out.tag_name().name(), "system-out");
+        assert_eq!(
+            system_out.text().unwrap(),
+            fs::read_to_string(cases.join("0000.in")).unwrap()
+        );
+
+        let results: Value =
+            serde_json::from_str(&fs::read_to_string(root.join("results.json")).unwrap()).unwrap();
+        let execution_time = results["execution_time"].as_f64().unwrap();
+        assert!(execution_time < summed, "{execution_time} {summed}");
+        let output = results["tests"][0]["output"].as_str().unwrap();
+        assert!(output.contains("\ninput:\n     1 "), "{output}");
+
+        let report: Value =
+            serde_json::from_str(&fs::read_to_string(root.join("report.json")).unwrap()).unwrap();
+        let program = &report["programs"][0];
+        assert_eq!(program["name"], name.unwrap_or("spaces.sh"));
+        assert!(program["summary"]["wall_seconds"].as_f64().unwrap() < summed);
+        let case = &program["cases"][0];
+        assert_eq!(
+            case["input"].as_str().unwrap(),
+            fs::read_to_string(cases.join("0000.in")).unwrap()
+        );
+        assert!(case["cpu_seconds"].as_f64().unwrap() > 0.0);
+        let difference = &case["difference"];
+        let column = difference["column"].as_u64().unwrap();
+        let expected = difference["expected"].as_str().unwrap();
+        // The column is where the expected line has its second space before `W:`.
+        assert_eq!(expected.chars().nth(column as usize - 1), Some(' '));
+        assert!(expected[column as usize..].starts_with("W:"), "{expected}");
+    }
 }

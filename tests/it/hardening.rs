@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use predicates::prelude::*;
 
 #[cfg(target_os = "linux")]
-use crate::support::{assert_all_gone, interrupt};
+use crate::support::{assert_gone_by_argument, interrupt};
 use crate::support::{othello, scratch};
 
 /// `othello play` of a 4x4 game between two computers at level 1.
@@ -310,13 +310,15 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
         .arg(&cases)
         .assert()
         .success();
-    // A program that records its own pid and its child's, then waits for ever.
+    // A program that says it has started itself and its child, then waits for ever (pids in
+    // its PID namespace are not ours: the processes are followed by their arguments).
     let pids = dir.join("pids");
+    let _ = fs::remove_file(&pids);
     let program = dir.join("linger.sh");
     fs::write(
         &program,
         format!(
-            "#!/bin/sh\necho $$ >> '{0}'\nsleep 3600 &\necho $! >> '{0}'\nwait\n",
+            "#!/bin/sh\necho $$ >> '{0}'\nsleep 3600.25 &\necho $! >> '{0}'\nwait\n",
             pids.display()
         ),
     )
@@ -337,7 +339,8 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
     let (status, stderr) = interrupt(&mut check);
     assert_eq!(status, Some(130), "{stderr}");
     assert!(stderr.contains("othello: interrupted"), "{stderr}");
-    assert_all_gone(&fs::read_to_string(&pids).unwrap());
+    assert_gone_by_argument("3600.25");
+    assert_gone_by_argument(program.to_str().unwrap());
 }
 
 #[cfg(target_os = "linux")]
@@ -356,7 +359,7 @@ fn ctrl_c_on_check_exits_with_130_when_standard_error_has_gone() {
     fs::write(
         &program,
         format!(
-            "#!/bin/sh\necho $$ >> '{}'\nexec sleep 3600\n",
+            "#!/bin/sh\necho $$ >> '{}'\nexec sleep 3600.5\n",
             pids.display()
         ),
     )
@@ -389,7 +392,7 @@ fn ctrl_c_on_check_exits_with_130_when_standard_error_has_gone() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(status.code(), Some(130));
-    assert_all_gone(&fs::read_to_string(&pids).unwrap());
+    assert_gone_by_argument("3600.5");
 }
 
 #[cfg(target_os = "linux")]

@@ -26,9 +26,14 @@ mod records;
 
 mod grader;
 mod grader_class;
+mod grader_hostile;
 mod grader_reports;
 mod hardening;
+mod match_contained;
 mod perft;
 mod serve_browser;
+mod serve_store;
+#[cfg(unix)]
+mod shards;
 mod solve;
 mod train;

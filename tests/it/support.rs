@@ -106,6 +106,80 @@ pub fn is_gone(pid: u32) -> bool {
     }
 }
 
+/// Whether this host gives `othello check` and `othello match` cgroups (else they fall back to
+/// process groups and say so once on standard error).
+pub fn contained_by_cgroups() -> bool {
+    othello_contain::Containment::probe(false).mode() != othello_contain::Mode::ProcessGroup
+}
+
+/// Standard error as a contained run leaves it: empty, or the one line that says containment
+/// fell back to process groups.
+pub fn quiet_but_for_the_fallback_note(stderr: &str) -> bool {
+    stderr.is_empty()
+        || (stderr.lines().count() == 1 && stderr.contains("contained by process group only"))
+}
+
+/// `check --each`'s summary table with its two time columns (CPU and wall seconds, which vary
+/// from run to run) checked to be numbers and written as `-`, so that the rest can be compared.
+pub fn mask_summary_times(summary: &str) -> String {
+    let mut lines = summary.lines();
+    let header = lines.next().unwrap_or_default();
+    let at = header.find("   cpu s  wall s").expect("the time columns");
+    let mut masked = vec![header.to_owned()];
+    for line in lines {
+        if line.len() < at + 16 || line.ends_with("passed every case") {
+            masked.push(line.to_owned());
+            continue;
+        }
+        let times = &line[at..at + 16];
+        for time in times.split_whitespace() {
+            time.parse::<f64>()
+                .unwrap_or_else(|_| panic!("a time: {time:?} in {line:?}"));
+        }
+        masked.push(format!(
+            "{}       -       -{}",
+            &line[..at],
+            &line[at + 16..]
+        ));
+    }
+    masked.join("\n") + "\n"
+}
+
+/// Waits up to 10 s for every process with `argument` among its arguments to be gone (how
+/// tests follow processes in PID namespaces, whose pids are not ours).
+pub fn assert_gone_by_argument(argument: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while processes_with_argument(argument) > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a process with argument {argument:?} is still running"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// How many live processes (not zombies) have `argument` among their arguments: how tests find
+/// what a contained program started, whose pids inside its PID namespace are not ours.
+pub fn processes_with_argument(argument: &str) -> usize {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let cmdline = fs::read(path.join("cmdline")).ok()?;
+            let pid: u32 = path.file_name()?.to_str()?.parse().ok()?;
+            Some((pid, cmdline))
+        })
+        .filter(|(pid, cmdline)| {
+            !is_gone(*pid)
+                && cmdline
+                    .split(|&byte| byte == 0)
+                    .any(|word| word == argument.as_bytes())
+        })
+        .count()
+}
+
 /// A real Othello file from `shared/data/real/` (public files that are not the project's, read
 /// where they are): `$OTHELLO_REAL_DATA`, else `../shared/data/real` beside the repository (as
 /// in CI), else `shared/data/real` in an ancestor directory. A missing file fails the test,

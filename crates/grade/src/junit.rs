@@ -2,7 +2,8 @@
 //! `testsuite` per program, one `testcase` per case with its time, and for a case that did not
 //! pass a `failure` (FAIL: wrong output) or an `error` (CRASH, TIMEOUT, MEMORY) whose `type` is
 //! the verdict, whose `message` is the verdict's detail and whose text is the excerpt around the
-//! first difference and the start of standard error.
+//! first difference and the start of standard error, and whose `system-out` is the case's whole
+//! input. A suite's `time` is the wall time of the program's run (its cases run in parallel).
 //!
 //! Written by hand: the document is small and fixed, and the one thing that needs care, escaping,
 //! is [`escape`]: the five markup characters, and the characters XML 1.0 forbids anywhere
@@ -24,7 +25,10 @@ pub fn junit(programs: &[ProgramOutcome]) -> String {
         sum(|scorecard| scorecard.cases),
         sum(|scorecard| scorecard.failed),
         sum(|scorecard| scorecard.timed_out + scorecard.crashed + scorecard.memory),
-        scorecards.iter().map(|scorecard| scorecard.seconds).sum::<f64>(),
+        programs
+            .iter()
+            .map(|program| program.wall_seconds)
+            .fold(0.0, f64::max),
     ));
     for (program, scorecard) in programs.iter().zip(&scorecards) {
         let name = escape(&program.name, true);
@@ -33,7 +37,7 @@ pub fn junit(programs: &[ProgramOutcome]) -> String {
             scorecard.cases,
             scorecard.failed,
             scorecard.timed_out + scorecard.crashed + scorecard.memory,
-            scorecard.seconds,
+            program.wall_seconds,
         ));
         for case in &program.cases {
             testcase(&mut xml, &name, case);
@@ -66,6 +70,10 @@ fn testcase(xml: &mut String, suite: &str, case: &CaseOutcome) {
         case.verdict.name(),
         escape(case.detail.as_deref().unwrap_or_default(), true),
         escape(&case.explanation(), false),
+    ));
+    xml.push_str(&format!(
+        "      <system-out>{}</system-out>\n",
+        escape(&case.input, false)
     ));
     xml.push_str("    </testcase>\n");
 }

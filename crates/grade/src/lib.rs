@@ -203,6 +203,123 @@ impl Verdict {
     }
 }
 
+/// A line with its blanks made visible, as the marker of a difference shows it: a space is `·`,
+/// a tab `→`, a carriage return `␍`, other control characters `\u{..}`; invalid UTF-8 is `�`.
+/// One character shown per character of the line, so columns line up.
+#[must_use]
+pub fn visible(line: &str) -> Vec<String> {
+    line.chars()
+        .map(|c| match c {
+            ' ' => "·".to_owned(),
+            '\t' => "→".to_owned(),
+            '\r' => "␍".to_owned(),
+            c if c.is_control() => format!("\\u{{{:x}}}", u32::from(c)),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+/// The widest part of a line a marker shows, in characters.
+const MARKED_WIDTH: usize = 72;
+
+/// The first differing line of both outputs one above the other, blanks made visible (see
+/// [`visible`]), with a `^` under the first differing column, and that column (1-based, in
+/// characters; one past the end when a line ends early or lacks its line break):
+///
+/// ```text
+/// expected: B:·2··W:·2
+/// actual:   B:·2·W:·2
+///                   ^ column 7
+/// ```
+#[must_use]
+pub fn mark_difference(difference: &Difference<'_>) -> (usize, String) {
+    let text = |line: Option<&[u8]>| {
+        line.map(|line| {
+            let body = line.strip_suffix(b"\n");
+            (
+                String::from_utf8_lossy(body.unwrap_or(line)).into_owned(),
+                body.is_some(),
+            )
+        })
+    };
+    let (expected, actual) = (text(difference.expected), text(difference.actual));
+    let chars = |side: &Option<(String, bool)>| -> Vec<char> {
+        side.as_ref()
+            .map_or_else(Vec::new, |(body, _)| body.chars().collect())
+    };
+    let (expected_chars, actual_chars) = (chars(&expected), chars(&actual));
+    let column = expected_chars
+        .iter()
+        .zip(&actual_chars)
+        .take_while(|(a, b)| a == b)
+        .count();
+    // The shown part of each line starts so that the column is in view.
+    let start = column.saturating_sub(MARKED_WIDTH / 2);
+    let show = |side: &Option<(String, bool)>| -> (String, usize) {
+        let Some((body, newline)) = side else {
+            return ("(end of output)".to_owned(), 0);
+        };
+        let tokens = visible(body);
+        let mut shown = String::new();
+        if start > 0 {
+            shown.push('…');
+        }
+        let offset: usize = start.min(tokens.len());
+        let before: usize = tokens[offset..column.min(tokens.len())]
+            .iter()
+            .map(|token| token.chars().count())
+            .sum::<usize>()
+            + usize::from(start > 0);
+        for token in tokens.iter().skip(offset).take(MARKED_WIDTH) {
+            shown.push_str(token);
+        }
+        if tokens.len() > offset + MARKED_WIDTH {
+            shown.push('…');
+        }
+        if !newline {
+            shown.push_str(" (no newline at end)");
+        }
+        (shown, before)
+    };
+    let (expected_shown, expected_before) = show(&expected);
+    let (actual_shown, actual_before) = show(&actual);
+    let before = if actual.is_some() {
+        actual_before
+    } else {
+        expected_before
+    };
+    let text = format!(
+        "expected: {expected_shown}\nactual:   {actual_shown}\n{}^ column {}\n",
+        " ".repeat(10 + before),
+        column + 1
+    );
+    (column + 1, text)
+}
+
+/// The number of lines of `text` (a last line without a line break counts).
+#[must_use]
+pub fn protocol_lines(text: &[u8]) -> usize {
+    protocol::lines(text).count()
+}
+
+/// The first lines of a case's input, for a report: at most `lines` of them, numbered, with a
+/// last line saying how many more there are.
+#[must_use]
+pub fn input_head(input: &[u8], lines: usize) -> String {
+    let all: Vec<&[u8]> = protocol::lines(input).collect();
+    let mut text = String::new();
+    for (number, line) in (1..).zip(all.iter().take(lines)) {
+        text.push_str(&format!("{number:>6} {}\n", String::from_utf8_lossy(line)));
+    }
+    if all.len() > lines {
+        text.push_str(&format!(
+            "       ... {} more lines (the whole input is attached where the report allows)\n",
+            all.len() - lines
+        ));
+    }
+    text
+}
+
 /// How many lines around the first difference [`excerpt`] shows, before and after it.
 const CONTEXT: usize = 2;
 
@@ -328,6 +445,43 @@ mod tests {
         assert!(ran_out_of_memory(b"", Some(60), 100));
         assert!(!ran_out_of_memory(b"boom: something broke", Some(10), 100));
         assert!(!ran_out_of_memory(b"", None, 100));
+    }
+
+    #[test]
+    fn marks_the_first_differing_column_with_blanks_visible() {
+        let difference = first_difference(b"a\nB: 2  W: 2\n", b"a\nB: 2 W: 2\n").unwrap();
+        assert_eq!(
+            mark_difference(&difference),
+            (
+                6,
+                "expected: B:·2··W:·2\nactual:   B:·2·W:·2\n               ^ column 6\n".to_owned()
+            )
+        );
+        let tab = first_difference(b"x y\n", b"x\ty").unwrap();
+        assert_eq!(
+            mark_difference(&tab).1,
+            "expected: x·y\nactual:   x→y (no newline at end)\n           ^ column 2\n"
+        );
+        let short = first_difference(b"abc\n", b"ab\n").unwrap();
+        assert_eq!(mark_difference(&short).0, 3);
+        let ended = first_difference(b"abc\n", b"").unwrap();
+        assert_eq!(
+            mark_difference(&ended).1,
+            "expected: abc\nactual:   (end of output)\n          ^ column 1\n"
+        );
+    }
+
+    #[test]
+    fn shows_the_first_lines_of_an_input() {
+        assert_eq!(
+            input_head(b"4\n4\nB\n", 5),
+            "     1 4\n     2 4\n     3 B\n"
+        );
+        assert!(
+            input_head(b"1\n2\n3\n", 2).ends_with(
+                "... 1 more lines (the whole input is attached where the report allows)\n"
+            )
+        );
     }
 
     #[test]

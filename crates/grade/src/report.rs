@@ -30,6 +30,10 @@ pub struct DifferenceText {
     pub cause: Option<String>,
     /// Both outputs around the line (see [`super::excerpt`]).
     pub excerpt: String,
+    /// The first differing column of the line, 1-based (see [`super::mark_difference`]).
+    pub column: usize,
+    /// Both lines, blanks made visible, with a `^` under that column.
+    pub marked: String,
 }
 
 /// One case of one program: the verdict and what the reports say about it.
@@ -45,6 +49,10 @@ pub struct CaseOutcome {
     pub points: f64,
     /// Wall-clock seconds from start to end (or kill).
     pub seconds: f64,
+    /// CPU seconds (user and system) of the program and everything it started, where known.
+    pub cpu_seconds: Option<f64>,
+    /// The case's input (lossy UTF-8), which the student does not otherwise have.
+    pub input: String,
     /// How the program ended, in words (`exit status 0`, `killed by signal 9 (SIGKILL)`), or
     /// `None` when the checker killed it or could not start it.
     pub exit: Option<String>,
@@ -68,7 +76,8 @@ impl CaseOutcome {
     }
 
     /// Everything known about a case that did not pass, for a report's free-text field: the
-    /// detail line, then the excerpt around the first difference, then standard error.
+    /// detail line, the first differing line marked, the excerpt around it, the first lines of
+    /// the input, then standard error.
     #[must_use]
     pub fn explanation(&self) -> String {
         let mut text = format!("{}", self.verdict);
@@ -78,7 +87,13 @@ impl CaseOutcome {
         }
         text.push('\n');
         if let Some(difference) = &self.difference {
+            text.push_str(&format!("line {}:\n", difference.line));
+            text.push_str(&difference.marked);
             text.push_str(&difference.excerpt);
+        }
+        if self.verdict != Verdict::Pass && !self.input.is_empty() {
+            text.push_str("input:\n");
+            text.push_str(&super::input_head(self.input.as_bytes(), INPUT_LINES_SHOWN));
         }
         if self.verdict != Verdict::Pass && !self.stderr.is_empty() {
             text.push_str("stderr:\n");
@@ -91,11 +106,19 @@ impl CaseOutcome {
     }
 }
 
+/// The lines of a case's input an explanation shows (the JSON report and `JUnit`'s `system-out`
+/// have it all).
+pub const INPUT_LINES_SHOWN: usize = 12;
+
 /// One program's run over every case.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgramOutcome {
-    /// Its name: the submission directory's name, or the command's first word.
+    /// Its name: the submission directory's name, or (without `--each`) `--name` or the script
+    /// its command runs.
     pub name: String,
+    /// Wall-clock seconds from the start of its first case to the end of its last (its cases
+    /// run in parallel: less than the sum of their times).
+    pub wall_seconds: f64,
     /// The directory it ran in, for `othello check --each`.
     pub directory: Option<String>,
     /// The command line.
@@ -125,6 +148,8 @@ pub struct Scorecard {
     pub max_score: f64,
     /// Seconds of all its cases together.
     pub seconds: f64,
+    /// CPU seconds of all its cases together (those that say).
+    pub cpu_seconds: f64,
 }
 
 impl ProgramOutcome {
@@ -144,6 +169,7 @@ impl ProgramOutcome {
             scorecard.score += case.score();
             scorecard.max_score += case.points;
             scorecard.seconds += case.seconds;
+            scorecard.cpu_seconds += case.cpu_seconds.unwrap_or(0.0);
         }
         scorecard
     }
@@ -238,6 +264,8 @@ pub fn json(settings: &Settings, programs: &[ProgramOutcome]) -> String {
                     "score": scorecard.score,
                     "max_score": scorecard.max_score,
                     "seconds": round_seconds(scorecard.seconds),
+                    "wall_seconds": round_seconds(program.wall_seconds),
+                    "cpu_seconds": round_seconds(scorecard.cpu_seconds),
                 },
                 "cases": cases,
             })
@@ -265,6 +293,8 @@ fn case_json(case: &CaseOutcome) -> Value {
             "actual": difference.actual,
             "cause": difference.cause,
             "excerpt": difference.excerpt,
+            "column": difference.column,
+            "marked": difference.marked,
         })
     });
     json!({
@@ -273,6 +303,8 @@ fn case_json(case: &CaseOutcome) -> Value {
         "points": case.points,
         "score": case.score(),
         "seconds": round_seconds(case.seconds),
+        "cpu_seconds": case.cpu_seconds.map(round_seconds),
+        "input": case.input,
         "detail": case.detail,
         "exit": case.exit,
         "stderr": case.stderr,
@@ -281,9 +313,10 @@ fn case_json(case: &CaseOutcome) -> Value {
     })
 }
 
-/// Gradescope's `results.json` for one program: `score`, `max_score`, `execution_time`, an
-/// `output` summary, and one test per case with `name`, `number`, `status` (`passed` or
-/// `failed`), `score`, `max_score` and `output`.
+/// Gradescope's `results.json` for one program: `score`, `max_score`, `execution_time` (the
+/// wall time of its run), an `output` summary, and one test per case with `name`, `number`,
+/// `status` (`passed` or `failed`), `score`, `max_score` and `output` (for a case that did not
+/// pass, its [`CaseOutcome::explanation`] and its whole input).
 #[must_use]
 pub fn gradescope(program: &ProgramOutcome) -> String {
     let scorecard = program.scorecard();
@@ -299,18 +332,32 @@ pub fn gradescope(program: &ProgramOutcome) -> String {
                 "status": if passed { "passed" } else { "failed" },
                 "score": case.score(),
                 "max_score": case.points,
-                "output": if passed { "PASS\n".to_owned() } else { case.explanation() },
+                "output": if passed { "PASS\n".to_owned() } else { gradescope_output(case) },
             })
         })
         .collect();
     let report = json!({
         "score": scorecard.score,
         "max_score": scorecard.max_score,
-        "execution_time": round_seconds(scorecard.seconds),
+        "execution_time": round_seconds(program.wall_seconds),
         "output": format!("{}\n", scorecard.sentence()),
         "tests": tests,
     });
     pretty(&report)
+}
+
+/// A failed test's output for Gradescope: the explanation, and the whole input when the
+/// explanation shows only its first lines (Gradescope has no attachments).
+fn gradescope_output(case: &CaseOutcome) -> String {
+    let mut text = case.explanation();
+    if super::protocol_lines(case.input.as_bytes()) > INPUT_LINES_SHOWN {
+        text.push_str("whole input:\n");
+        text.push_str(&case.input);
+        if !case.input.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    text
 }
 
 /// The class summary: a header line, then one line per program with its counts and score
@@ -425,6 +472,8 @@ mod tests {
             detail: (verdict != Verdict::Pass).then(|| "line 2: expected \"a\", got \"b\"".into()),
             points,
             seconds: 0.0125,
+            cpu_seconds: Some(0.01),
+            input: "4\n4\nB\n".into(),
             exit: Some("exit status 0".into()),
             stderr: String::new(),
             peak_memory_kib: None,
@@ -435,6 +484,7 @@ mod tests {
     fn program() -> ProgramOutcome {
         ProgramOutcome {
             name: "alice, jr".into(),
+            wall_seconds: 0.03,
             directory: Some("submissions/alice, jr".into()),
             command: vec!["./run.sh".into()],
             cases: vec![

@@ -312,25 +312,6 @@ impl Replacement {
     }
 }
 
-/// Replaces the file at `path` with `bytes` atomically (a temporary file beside it, renamed over
-/// it), without syncing: a crash of the program leaves the old file or the new one, whole, but
-/// a crash of the machine may lose the new one. For a writer that has made the contents durable
-/// elsewhere first (the web server's journal).
-///
-/// # Errors
-/// As [`write_atomic`]; the target is then unchanged and the temporary file removed.
-pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut replacement = Replacement::start(path)?;
-    let written = replacement
-        .file
-        .write_all(bytes)
-        .and_then(|()| fs::rename(&replacement.temporary, &replacement.target));
-    if written.is_err() {
-        let _ = fs::remove_file(&replacement.temporary);
-    }
-    written
-}
-
 /// Follows symbolic links from `path` (a bounded number of hops) to the file they name.
 fn resolve_links(path: &Path) -> PathBuf {
     let mut current = path.to_path_buf();
@@ -385,29 +366,6 @@ pub fn sync_directory(directory: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn replaces_without_sync_and_a_failure_keeps_the_target() {
-        let dir = tempfile::tempdir().unwrap();
-        let old = dir.path().join("old.ggf");
-        fs::write(&old, b"old").unwrap();
-        replace_unsynced(&old, b"new").unwrap();
-        assert_eq!(fs::read(&old).unwrap(), b"new");
-        let directory = dir.path().join("a directory");
-        fs::create_dir(&directory).unwrap();
-        let error = replace_unsynced(&directory, b"refused").unwrap_err();
-        assert_eq!(error.kind(), io::ErrorKind::IsADirectory);
-        let mut names: Vec<String> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        assert_eq!(
-            names,
-            ["a directory", "old.ggf"],
-            "no temporary file is left"
-        );
-    }
 
     #[test]
     fn replaces_the_contents_and_leaves_no_temporary_file() {

@@ -15,13 +15,25 @@ pub const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
 /// A board size that is not supported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 #[error(
-    "a {rows}x{cols} board is not supported: rows and columns must each be an even number from 4 to 16"
+    "{} {rows}x{cols} board is not supported: rows and columns must each be an even number from 4 to 16",
+    article(*rows)
 )]
 pub struct DimensionError {
     /// The rows asked for.
     pub rows: usize,
     /// The columns asked for.
     pub cols: usize,
+}
+
+/// The indefinite article before a number as it is read aloud: "an" for eight, eleven,
+/// eighteen and the numbers that start with eight ("an 8x8 board", "an 18x18 board").
+fn article(number: usize) -> &'static str {
+    let digits = number.to_string();
+    if digits.starts_with('8') || number == 11 || number == 18 {
+        "an"
+    } else {
+        "a"
+    }
 }
 
 /// The size of a board: an even number of rows and of columns, each from 4 to 16.
@@ -48,6 +60,12 @@ impl Dimensions {
         } else {
             Err(DimensionError { rows, cols })
         }
+    }
+
+    /// The size with its indefinite article, as a sentence names it: "an 8x10", "a 6x6".
+    #[must_use]
+    pub fn with_article(self) -> String {
+        format!("{} {self}", article(self.rows()))
     }
 
     /// Whether `side` is a supported number of rows or columns.
@@ -231,6 +249,16 @@ mod tests {
                 assert_eq!(Dimensions::new(rows, cols).is_ok(), ok, "{rows}x{cols}");
             }
         }
+    }
+
+    #[test]
+    fn a_refused_size_is_named_with_its_article() {
+        let message = |rows, cols| Dimensions::new(rows, cols).unwrap_err().to_string();
+        assert!(message(18, 18).starts_with("an 18x18 board is not supported"));
+        assert!(message(8, 9).starts_with("an 8x9 board"));
+        assert!(message(11, 8).starts_with("an 11x8 board"));
+        assert!(message(7, 7).starts_with("a 7x7 board"));
+        assert!(message(20, 20).starts_with("a 20x20 board"));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The HTTP routes: the page's files and the JSON API, behind the body limit, the per-client
-//! rate limit and the security headers.
+//! The HTTP routes: the page's files and the JSON API, behind the body limit and timeout, the
+//! per-client rate limit, the refusal of other sites' requests and the security headers.
 //!
 //! | Method and path                  | Body                 | Answer                         |
 //! |----------------------------------|----------------------|--------------------------------|
@@ -13,15 +13,20 @@
 //! | `GET /api/games/{id}/ggf`        |                      | the record, as a download      |
 //!
 //! Errors are `{"error": "message"}` with the status: 400 a malformed request, 404 no such
-//! game, 409 a move the game refuses, 413 a body over the limit, 429 too many requests, 503 the
-//! computer's queue is full.
+//! game, 403 a request from another site, 409 a move the game refuses, 413 a body over the
+//! limit, 415 a body that is not JSON, 429 too many requests (or games) from one address, 500 a
+//! failure of the database, 503 the computer's queue (or the address's share of it) is full,
+//! with `Retry-After`, 507 the disk or the storage limit is full. A move that is not saved is not played: the game
+//! stays as it was.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -31,6 +36,7 @@ use serde::{Deserialize, Serialize};
 use tower_governor::GovernorLayer;
 use tower_governor::governor::GovernorConfigBuilder;
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use othello::notation::parse_square;
 use othello_session::hint::Suggestion;
@@ -38,6 +44,8 @@ use othello_session::hint::Suggestion;
 mod analysis;
 
 use super::assets;
+use super::cross_site::refuse_cross_site;
+use super::database::StoreError;
 use super::game::{Hosted, NewGame, Refusal};
 use super::game_id::GameId;
 use super::pool::{Pool, PoolError};
@@ -45,6 +53,12 @@ use super::store::{Entry, LoadError, Store};
 
 /// The largest request body accepted, in bytes.
 pub const BODY_LIMIT: usize = 4096;
+
+/// The time a client has to send a request's body.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The seconds a client told that the computer is busy is asked to wait.
+const RETRY_AFTER_SECONDS: u32 = 5;
 
 /// Requests a client may make in a burst, and how often one more is allowed after it.
 pub const RATE_BURST: u32 = 120;
@@ -106,11 +120,13 @@ pub fn router(server: Arc<Server>) -> Router {
             header::CACHE_CONTROL,
             HeaderValue::from_static("no-store"),
         ))
+        .layer(axum::middleware::from_fn(refuse_cross_site))
         .with_state(server);
     Router::new()
         .nest("/api", api)
         .merge(assets::routes())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
         .layer(GovernorLayer::new(governor).error_handler(|error| {
             let (status, message) = match error {
                 tower_governor::GovernorError::TooManyRequests { wait_time, .. } => (
@@ -142,14 +158,24 @@ fn security_header(
 pub struct ApiError {
     status: StatusCode,
     message: String,
+    /// Seconds to wait before asking again (`Retry-After`), if the answer says.
+    retry_after: Option<u32>,
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    /// An error of `status` saying `message`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// The error, asking the client to wait `seconds` before asking again.
+    fn retry_after(mut self, seconds: u32) -> ApiError {
+        self.retry_after = Some(seconds);
+        self
     }
 
     fn bad_request(message: impl Into<String>) -> ApiError {
@@ -164,13 +190,19 @@ struct ErrorBody<'a> {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
+        let mut response = (
             self.status,
             Json(ErrorBody {
                 error: &self.message,
             }),
         )
-            .into_response()
+            .into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -198,7 +230,14 @@ impl From<PoolError> for ApiError {
             PoolError::Busy => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the computer is busy with other games: try again in a moment",
-            ),
+            )
+            .retry_after(RETRY_AFTER_SECONDS),
+            PoolError::AddressBusy => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the computer already has this address's share of searches waiting: \
+                 try again in a moment",
+            )
+            .retry_after(RETRY_AFTER_SECONDS),
             PoolError::Stopped => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the server is shutting down",
@@ -209,14 +248,37 @@ impl From<PoolError> for ApiError {
     }
 }
 
-/// Saves the game, before the answer.
-async fn save(server: &Server, id: GameId, game: &Hosted) -> Result<(), ApiError> {
-    server.store.save(id, game).await.map_err(|error| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the game cannot be saved: {error}"),
-        )
-    })
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> ApiError {
+        match error {
+            StoreError::Full(message) => ApiError::new(
+                StatusCode::INSUFFICIENT_STORAGE,
+                format!("the server's storage is full, so nothing was saved or changed: {message}"),
+            ),
+            StoreError::TooManyGames(most) => ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("this address already has {most} saved games, the most one address keeps"),
+            ),
+            StoreError::Missing => ApiError::new(StatusCode::NOT_FOUND, "no such game"),
+            StoreError::Failed(message) => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the game cannot be saved, so nothing was changed: {message}"),
+            ),
+        }
+    }
+}
+
+/// Saves `next` as the game `id` and, once it is durable, puts it in place of `game`: a move
+/// that is not saved is not played.
+async fn save(
+    server: &Server,
+    id: GameId,
+    game: &mut Hosted,
+    next: Hosted,
+) -> Result<(), ApiError> {
+    server.store.save(id, &next).await?;
+    *game = next;
+    Ok(())
 }
 
 /// A JSON body parsed strictly (unknown fields refused); an empty body reads as `{}`.
@@ -280,12 +342,13 @@ fn answer(id: GameId, entry: &Entry, game: &Hosted) -> Response {
 
 async fn create(
     State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Strict(settings): Strict<NewGame>,
 ) -> Result<Response, ApiError> {
     let game = settings.build().map_err(ApiError::bad_request)?;
-    let (id, entry) = server.store.insert(game);
+    let owner = client.ip().to_canonical().to_string();
+    let (id, entry) = server.store.create(game, owner).await?;
     let game = entry.game.lock().await;
-    save(&server, id, &game).await?;
     let mut response = answer(id, &entry, &game);
     *response.status_mut() = StatusCode::CREATED;
     if let Ok(location) = HeaderValue::from_str(&format!("/api/games/{id}")) {
@@ -313,8 +376,9 @@ async fn play(
     let dims = game.game().board().dims();
     let square = parse_square(&body.square, dims)
         .map_err(|error| ApiError::bad_request(error.to_string()))?;
-    game.play_person(square)?;
-    save(&server, id, &game).await?;
+    let mut next = game.clone();
+    next.play_person(square)?;
+    save(&server, id, &mut game, next).await?;
     Ok(answer(id, &entry, &game))
 }
 
@@ -339,8 +403,9 @@ async fn undo(
         stop.store(true, Ordering::Relaxed);
     }
     let mut game = entry.game.lock().await;
-    game.undo()?;
-    save(&server, id, &game).await?;
+    let mut next = game.clone();
+    next.undo()?;
+    save(&server, id, &mut game, next).await?;
     Ok(answer(id, &entry, &game))
 }
 
@@ -362,6 +427,7 @@ struct Hint {
 
 async fn hint(
     State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     Strict(Nothing {}): Strict<Nothing>,
 ) -> Result<Response, ApiError> {
@@ -370,7 +436,10 @@ async fn hint(
     if position.is_over() {
         return Err(Refusal::Over.into());
     }
-    let report = server.pool.hint(position).await?;
+    let report = server
+        .pool
+        .hint(client.ip().to_canonical(), position)
+        .await?;
     Ok(Json(Hint {
         square: report.best_move.to_string(),
         score: report.score,
@@ -383,6 +452,7 @@ async fn hint(
 
 async fn computer(
     State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     Strict(Nothing {}): Strict<Nothing>,
 ) -> Result<Response, ApiError> {
@@ -410,7 +480,10 @@ async fn computer(
         entry: &entry,
         token,
     };
-    let square = server.pool.choose(position, level, stop).await;
+    let square = server
+        .pool
+        .choose(client.ip().to_canonical(), position, level, stop)
+        .await;
     drop(finished);
     let square = match square {
         Ok(square) => Some(square),
@@ -421,8 +494,9 @@ async fn computer(
     if let Some(square) = square
         && game.version() == version
     {
-        game.play_computer(square)?;
-        save(&server, id, &game).await?;
+        let mut next = game.clone();
+        next.play_computer(square)?;
+        save(&server, id, &mut game, next).await?;
     }
     // Otherwise the position changed meanwhile (an undo), or the page asked again: the move
     // is not played, and the page sees the game as it now is.

@@ -1,4 +1,4 @@
-//! A game's id, and the name of the file that holds the game.
+//! A game's id, and the name of the file that held a game before the database (`ID.ggf`).
 //!
 //! A game id is 128 random bits written as 32 lower-case hexadecimal digits; it is the only
 //! part of a request that ever reaches the file system, and only after [`GameId::parse`].
@@ -8,7 +8,7 @@ use std::fmt;
 use rand::Rng;
 
 /// A game's id: 128 random bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct GameId(u128);
 
 impl GameId {

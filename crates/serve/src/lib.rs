@@ -1,17 +1,21 @@
 //! `othello serve`: the board in a browser. An HTTP server (axum on tokio) hosts games for
 //! pages that draw what it returns; the library decides every move.
 //!
-//! Inside: `api` has the routes, `store` the games and their files (saves made durable in
-//! batches through `journal`, a write-ahead journal), `pool` the computer's searches, `game` one
-//! hosted game (its settings and seats through `othello_session`), `assets` the page's files.
+//! Inside: `api` has the routes, `store` the games in memory and `database` on disk (SQLite,
+//! saves made durable in batches), `import` the folder of GGF files that came before it, `pool`
+//! the computer's searches, `game` one hosted game (its settings and seats through
+//! `othello_session`), `assets` the page's files.
 //! [`run`] serves with the options of [`ServeArgs`]; a failure is a [`ServeError`] with its exit
 //! status.
 
 mod api;
 mod assets;
+mod connections;
+mod cross_site;
+mod database;
 mod game;
 mod game_id;
-mod journal;
+mod import;
 mod pool;
 mod store;
 #[cfg(test)]
@@ -22,12 +26,15 @@ use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use thiserror::Error;
 
 use api::Server;
+use connections::ConnectionLimits;
+use database::Limits;
 use pool::Pool;
-use store::Store;
+use store::{OpenError, Store};
 
 /// Games kept in memory at most; idle ones beyond are read again from their files.
 const GAMES_IN_MEMORY: usize = 2000;
@@ -35,13 +42,17 @@ const GAMES_IN_MEMORY: usize = 2000;
 /// Searches that may wait for a free core.
 const SEARCHES_WAITING: usize = 256;
 
+/// Searches that one client address may have waiting.
+const SEARCHES_WAITING_PER_ADDRESS: usize = 8;
+
 /// Serve the board to a browser: play on a phone, a tablet or a desktop.
 ///
-/// Prints the address to open. Every game is saved after each move in the games directory (as
-/// ID.ggf) and continues after a restart; a page keeps its game's id in its address.
+/// Prints the address to open. Every game is saved after each move in the data directory's
+/// database (games.sqlite3) and continues after a restart; a page keeps its game's id in its
+/// address.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Exit status: 0 after Ctrl-C or SIGTERM (games saved), 1 if the server cannot run (the address is taken, the games directory cannot be made), 2 for bad usage."
+    after_help = "Exit status: 0 after Ctrl-C or SIGTERM (games saved), 1 if the server cannot run (the address is taken, the data directory or its database cannot be opened), 2 for bad usage."
 )]
 pub struct ServeArgs {
     /// The address and port to listen on; 0.0.0.0:PORT lets other machines of the network
@@ -49,9 +60,36 @@ pub struct ServeArgs {
     #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
 
-    /// The directory games are saved in (created if missing).
-    #[arg(long, value_name = "DIR", default_value = "othello-games")]
-    games_dir: PathBuf,
+    /// The directory of the games' database, games.sqlite3 (created if missing); a folder of
+    /// ID.ggf files there (the layout before the database) is imported on the first start.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "othello-games",
+        alias = "games-dir"
+    )]
+    data_dir: PathBuf,
+
+    /// Games one client address may keep saved at once (then 429).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    max_games_per_address: u64,
+
+    /// The database's size, in MiB, past which new games are refused (507).
+    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=(1 << 24)))]
+    max_storage_mib: u64,
+
+    /// Unfinished games untouched this many days are deleted (checked every hour); 0 keeps
+    /// them all.
+    #[arg(long, value_name = "DAYS", default_value_t = 30)]
+    expire_days: u64,
+
+    /// Connections open at once, in all; more are closed as they come.
+    #[arg(long, value_name = "N", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: u64,
+
+    /// Connections open at once from one client address.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections_per_address: u64,
 
     /// Open the page in the default browser.
     #[arg(long)]
@@ -61,13 +99,13 @@ pub struct ServeArgs {
 /// Why `othello serve` could not run.
 #[derive(Debug, Error)]
 pub enum ServeError {
-    /// The games directory could not be made.
-    #[error("cannot use games directory {path}: {source}", path = .path.display())]
-    GamesDir {
+    /// The data directory could not be made, or its database opened.
+    #[error("cannot use data directory {path}: {source}", path = .path.display())]
+    DataDir {
         /// The directory.
         path: PathBuf,
         /// What went wrong.
-        source: io::Error,
+        source: OpenError,
     },
     /// The address could not be listened on.
     #[error("cannot listen on {addr}: {source}")]
@@ -93,24 +131,46 @@ impl ServeError {
 /// Serves until Ctrl-C or SIGTERM.
 ///
 /// # Errors
-/// [`ServeError`] when the games directory, the address or the runtime cannot be had.
+/// [`ServeError`] when the data directory, the address or the runtime cannot be had.
 pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
-    let store =
-        Store::open(&args.games_dir, GAMES_IN_MEMORY).map_err(|source| ServeError::GamesDir {
-            path: args.games_dir.clone(),
-            source,
-        })?;
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(ServeError::Runtime)?;
+    let limits = Limits {
+        games_per_owner: args.max_games_per_address,
+        storage_bytes: args.max_storage_mib << 20,
+        max_pages: None,
+    };
+    let store = runtime
+        .block_on(Store::open(&args.data_dir, GAMES_IN_MEMORY, limits))
+        .map_err(|source| ServeError::DataDir {
+            path: args.data_dir.clone(),
+            source,
+        })?;
     let server = Arc::new(Server {
         store: Arc::new(store),
-        pool: Pool::new(cores, SEARCHES_WAITING),
+        pool: Pool::new(cores, SEARCHES_WAITING, SEARCHES_WAITING_PER_ADDRESS),
     });
     runtime.block_on(serve(args, server))?;
     Ok(())
+}
+
+/// Deletes the unfinished games untouched for `days` days, now and every hour.
+async fn expire_every_hour(store: Arc<Store>, days: u64) {
+    let mut every = tokio::time::interval(Duration::from_secs(3600));
+    loop {
+        every.tick().await;
+        match store.expire(days).await {
+            Ok(0) => {}
+            Ok(expired) => println!(
+                "{} untouched for {days} days deleted",
+                counted(expired, "unfinished game", "unfinished games")
+            ),
+            Err(error) => eprintln!("othello: serve: cannot delete old games: {error:?}"),
+        }
+    }
 }
 
 async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> {
@@ -121,12 +181,18 @@ async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> 
             source,
         })?;
     let addr = listener.local_addr().map_err(ServeError::Runtime)?;
-    let saved = server.store.saved_games();
+    let saved = server.store.saved_games().unwrap_or(0);
     println!(
         "{} in {}",
-        counted(saved, "saved game", "saved games"),
-        server.store.dir().display()
+        counted(saved as usize, "saved game", "saved games"),
+        server.store.database_path().display()
     );
+    if args.expire_days > 0 {
+        tokio::spawn(expire_every_hour(
+            Arc::clone(&server.store),
+            args.expire_days,
+        ));
+    }
     let url = page_url(addr);
     println!("Open {url} in a browser (Ctrl-C stops the server)");
     if addr.ip().is_unspecified() {
@@ -143,11 +209,12 @@ async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> 
     }
     let app = api::router(Arc::clone(&server));
     let shutdown_server = Arc::clone(&server);
-    let outcome = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
+    let limits = ConnectionLimits {
+        header_timeout: connections::HEADER_TIMEOUT,
+        total: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+        per_address: usize::try_from(args.max_connections_per_address).unwrap_or(usize::MAX),
+    };
+    let outcome = connections::serve(listener, app, limits, async move {
         termination().await;
         // In-flight requests finish; searches stop at once so that they finish soon.
         shutdown_server.pool.close();
@@ -155,7 +222,7 @@ async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> 
     .await;
     println!(
         "Stopped; every game is saved in {}",
-        server.store.dir().display()
+        server.store.database_path().display()
     );
     outcome.map_err(ServeError::Runtime)
 }

@@ -1,22 +1,26 @@
-//! The games: in memory while in play, and each saved after every change as a GGF record
-//! `ID.ggf` in the games directory (written atomically, and durable before the answer through
-//! the [`journal`]), from where a restarted server, or one that evicted an idle game, reads it
-//! again.
+//! The games: in memory while in play, and each saved after every change in the
+//! [`Database`] (durable before the answer), from where a restarted server, or one that
+//! evicted an idle game, reads it again.
+//!
+//! A change is saved before it is kept: the handlers change a copy of the game, save the copy,
+//! and put it in place of the game only once the save succeeded, so that the game in memory is
+//! always the game on disk.
 
 use std::collections::HashMap;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use tokio::sync::oneshot;
+use othello_records::{self as record, Format};
 
-use othello_records::{self as record, Format, ReadOptions};
-
+use super::database::{self, Database, Limits, Row, StoreError};
 use super::game::Hosted;
-use super::game_id::{GameId, id_of_file};
-use super::journal::{self, Save};
+use super::game_id::GameId;
+use super::import;
+
+/// Games of a folder imported in one transaction.
+const IMPORT_BATCH: usize = 500;
 
 /// A game in memory: the game (its lock also orders its saves) and when it was last used.
 pub struct Entry {
@@ -51,12 +55,11 @@ impl Entry {
     }
 }
 
-/// Every game: those in memory, and the directory they are saved in.
+/// Every game: those in memory, and the database they are saved in.
 pub struct Store {
-    dir: PathBuf,
+    database: Database,
     games: Mutex<HashMap<GameId, Arc<Entry>>>,
     capacity: usize,
-    saver: mpsc::Sender<Save>,
 }
 
 /// A saved game that could not be read back.
@@ -64,66 +67,115 @@ pub struct Store {
 pub enum LoadError {
     /// No such game.
     Missing,
-    /// The file could not be read or holds no game.
+    /// The record cannot be read, or holds no game.
     Unreadable(String),
 }
 
+/// Why the store could not open.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The data directory could not be made, or a folder of games to import read.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The database could not be opened, or the import written.
+    #[error("the database {path}: {message}", path = .path.display())]
+    Database {
+        /// The database's file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
 impl Store {
-    /// A store saving into `dir` (created if missing), keeping at most `capacity` games in
-    /// memory.
-    pub fn open(dir: &Path, capacity: usize) -> io::Result<Store> {
+    /// A store saving into the database in `dir` (created if missing), keeping at most
+    /// `capacity` games in memory. On the first start over a folder of `ID.ggf` files (the
+    /// layout before the database), their games are imported (a game already in the database
+    /// is kept as it is, so an import cut short is done again whole).
+    pub async fn open(dir: &Path, capacity: usize, limits: Limits) -> Result<Store, OpenError> {
         std::fs::create_dir_all(dir)?;
-        let journal = journal::recover(dir)?;
+        let path = dir.join(database::FILE_NAME);
+        let failed = |error: StoreError| OpenError::Database {
+            path: path.clone(),
+            message: match error {
+                StoreError::Full(message) | StoreError::Failed(message) => message,
+                other => format!("{other:?}"),
+            },
+        };
+        let database = Database::open(&path, limits).map_err(failed)?;
+        if !database.imported().map_err(failed)? {
+            // Read and written a few hundred games at a time, so that a large folder never
+            // sits in memory whole; the import is marked done after the last.
+            let folder = import::Folder::read(dir)?;
+            for ids in folder.ids().chunks(IMPORT_BATCH) {
+                let mut rows = Vec::with_capacity(ids.len());
+                for &id in ids {
+                    let record = folder.record(id)?;
+                    let over = import::read_game(&record)
+                        .is_some_and(|game| Hosted::from_record(&game).game().is_over());
+                    rows.push((id, Row { record, over }));
+                }
+                database.import(rows, false).await.map_err(failed)?;
+            }
+            database.import(Vec::new(), true).await.map_err(failed)?;
+        }
         Ok(Store {
-            dir: dir.to_owned(),
+            database,
             games: Mutex::new(HashMap::new()),
             capacity: capacity.max(1),
-            saver: journal::start(dir, journal)?,
         })
     }
 
-    /// The directory games are saved in.
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// The database's file.
+    pub fn database_path(&self) -> &Path {
+        self.database.path()
     }
 
-    /// How many games are saved in the directory.
-    pub fn saved_games(&self) -> usize {
-        std::fs::read_dir(&self.dir).map_or(0, |entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter(|entry| id_of_file(&entry.file_name().to_string_lossy()).is_some())
-                .count()
-        })
+    /// How many games are saved.
+    pub fn saved_games(&self) -> Result<u64, StoreError> {
+        self.database.count()
     }
 
-    fn path(&self, id: GameId) -> PathBuf {
-        self.dir.join(format!("{id}.ggf"))
-    }
-
-    /// Adds a new game under a fresh id (not yet saved).
-    pub fn insert(&self, game: Hosted) -> (GameId, Arc<Entry>) {
+    /// Saves a new game of `owner` (the address that asks) under a fresh id, then keeps it in
+    /// memory.
+    pub async fn create(
+        &self,
+        game: Hosted,
+        owner: String,
+    ) -> Result<(GameId, Arc<Entry>), StoreError> {
+        let id = {
+            let games = self.games.lock().expect("no panic while held");
+            let mut id = GameId::random();
+            while games.contains_key(&id) {
+                id = GameId::random();
+            }
+            id
+        };
+        self.database.create(id, owner, row(&game)?).await?;
         let entry = Arc::new(Entry::new(game));
         let mut games = self.games.lock().expect("no panic while held");
-        let mut id = GameId::random();
-        while games.contains_key(&id) || self.path(id).exists() {
-            id = GameId::random();
-        }
         self.evict(&mut games);
         games.insert(id, Arc::clone(&entry));
-        (id, entry)
+        Ok((id, entry))
     }
 
-    /// The game `id`, from memory or else from its file.
+    /// The game `id`, from memory or else from the database.
     pub async fn get(self: &Arc<Self>, id: GameId) -> Result<Arc<Entry>, LoadError> {
         if let Some(entry) = self.games.lock().expect("no panic while held").get(&id) {
             entry.touch();
             return Ok(Arc::clone(entry));
         }
-        let path = self.path(id);
-        let game = tokio::task::spawn_blocking(move || read_game(&path))
+        let store = Arc::clone(self);
+        let bytes = tokio::task::spawn_blocking(move || store.database.load(id))
             .await
-            .map_err(|error| LoadError::Unreadable(error.to_string()))??;
+            .map_err(|error| LoadError::Unreadable(error.to_string()))?
+            .map_err(|error| match error {
+                StoreError::Missing => LoadError::Missing,
+                other => LoadError::Unreadable(format!("{other:?}")),
+            })?;
+        let record = import::read_game(&bytes)
+            .ok_or_else(|| LoadError::Unreadable("the record holds no game".to_owned()))?;
+        let game = Hosted::from_record(&record);
         let mut games = self.games.lock().expect("no panic while held");
         if let Some(entry) = games.get(&id) {
             // Read meanwhile by another request.
@@ -135,20 +187,27 @@ impl Store {
         Ok(entry)
     }
 
-    /// Writes the game's record to its file (atomically, and durable through the journal with
-    /// the saves of other games made at the same time), off the async threads.
-    pub async fn save(&self, id: GameId, game: &Hosted) -> io::Result<()> {
-        let bytes = record::write(&[game.record(Some(today()))], Format::Ggf)
-            .map_err(|error| io::Error::other(error.to_string()))?;
-        let (done, written) = oneshot::channel();
-        let save = Save {
-            path: self.path(id),
-            bytes,
-            done,
-        };
-        let gone = || io::Error::other("the thread that saves games has ended");
-        self.saver.send(save).map_err(|_| gone())?;
-        written.await.map_err(|_| gone())?
+    /// Saves `game` as the game `id`; durable when this returns `Ok`. A game no longer in the
+    /// database (expired) leaves memory too.
+    pub async fn save(&self, id: GameId, game: &Hosted) -> Result<(), StoreError> {
+        let saved = self.database.save(id, row(game)?).await;
+        if saved == Err(StoreError::Missing) {
+            self.games.lock().expect("no panic while held").remove(&id);
+        }
+        saved
+    }
+
+    /// Deletes the unfinished games untouched for `days` days, from the database and from
+    /// memory; returns how many.
+    pub async fn expire(&self, days: u64) -> Result<usize, StoreError> {
+        let age = i64::try_from(days.saturating_mul(86_400)).unwrap_or(i64::MAX);
+        let before = jiff::Timestamp::now().as_second().saturating_sub(age);
+        let expired = self.database.expire(before).await?;
+        let mut games = self.games.lock().expect("no panic while held");
+        for id in &expired {
+            games.remove(id);
+        }
+        Ok(expired.len())
     }
 
     /// Drops the games idle longest (they are saved) until there is room for one more; a game
@@ -174,21 +233,22 @@ impl Store {
     pub fn in_memory(&self) -> usize {
         self.games.lock().expect("no panic while held").len()
     }
+
+    /// The database (tests: to put a record in it as it is).
+    #[cfg(test)]
+    pub fn database(&self) -> &Database {
+        &self.database
+    }
 }
 
-/// Reads the game saved at `path`.
-fn read_game(path: &Path) -> Result<Hosted, LoadError> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Err(LoadError::Missing),
-        Err(error) => return Err(LoadError::Unreadable(error.to_string())),
-    };
-    let records = record::read_as(Format::Ggf, &bytes, &ReadOptions::default())
-        .map_err(|error| LoadError::Unreadable(error.to_string()))?;
-    let record = records
-        .first()
-        .ok_or_else(|| LoadError::Unreadable("no game in the file".to_owned()))?;
-    Ok(Hosted::from_record(record))
+/// A game's row: its GGF record, dated today, and whether it is over.
+fn row(game: &Hosted) -> Result<Row, StoreError> {
+    let record = record::write(&[game.record(Some(today()))], Format::Ggf)
+        .map_err(|error| StoreError::Failed(error.to_string()))?;
+    Ok(Row {
+        record,
+        over: game.game().is_over(),
+    })
 }
 
 /// Today's date, for the record.

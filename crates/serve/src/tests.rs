@@ -14,25 +14,41 @@ use tower::ServiceExt;
 use othello::{Dimensions, Game, RuleSet, Setup};
 
 use super::api::{self, BODY_LIMIT, RATE_BURST, Server};
+use super::database::Limits;
 use super::game_id::GameId;
 use super::pool::Pool;
 use super::store::Store;
 
-/// A server on a games directory, called without a socket.
+mod abuse;
+mod pool;
+mod store;
+
+/// The limits of the tests' servers: those of `othello serve`'s defaults.
+const LIMITS: Limits = Limits {
+    games_per_owner: 1000,
+    storage_bytes: 1 << 30,
+    max_pages: None,
+};
+
+/// A server on a data directory, called without a socket.
 struct Client {
     app: Router,
     server: Arc<Server>,
 }
 
 impl Client {
-    fn new(dir: &Path) -> Client {
-        Client::with_capacity(dir, 100)
+    async fn new(dir: &Path) -> Client {
+        Client::with_capacity(dir, 100).await
     }
 
-    fn with_capacity(dir: &Path, capacity: usize) -> Client {
+    async fn with_capacity(dir: &Path, capacity: usize) -> Client {
+        Client::with_limits(dir, capacity, LIMITS).await
+    }
+
+    async fn with_limits(dir: &Path, capacity: usize, limits: Limits) -> Client {
         let server = Arc::new(Server {
-            store: Arc::new(Store::open(dir, capacity).unwrap()),
-            pool: Pool::new(2, 8),
+            store: Arc::new(Store::open(dir, capacity, limits).await.unwrap()),
+            pool: Pool::new(2, 8, 8),
         });
         Client {
             app: api::router(Arc::clone(&server)),
@@ -65,6 +81,33 @@ impl Client {
             .await
             .unwrap();
         (status, headers, bytes.to_vec())
+    }
+
+    /// The status and JSON answer of a request with a JSON body and more `headers`.
+    async fn call_with(
+        &self,
+        method: &str,
+        path: &str,
+        body: &str,
+        headers: &[(&str, &str)],
+    ) -> (StatusCode, Value) {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::CONTENT_TYPE, "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let mut request = request.body(Body::from(body.to_owned())).unwrap();
+        request
+            .extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+        let response = self.app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap())
     }
 
     /// The status and JSON answer of one request.
@@ -108,7 +151,7 @@ fn error_of(answer: &Value) -> &str {
 #[tokio::test]
 async fn a_new_game_is_the_standard_start_and_sends_careful_headers() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::new(dir.path());
+    let client = Client::new(dir.path()).await;
     let (status, headers, bytes) = client
         .raw("POST", "/api/games", Some("{}"), [127, 0, 0, 1])
         .await;
@@ -130,10 +173,7 @@ async fn a_new_game_is_the_standard_start_and_sends_careful_headers() {
         json!({"name": "Black", "computer": null, "discs": 2})
     );
     assert_eq!(game["over"], false);
-    assert!(
-        dir.path().join(format!("{id}.ggf")).exists(),
-        "saved at once"
-    );
+    assert_eq!(client.server.store.saved_games(), Ok(1), "saved at once");
 
     let (status, read) = client.call("GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(status, StatusCode::OK);
@@ -162,7 +202,7 @@ async fn a_new_game_is_the_standard_start_and_sends_careful_headers() {
 #[tokio::test]
 async fn bad_settings_and_bodies_are_refused_with_a_message() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::new(dir.path());
+    let client = Client::new(dir.path()).await;
     let cases = [
         (json!({"size": 7}), "7x7 board is not supported"),
         (json!({"size": 18}), "18x18"),
@@ -202,13 +242,13 @@ async fn bad_settings_and_bodies_are_refused_with_a_message() {
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     let answer: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(error_of(&answer), "the request body is over 4096 bytes");
-    assert_eq!(client.server.store.saved_games(), 0, "nothing saved");
+    assert_eq!(client.server.store.saved_games(), Ok(0), "nothing saved");
 }
 
 #[tokio::test]
 async fn unknown_games_and_routes_are_not_found() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::new(dir.path());
+    let client = Client::new(dir.path()).await;
     for path in [
         "/api/games/0123456789abcdef0123456789abcdef",
         "/api/games/0123456789ABCDEF0123456789ABCDEF",
@@ -236,7 +276,7 @@ async fn unknown_games_and_routes_are_not_found() {
 #[tokio::test]
 async fn moves_the_game_refuses_and_malformed_moves() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::new(dir.path());
+    let client = Client::new(dir.path()).await;
     let game = client.create(json!({})).await;
     let id = &game["id"];
     let refused = [
@@ -333,7 +373,7 @@ fn a_game_with_a_pass() -> Vec<String> {
 #[tokio::test]
 async fn a_whole_game_with_a_pass_to_the_winner() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::new(dir.path());
+    let client = Client::new(dir.path()).await;
     let moves = a_game_with_a_pass();
     let mut game = client.create(json!({"size": 4})).await;
     let mut passes = 0;
@@ -429,7 +469,7 @@ async fn a_whole_game_with_a_pass_to_the_winner() {
 #[tokio::test]
 async fn the_computer_replies_and_undo_takes_its_reply_back_too() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::new(dir.path());
+    let client = Client::new(dir.path()).await;
     let game = client.create(json!({"white": "computer:1"})).await;
     assert_eq!(game["white"]["name"], "Computer");
     let id = &game["id"];
@@ -472,7 +512,7 @@ async fn the_computer_replies_and_undo_takes_its_reply_back_too() {
 #[tokio::test]
 async fn a_hint_names_a_legal_move() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::new(dir.path());
+    let client = Client::new(dir.path()).await;
     let game = client.create(json!({"size": 4})).await;
     let (status, hint) = client.post(&game["id"], "hint", json!({})).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
@@ -489,106 +529,9 @@ async fn a_hint_names_a_legal_move() {
 }
 
 #[tokio::test]
-async fn a_restarted_server_reads_the_saved_games() {
-    let dir = tempfile::tempdir().unwrap();
-    let (game, other) = {
-        let client = Client::new(dir.path());
-        let game = client
-            .create(json!({"white": "computer:4", "black_name": "Ada"}))
-            .await;
-        let game = client.play(&game, "f5").await;
-        let other = client.create(json!({"size": 6})).await;
-        let other = client.play(&other, "c2").await;
-        (game, other)
-    };
-    let client = Client::new(dir.path());
-    assert_eq!(client.server.store.saved_games(), 2);
-    for saved in [game, other] {
-        let path = format!("/api/games/{}", saved["id"].as_str().unwrap());
-        let (status, read) = client.call("GET", &path, None).await;
-        assert_eq!(status, StatusCode::OK);
-        assert_eq!(read, saved, "the same game after the restart");
-    }
-    // A file that is not a game does not stop the server: that game answers an error.
-    let broken = "00000000000000000000000000000001";
-    std::fs::write(dir.path().join(format!("{broken}.ggf")), "not a game").unwrap();
-    let (status, answer) = client
-        .call("GET", &format!("/api/games/{broken}"), None)
-        .await;
-    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
-    assert!(error_of(&answer).starts_with("the saved game cannot be read"));
-}
-
-#[tokio::test]
-async fn a_game_saved_by_othello_play_opens_with_its_seats() {
-    use othello::ByColor;
-    use othello_engine::computer::Level;
-    use othello_records::{self as records, Format};
-    use othello_session::{Controller, Player, Session, seats};
-
-    let dir = tempfile::tempdir().unwrap();
-    let mut session = Session::new(Game::new(
-        Setup::standard(Dimensions::new(6, 6).unwrap()),
-        RuleSet::Simple,
-    ));
-    session.play(othello::Square::new(1, 2)).unwrap(); // c2
-    let controllers = ByColor {
-        black: Controller::Human,
-        white: Controller::Computer(Level::new(2).unwrap()),
-    };
-    let names = ByColor {
-        black: Some("Ada".parse().unwrap()),
-        white: None,
-    };
-    // As `othello play` saves it (its date has the time of day).
-    let players = Player::pair(controllers, names);
-    let record = seats::record(
-        &session,
-        &players,
-        "play",
-        Some("2024-05-06 07:08:09 +00:00".to_owned()),
-    );
-    let id = "0123456789abcdef0123456789abcdef";
-    let bytes = records::write(&[record], Format::Ggf).unwrap();
-    std::fs::write(dir.path().join(format!("{id}.ggf")), bytes).unwrap();
-    let client = Client::new(dir.path());
-    let (status, game) = client.call("GET", &format!("/api/games/{id}"), None).await;
-    assert_eq!(status, StatusCode::OK, "{game}");
-    assert_eq!(game["moves"], 1);
-    assert_eq!(game["turn"], "white");
-    assert_eq!(
-        game["black"],
-        json!({"name": "Ada", "computer": null, "discs": 4})
-    );
-    assert_eq!(
-        game["white"],
-        json!({"name": "Computer", "computer": 2, "discs": 1})
-    );
-}
-
-#[tokio::test]
-async fn idle_games_leave_memory_and_come_back_from_disk() {
-    let dir = tempfile::tempdir().unwrap();
-    let client = Client::with_capacity(dir.path(), 2);
-    let mut games = Vec::new();
-    for _ in 0..4 {
-        let game = client.create(json!({"size": 4})).await;
-        games.push(client.play(&game, "b1").await);
-    }
-    assert_eq!(client.server.store.in_memory(), 2);
-    for game in &games {
-        let path = format!("/api/games/{}", game["id"].as_str().unwrap());
-        let (status, read) = client.call("GET", &path, None).await;
-        assert_eq!(status, StatusCode::OK);
-        assert_eq!(&read, game);
-        assert!(client.server.store.in_memory() <= 2);
-    }
-}
-
-#[tokio::test]
 async fn a_client_sending_too_fast_is_held_back_and_others_are_not() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::new(dir.path());
+    let client = Client::new(dir.path()).await;
     let fast = [10, 0, 0, 7];
     // The burst passes (and a few more as time refills it), then the client is held back.
     let mut passed = 0;
@@ -610,7 +553,7 @@ async fn a_client_sending_too_fast_is_held_back_and_others_are_not() {
 #[tokio::test]
 async fn the_page_files_are_served_with_their_types() {
     let dir = tempfile::tempdir().unwrap();
-    let client = Client::new(dir.path());
+    let client = Client::new(dir.path()).await;
     for (path, content_type, contains) in [
         (
             "/",
@@ -676,88 +619,4 @@ fn game_ids_are_32_lower_case_hex_digits() {
     ] {
         assert_eq!(GameId::parse(bad), None, "{bad}");
     }
-}
-
-#[tokio::test]
-async fn a_search_stops_when_asked_and_when_the_server_closes() {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let pool = Arc::new(Pool::new(1, 4));
-    let game = Game::new(
-        Setup::standard(Dimensions::new(16, 16).unwrap()),
-        RuleSet::Full,
-    );
-    let level = othello_engine::computer::Level::MAX;
-    let stop = Arc::new(AtomicBool::new(false));
-    let search = tokio::spawn({
-        let (pool, game, stop) = (Arc::clone(&pool), game.clone(), Arc::clone(&stop));
-        async move { pool.choose(game, level, stop).await }
-    });
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    stop.store(true, Ordering::Relaxed);
-    let stopped = search.await.unwrap();
-    assert!(
-        matches!(stopped, Err(super::pool::PoolError::Cancelled)),
-        "{stopped:?}"
-    );
-
-    let search = tokio::spawn({
-        let (pool, game) = (Arc::clone(&pool), game.clone());
-        async move { pool.choose(game, level, Arc::default()).await }
-    });
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    pool.close();
-    let stopped = search.await.unwrap();
-    assert!(
-        matches!(stopped, Err(super::pool::PoolError::Stopped)),
-        "{stopped:?}"
-    );
-    let after = pool.choose(game, level, Arc::default()).await;
-    assert!(
-        matches!(after, Err(super::pool::PoolError::Stopped)),
-        "{after:?}"
-    );
-}
-
-#[tokio::test]
-async fn searches_beyond_the_queue_are_refused_and_a_request_gone_leaves_it() {
-    let pool = Arc::new(Pool::new(1, 1));
-    let game = Game::new(
-        Setup::standard(Dimensions::new(16, 16).unwrap()),
-        RuleSet::Full,
-    );
-    let level = othello_engine::computer::Level::MAX;
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let running = tokio::spawn({
-        let (pool, game, stop) = (Arc::clone(&pool), game.clone(), Arc::clone(&stop));
-        async move { pool.choose(game, level, stop).await }
-    });
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    let waiting = tokio::spawn({
-        let (pool, game) = (Arc::clone(&pool), game.clone());
-        async move { pool.choose(game, level, Arc::default()).await }
-    });
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    let refused = pool.choose(game.clone(), level, Arc::default()).await;
-    assert!(
-        matches!(refused, Err(super::pool::PoolError::Busy)),
-        "{refused:?}"
-    );
-    // The waiting request goes away: its place in the queue is free again.
-    waiting.abort();
-    let _ = waiting.await;
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    let _ = running.await;
-    let small = Game::new(
-        Setup::standard(Dimensions::new(4, 4).unwrap()),
-        RuleSet::Full,
-    );
-    let square = pool
-        .choose(
-            small.clone(),
-            othello_engine::computer::Level::MIN,
-            Arc::default(),
-        )
-        .await
-        .unwrap();
-    assert!(small.is_legal(square));
 }

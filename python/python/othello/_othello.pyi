@@ -17,6 +17,9 @@ class SetupError(ValueError):
 class RecordError(ValueError):
     """A game record that cannot be read or written."""
 
+class InternalError(RuntimeError):
+    """A fault inside the package, reported instead of a crash."""
+
 class Game:
     """An Othello game: the position, whose turn it is, and the moves played."""
 
@@ -129,12 +132,29 @@ class Engine:
     @property
     def threads(self) -> int: ...
     def best_move(
-        self, game: Game, depth: Optional[int] = None, time: Optional[float] = None
+        self,
+        game: Game,
+        depth: Optional[int] = None,
+        time: Optional[float] = None,
+        level: Optional[int] = None,
     ) -> SearchResult: ...
     def solve(self, game: Game) -> SearchResult: ...
     def move_values(
-        self, game: Game, depth: Optional[int] = None, time: Optional[float] = None
+        self,
+        game: Game,
+        depth: Optional[int] = None,
+        time: Optional[float] = None,
+        level: Optional[int] = None,
     ) -> List[MoveValue]: ...
 
 def perft(game: Game, depth: int, threads: int = 1) -> int: ...
 def read_records_bytes(data: Union[str, bytes], rules: str = "full") -> List[Game]: ...
+
+class RecordReader:
+    """The games of a record, each made when it is taken."""
+
+    def __iter__(self) -> "RecordReader": ...
+    def __next__(self) -> Game: ...
+    def __len__(self) -> int: ...
+
+def iter_records_bytes(data: Union[str, bytes], rules: str = "full") -> RecordReader: ...

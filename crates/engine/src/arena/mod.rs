@@ -78,6 +78,8 @@ pub enum Fault {
     Garbage(String),
     /// It did not answer in time.
     Timeout(Duration),
+    /// Its answer went on past this many bytes (it was cut off there).
+    Overlong(u64),
     /// It ended, or could not be talked to (how).
     Crashed(String),
 }
@@ -88,6 +90,7 @@ impl fmt::Display for Fault {
             Fault::Illegal(answer) => write!(f, "illegal move {answer}"),
             Fault::Garbage(answer) => write!(f, "answered {answer:?}, not a move"),
             Fault::Timeout(limit) => write!(f, "no answer within {} s", limit.as_secs_f64()),
+            Fault::Overlong(limit) => write!(f, "an answer longer than {limit} bytes, cut off"),
             Fault::Crashed(how) => write!(f, "crashed ({how})"),
         }
     }

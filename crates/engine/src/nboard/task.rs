@@ -41,6 +41,12 @@ pub struct LearntBook {
     pub learned: Learned,
 }
 
+/// Where a task's lines go, and whom it tells that it has an answer.
+struct Out<'a> {
+    emit: &'a mut dyn FnMut(String),
+    answered: &'a mut dyn FnMut(),
+}
+
 /// One move's value for a hint.
 struct Valued {
     line: String,
@@ -67,7 +73,8 @@ impl Task {
     /// Runs the search with `engine`, giving each line of the answer to `emit` as soon as it is
     /// known: `status` lines and `nodestats` while thinking, then the result. Once `stop` is
     /// set the search ends soon: `go` still answers with the best move found so far, `hint`
-    /// and `analyze` give what they have finished, `learn` keeps what it has scored.
+    /// with its moves valued as deep as it got (when it values several, every move at least
+    /// one ply deep after it), `analyze` gives what it has finished, `learn` keeps what it has scored.
     ///
     /// A `learn` task returns the book with the game learnt: the caller keeps it (saves it,
     /// if it came from a file) and hands it to [`NBoard::learned`](super::NBoard::learned) for the `learned` answer.
@@ -78,15 +85,35 @@ impl Task {
         stop: &AtomicBool,
         emit: &mut dyn FnMut(String),
     ) -> Option<LearntBook> {
+        self.run_noting_answers(engine, stop, emit, &mut || {})
+    }
+
+    /// [`Task::run`], calling `answered` whenever the task has an answer it would give if
+    /// stopped now: after each completed iteration of a search (depth 1 the first), at once
+    /// for a `hint` of several moves (stopped, it values them one ply deep), after each position
+    /// of an `analyze`, and at once for an answer from the book or a forced pass. A front end that stops a search on its own
+    /// (at the end of its input) waits for the first call, so that the search answers at least
+    /// once.
+    pub fn run_noting_answers(
+        &self,
+        engine: &mut Engine,
+        stop: &AtomicBool,
+        emit: &mut dyn FnMut(String),
+        answered: &mut dyn FnMut(),
+    ) -> Option<LearntBook> {
         let start = Instant::now();
         let mut learnt = None;
+        let mut out = Out { emit, answered };
         match &self.kind {
-            TaskKind::Go(spot) => self.go(spot, engine, stop, emit, start),
-            TaskKind::Hint(spot, count) => self.hint(spot, *count, engine, stop, emit, start),
-            TaskKind::Analyze(spots) => self.analyze(spots, engine, stop, emit),
-            TaskKind::Learn(line) => learnt = Some(self.learn(line, engine, stop, emit)),
+            TaskKind::Go(spot) => self.go(spot, engine, stop, &mut out, start),
+            TaskKind::Hint(spot, count) => self.hint(spot, *count, engine, stop, &mut out, start),
+            TaskKind::Analyze(spots) => self.analyze(spots, engine, stop, &mut out),
+            TaskKind::Learn(line) => {
+                (out.answered)();
+                learnt = Some(self.learn(line, engine, stop, out.emit));
+            }
         }
-        emit("status".to_owned());
+        (out.emit)("status".to_owned());
         learnt
     }
 
@@ -126,10 +153,12 @@ impl Task {
         spot: &Spot,
         engine: &mut Engine,
         stop: &AtomicBool,
-        emit: &mut dyn FnMut(String),
+        out: &mut Out,
         start: Instant,
     ) {
+        let emit = &mut *out.emit;
         if spot.must_pass() {
+            (out.answered)();
             emit("=== PA".to_owned());
             return;
         }
@@ -137,6 +166,7 @@ impl Task {
             .book_moves(&spot.game)
             .and_then(|moves| moves.first().copied())
         {
+            (out.answered)();
             emit(format!(
                 "=== {}/{}/{}",
                 best.square,
@@ -146,10 +176,10 @@ impl Task {
             return;
         }
         emit(format!("status thinking at depth {}", self.depth));
-        let Some(report) = self.search(&spot.game, engine, stop, emit, start) else {
+        let Some(report) = self.search(&spot.game, engine, stop, out, start) else {
             return;
         };
-        emit(format!(
+        (out.emit)(format!(
             "=== {}/{}/{}",
             report.best_move,
             eval_text(report.score),
@@ -163,20 +193,21 @@ impl Task {
         count: usize,
         engine: &mut Engine,
         stop: &AtomicBool,
-        emit: &mut dyn FnMut(String),
+        out: &mut Out,
         start: Instant,
     ) {
         let game = &spot.game;
         if let Some(book) = self.book.as_ref().filter(|_| !spot.must_pass())
             && let Some(moves) = book.moves(game)
         {
+            (out.answered)();
             for m in moves.iter().take(count) {
                 let mut after = game.clone();
                 after.play(m.square).expect("book moves are legal");
                 let mut line = vec![m.square];
                 line.extend(book.line(&after));
                 let depth = book.get(&after).map_or(0, |known| known.entry.depth);
-                emit(format!(
+                (out.emit)(format!(
                     "book {} {} 0 {depth}",
                     line_text(game, &line),
                     eval_text(m.value)
@@ -184,11 +215,11 @@ impl Task {
             }
             return;
         }
-        emit(format!("status thinking at depth {}", self.depth));
+        (out.emit)(format!("status thinking at depth {}", self.depth));
         let moves = game.legal_moves();
         let mut valued = Vec::new();
         if spot.must_pass() || count == 1 || moves.len() == 1 {
-            let Some(report) = self.search(game, engine, stop, emit, start) else {
+            let Some(report) = self.search(game, engine, stop, out, start) else {
                 return;
             };
             let line = line_text(game, &report.pv);
@@ -206,6 +237,7 @@ impl Task {
             });
         } else {
             let limits = limits_for_depth(self.depth, game.board().empties()).one_ply_less();
+            let emit = &mut *out.emit;
             let mut on_valued = |values: &[MoveValue], total: usize| {
                 let best = values
                     .iter()
@@ -220,12 +252,22 @@ impl Task {
                 let nodes: u64 = values.iter().map(|value| value.nodes).sum();
                 emit(format!("nodestats {nodes} {}", seconds(start.elapsed(), 2)));
             };
-            let Ok(move_values) = engine.move_values(game, &limits, stop, &mut on_valued) else {
-                return;
+            // Stopped before every move is valued, the hint values them one ply deep after the
+            // move (a moment's work, not stopped): it has an answer from the start.
+            (out.answered)();
+            let move_values = match engine.move_values(game, &limits, stop, &mut on_valued) {
+                Ok(full) if !stop.load(std::sync::atomic::Ordering::Relaxed) => full,
+                Ok(_) => match engine.move_values(
+                    game,
+                    &crate::Limits::depth(1),
+                    &AtomicBool::new(false),
+                    &mut |_, _| {},
+                ) {
+                    Ok(shallow) => shallow,
+                    Err(_) => return,
+                },
+                Err(_) => return,
             };
-            if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                return;
-            }
             valued.extend(move_values.into_iter().map(|value| Valued {
                 line: line_text(game, &value.line),
                 score: value.score,
@@ -237,7 +279,7 @@ impl Task {
             valued.sort_by_key(|value| (std::cmp::Reverse(value.score), !value.exact));
         }
         for value in valued.iter().take(count) {
-            emit(format!(
+            (out.emit)(format!(
                 "search {} {} 0 {}",
                 value.line,
                 eval_text(value.score),
@@ -246,14 +288,8 @@ impl Task {
         }
     }
 
-    fn analyze(
-        &self,
-        spots: &[Spot],
-        engine: &mut Engine,
-        stop: &AtomicBool,
-        emit: &mut dyn FnMut(String),
-    ) {
-        emit(format!("status analyzing at depth {}", self.depth));
+    fn analyze(&self, spots: &[Spot], engine: &mut Engine, stop: &AtomicBool, out: &mut Out) {
+        (out.emit)(format!("status analyzing at depth {}", self.depth));
         for (number, spot) in spots.iter().enumerate().rev() {
             let value = match spot.game.turn() {
                 None => spot.game.margin(spot.nominal),
@@ -273,7 +309,8 @@ impl Task {
                     }
                 }
             };
-            emit(format!("analysis {number} {}", eval_text(value)));
+            (out.answered)();
+            (out.emit)(format!("analysis {number} {}", eval_text(value)));
         }
     }
 
@@ -283,17 +320,20 @@ impl Task {
     }
 
     /// Searches `game` to the task's depth (exact near the end), reporting each completed
-    /// iteration as a `status` line and `nodestats`; `None` if the engine cannot search it.
+    /// iteration as a `status` line and `nodestats` (and as an answer); `None` if the engine
+    /// cannot search it.
     fn search(
         &self,
         game: &Game,
         engine: &mut Engine,
         stop: &AtomicBool,
-        emit: &mut dyn FnMut(String),
+        out: &mut Out,
         start: Instant,
     ) -> Option<SearchReport> {
         let limits = limits_for_depth(self.depth, game.board().empties());
+        let Out { emit, answered } = out;
         let mut progress = |report: &SearchReport| {
+            answered();
             emit(format!(
                 "status {}: {} {}",
                 report.iteration_text(),

@@ -236,6 +236,48 @@ fn a_hint_stopped_during_the_exact_solve_shows_the_selective_depth() {
     assert!(searched[0].ends_with(" 0 18@87%"), "{lines:?}");
 }
 
+/// A hint of several moves stopped at once (as the end of the input stops it) still values
+/// every move, one ply after it (depth 2 with the move), and says it has an answer from the start; a search says so after
+/// its first iteration.
+#[test]
+fn a_hint_stopped_at_once_values_its_moves_one_ply_deep() {
+    let mut nboard = NBoard::new();
+    nboard.handle("set depth 20");
+    nboard.handle("move f5");
+    let mut engine = Engine::new(EngineConfig {
+        hash_mb: 1,
+        ..EngineConfig::default()
+    });
+    for (command, searches) in [("hint 2", 2), ("hint 1", 1)] {
+        let task = nboard.handle(command).task.unwrap();
+        let mut lines = Vec::new();
+        let mut answered = 0;
+        task.run_noting_answers(
+            &mut engine,
+            &AtomicBool::new(true),
+            &mut |line| lines.push(line),
+            &mut || answered += 1,
+        );
+        let searched: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+        assert_eq!(searched.len(), searches, "{command}: {lines:?}");
+        if command == "hint 2" {
+            assert_eq!(answered, 1, "{lines:?}");
+            assert!(searched.iter().all(|l| l.ends_with(" 0 2")), "{lines:?}");
+        }
+    }
+    let task = nboard.handle("go").task.unwrap();
+    let mut answered = 0;
+    let mut iterations = 0;
+    task.run_noting_answers(
+        &mut engine,
+        &AtomicBool::new(false),
+        &mut |line| iterations += usize::from(line.starts_with("status depth")),
+        &mut || answered += 1,
+    );
+    assert!(answered >= 1);
+    assert_eq!(answered, iterations);
+}
+
 #[test]
 fn a_selective_solve_shows_in_the_status_before_the_exact_one() {
     let mut nboard = at_18_empties();

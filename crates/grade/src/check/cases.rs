@@ -1,9 +1,10 @@
 //! The cases of a directory: `NAME.in` with `NAME.out` beside it, in natural order, with the
-//! points each is worth.
+//! points each is worth. Both files are read into memory before any program runs, so that no
+//! program can change what it, or another, is judged against.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use othello::RuleSet;
 use othello::protocol::banner;
@@ -17,6 +18,10 @@ pub(super) struct CaseFiles {
     pub name: String,
     pub input: PathBuf,
     pub output: PathBuf,
+    /// What `NAME.in` held when the check started.
+    pub stdin: Arc<[u8]>,
+    /// What `NAME.out` held when the check started.
+    pub expected: Arc<[u8]>,
     /// Points the case is worth (see [`assign_points`]).
     pub points: f64,
 }
@@ -46,8 +51,16 @@ pub(super) fn find_cases(dir: &Path) -> Result<Vec<CaseFiles>, CheckError> {
                 output,
             });
         }
+        let read = |path: &Path| {
+            fs::read(path).map_err(|source| CheckError::Read {
+                path: path.to_owned(),
+                source,
+            })
+        };
         cases.push(CaseFiles {
             name: stem.to_owned(),
+            stdin: read(&path)?.into(),
+            expected: read(&output)?.into(),
             input: path,
             output,
             points: 1.0,
@@ -77,16 +90,7 @@ fn natural_key(name: &str) -> (bool, usize, &str, &str) {
 pub(super) fn check_rules(cases: &[CaseFiles], rules: RuleSet) -> Result<(), CheckError> {
     let want = banner(rules).as_bytes();
     for case in cases {
-        let read_error = |source| CheckError::Read {
-            path: case.output.clone(),
-            source,
-        };
-        let mut start = Vec::with_capacity(want.len());
-        fs::File::open(&case.output)
-            .map_err(read_error)?
-            .take(64)
-            .read_to_end(&mut start)
-            .map_err(read_error)?;
+        let start = &case.expected[..case.expected.len().min(64)];
         if !start.starts_with(want) {
             let first = start.split(|&b| b == b'\n').next().unwrap_or_default();
             return Err(CheckError::WrongRules {

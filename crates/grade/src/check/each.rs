@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use othello::text::counted;
 
 use super::CheckError;
-use super::judging::Program;
+use super::judging::{Program, resolve_command};
 use crate::report::{Points, ProgramOutcome};
 
 /// The submissions `spec` names: the lines of a list file (blank lines and `#` comments
@@ -53,11 +53,7 @@ pub(super) fn submissions(spec: &str, command: &[OsString]) -> Result<Vec<Progra
                 second: shown,
             });
         }
-        let mut command = command.to_vec();
-        let program = Path::new(&command[0]);
-        if program.is_relative() && program.components().count() > 1 {
-            command[0] = directory.join(program).into_os_string();
-        }
+        let command = resolve_command(command, &directory);
         programs.push(Program {
             name,
             shown_directory: Some(shown.trim_end_matches('/').to_owned()),
@@ -141,8 +137,9 @@ fn matches(pattern: &str, name: &str) -> bool {
     pattern[p..].iter().all(|&c| c == '*')
 }
 
-/// The class's summary table: one line per program with its counts and score, and a last line
-/// saying how many passed every case.
+/// The class's summary table: one line per program with its counts, the CPU seconds of all its
+/// cases, the wall time of its run, and its score; and a last line saying how many passed every
+/// case.
 pub(super) fn summary_table(programs: &[ProgramOutcome]) -> String {
     let width = programs
         .iter()
@@ -151,7 +148,7 @@ pub(super) fn summary_table(programs: &[ProgramOutcome]) -> String {
         .unwrap_or(0)
         .max("program".len());
     let mut text = format!(
-        "{:<width$}  passed  failed  timed out  crashed  memory  score\n",
+        "{:<width$}  passed  failed  timed out  crashed  memory   cpu s  wall s  score\n",
         "program"
     );
     let mut perfect = 0;
@@ -161,13 +158,15 @@ pub(super) fn summary_table(programs: &[ProgramOutcome]) -> String {
             perfect += 1;
         }
         text.push_str(&format!(
-            "{:<width$}  {:>6}  {:>6}  {:>9}  {:>7}  {:>6}  {}/{}\n",
+            "{:<width$}  {:>6}  {:>6}  {:>9}  {:>7}  {:>6}  {:>6.2}  {:>6.2}  {}/{}\n",
             program.name,
             scorecard.passed,
             scorecard.failed,
             scorecard.timed_out,
             scorecard.crashed,
             scorecard.memory,
+            scorecard.cpu_seconds,
+            program.wall_seconds,
             Points(scorecard.score),
             Points(scorecard.max_score),
         ));

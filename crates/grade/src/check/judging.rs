@@ -1,17 +1,22 @@
 //! One case of one program: run it, then judge what it printed and how it ended.
 
 use std::ffi::OsString;
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::PathBuf;
 use std::process::ExitStatus;
+
+use othello_contain::Containment;
 
 use othello::protocol::lines;
 
 use super::CheckError;
 use super::cases::CaseFiles;
-use super::running::{Ending, ExecuteError, Limits, Run, execute};
+use super::running::{Ending, ExecuteError, Launch, Limits, Run, execute};
 use crate::report::{CaseOutcome, DifferenceText};
-use crate::{RunEnd, Verdict, excerpt, explain_line, first_difference, quote, ran_out_of_memory};
+use crate::{
+    RunEnd, Verdict, excerpt, explain_line, first_difference, mark_difference, quote,
+    ran_out_of_memory,
+};
 
 /// A program under test: its command line and the directory it runs in.
 #[derive(Clone, Debug)]
@@ -27,49 +32,86 @@ pub(super) struct Program {
     pub command: Vec<OsString>,
 }
 
-/// Runs one case and judges it.
+/// `command` to run from a working directory of its own: its program, when given as a relative
+/// path with a directory (`./run.sh`), and each later word not an option that names a file or
+/// directory relative to `base` (`main.py`) are made absolute in `base`.
+pub(super) fn resolve_command(command: &[OsString], base: &std::path::Path) -> Vec<OsString> {
+    let mut resolved = command.to_vec();
+    let program = std::path::Path::new(&command[0]);
+    if program.is_relative() && program.components().count() > 1 {
+        resolved[0] = base.join(program).into_os_string();
+    }
+    for word in &mut resolved[1..] {
+        let path = std::path::Path::new(word);
+        if path.is_relative()
+            && !word.to_string_lossy().starts_with('-')
+            && base.join(path).exists()
+        {
+            *word = base.join(path).into_os_string();
+        }
+    }
+    resolved
+}
+
+/// Runs one case and judges it. A program that cannot be found or run is an error (the run's
+/// usage, unless `--each` makes it the submission's: see [`not_started`]); one that the machine
+/// has no resources to start (`EAGAIN` from fork or a thread: a fork bomb elsewhere) is this
+/// case's verdict, and the other cases are graded.
 pub(super) fn check_case(
     case: &CaseFiles,
     program: &Program,
     limits: &Limits,
+    containment: &Containment,
 ) -> Result<CaseOutcome, CheckError> {
-    let read = |path: &Path| {
-        fs::read(path).map_err(|source| CheckError::Read {
-            path: path.to_owned(),
-            source,
-        })
-    };
-    let input = read(&case.input)?;
-    let expected = read(&case.output)?;
+    let expected = &case.expected;
     let cap = 2 * expected.len() + 4096;
-    let run = match execute(
-        &program.command,
-        program.directory.as_deref(),
-        input.clone(),
-        cap,
-        limits,
-    ) {
+    let launch = Launch {
+        command: &program.command,
+        submission: program.directory.as_deref(),
+        containment,
+    };
+    let run = match execute(&launch, case.stdin.to_vec(), cap, limits) {
         Ok(run) => run,
-        Err(ExecuteError::Program(source)) => {
+        Err(ExecuteError::Program(source))
+            if matches!(
+                source.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
+            ) =>
+        {
             return Err(CheckError::Spawn {
                 command: program.command[0].to_string_lossy().into_owned(),
                 source,
             });
         }
-        Err(ExecuteError::Threads(source)) => return Err(CheckError::Threads(source)),
+        Err(ExecuteError::Program(source) | ExecuteError::Threads(source)) => {
+            return Ok(not_started(
+                case,
+                &format!("could not be started: {}", plain_os_error(&source)),
+            ));
+        }
     };
-    Ok(judge(case, &input, &expected, &run, cap, limits))
+    Ok(judge(case, &case.stdin, expected, &run, cap, limits))
 }
 
-/// The outcome of a case whose program could not be started (`--each`, where one submission's
-/// missing program is that submission's problem, not the class's): a crash, worth nothing.
-pub(super) fn not_started(case: &CaseFiles, error: &CheckError) -> CaseOutcome {
+/// An operating system's error without Rust's ` (os error 11)`.
+fn plain_os_error(error: &io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
+}
+
+/// The outcome of a case whose program could not be started: a crash, worth nothing, with why.
+pub(super) fn not_started(case: &CaseFiles, why: &str) -> CaseOutcome {
     CaseOutcome {
         name: case.name.clone(),
         verdict: Verdict::Crash,
-        detail: Some(error.to_string()),
+        detail: Some(why.to_owned()),
         points: case.points,
         seconds: 0.0,
+        cpu_seconds: None,
+        input: String::from_utf8_lossy(&case.stdin).into_owned(),
         exit: None,
         stderr: String::new(),
         peak_memory_kib: None,
@@ -83,6 +125,7 @@ fn run_end(run: &Run, limits: &Limits) -> RunEnd {
     match &run.ending {
         Ending::TimedOut => RunEnd::TimedOut,
         Ending::Overflowed => RunEnd::TooMuchOutput,
+        Ending::Exited(_) if run.out_of_memory => RunEnd::OutOfMemory,
         Ending::Exited(status) if status.is_some_and(|status| status.success()) => {
             RunEnd::Exited { success: true }
         }
@@ -163,6 +206,12 @@ fn judge(
                     _ => {}
                 }
                 notes.extend(exit.clone());
+                if run.hit_process_cap {
+                    notes.push(format!(
+                        "hit the process limit ({}, --max-processes)",
+                        limits.max_processes.unwrap_or_default()
+                    ));
+                }
                 if let Some(line) = first_stderr_line(&run.stderr) {
                     notes.push(format!("stderr {line}"));
                 }
@@ -189,16 +238,23 @@ fn judge(
         detail,
         points: case.points,
         seconds: run.elapsed.as_secs_f64(),
+        cpu_seconds: run.usage.map(|usage| usage.cpu_seconds),
+        input: String::from_utf8_lossy(input).into_owned(),
         exit,
         stderr: String::from_utf8_lossy(&run.stderr[..run.stderr.len().min(STDERR_SHOWN)])
             .into_owned(),
         peak_memory_kib: run.usage.map(|usage| usage.peak_kib),
-        difference: difference.map(|difference| DifferenceText {
-            line: difference.line,
-            expected: text(difference.expected),
-            actual: text(difference.actual),
-            cause: answered,
-            excerpt: excerpt(expected, &run.stdout, difference.line),
+        difference: difference.map(|difference| {
+            let (column, marked) = mark_difference(&difference);
+            DifferenceText {
+                column,
+                marked,
+                line: difference.line,
+                expected: text(difference.expected),
+                actual: text(difference.actual),
+                cause: answered,
+                excerpt: excerpt(expected, &run.stdout, difference.line),
+            }
         }),
     }
 }

@@ -1,8 +1,9 @@
 //! `othello check`: runs a program on every case of a directory and compares what it prints
 //! with the expected transcript, byte for byte.
 //!
-//! Each case runs in a child process of its own, in its own process group (so that whatever it
-//! starts can be killed with it), with four helper threads: one feeds standard input (a program
+//! Each case runs in a child process of its own, contained (`othello_contain`: a cgroup and a PID
+//! namespace of its own where the host allows, else its own process group, so that whatever it
+//! starts can be killed with it), in a fresh working directory, with four helper threads: one feeds standard input (a program
 //! that never reads cannot block the checker), two drain standard output and standard error
 //! (output is capped at twice the expected size plus 4 KiB), and one waits for the exit. They
 //! report to the case's thread over a channel, which waits with a deadline, so a program that
@@ -24,18 +25,19 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 use othello::RuleSet;
+use othello_contain::Containment;
 use othello_io::options::RulesArg;
 use othello_io::progress;
 
 use crate::GradeError;
 use crate::report::{CaseOutcome, ProgramOutcome, Settings};
 use cases::{assign_points, check_rules, find_cases};
-use judging::Program;
+use judging::{Program, resolve_command};
 use report_targets::{ReportTarget, parse_report_target};
 use running::{Limits, stop_children_on_interrupt};
 use schedule::{Plan, run_plan};
@@ -78,6 +80,18 @@ pub struct CheckArgs {
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     memory: Option<u64>,
 
+    /// Processes and threads a case's program may have at once, all it starts included (Linux
+    /// with cgroups): past it, fork and thread creation fail in the program, never in the
+    /// checker or another program.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    max_processes: u64,
+
+    /// Contain programs by process group only, not by cgroup and PID namespace (as on hosts
+    /// without them; also `OTHELLO_NO_CGROUPS=1`): what a program starts outside its process
+    /// group escapes, and --max-processes is not enforced.
+    #[arg(long)]
+    no_cgroups: bool,
+
     /// Write a report: junit, gradescope, json or csv (the summary), to FILE; `{name}` in FILE
     /// makes one file per program. Repeatable.
     #[arg(long, value_name = "FORMAT=FILE", value_parser = parse_report_target)]
@@ -96,6 +110,11 @@ pub struct CheckArgs {
     /// submission.
     #[arg(long, value_name = "PATTERN|FILE")]
     each: Option<String>,
+
+    /// The program's name in the reports (the `JUnit` suite, the JSON report's name) without
+    /// --each [default: the script COMMAND runs, `main.py` of `python3 main.py`].
+    #[arg(long, value_name = "NAME", conflicts_with = "each")]
+    name: Option<String>,
 
     /// Directory of cases: NAME.in, and the expected output NAME.out beside it.
     #[arg(value_name = "DIR")]
@@ -255,14 +274,16 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
     let programs = match &args.each {
         Some(spec) => each::submissions(spec, &args.command)?,
         None => vec![Program {
-            name: std::path::Path::new(&args.command[0])
-                .file_name()
-                .unwrap_or(&args.command[0])
-                .to_string_lossy()
-                .into_owned(),
+            name: args
+                .name
+                .clone()
+                .unwrap_or_else(|| program_name(&args.command)),
             shown_directory: None,
             directory: None,
-            command: args.command.clone(),
+            command: match std::env::current_dir() {
+                Ok(here) => resolve_command(&args.command, &here),
+                Err(_) => args.command.clone(),
+            },
         }],
     };
     let names: Vec<String> = programs
@@ -276,6 +297,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
         Some(jobs) => jobs as usize,
         None => thread::available_parallelism().map_or(1, std::num::NonZero::get),
     };
+    let containment = probe_containment(args.no_cgroups);
     let plan = Plan {
         programs: &programs,
         cases: &cases,
@@ -283,7 +305,9 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
             timeout: Duration::from_secs_f64(args.timeout),
             cpu_seconds: args.cpu_time,
             memory_mb: args.memory,
+            max_processes: Some(args.max_processes),
         },
+        containment: &containment,
         jobs,
         tolerate_spawn_errors: args.each.is_some(),
     };
@@ -338,10 +362,44 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
     Ok(())
 }
 
+/// The containment of this run, said once on standard error when it is the fallback.
+fn probe_containment(no_cgroups: bool) -> Containment {
+    let containment = Containment::probe(no_cgroups);
+    if let Some(reason) = containment.fallback_reason() {
+        let _ = writeln!(
+            io::stderr(),
+            "othello: {reason}: programs are contained by process group only (what they start \
+             outside it is not killed; --max-processes is not enforced)"
+        );
+    }
+    containment
+}
+
+/// The name of the program in the reports without `--each`: the script or program file a
+/// command runs, not its interpreter (`python3 main.py` is `main.py`, `sh run.sh` is `run.sh`):
+/// the first later word not an option that names an existing file, else the command's file name.
+fn program_name(command: &[OsString]) -> String {
+    let file_name = |word: &OsString| {
+        std::path::Path::new(word)
+            .file_name()
+            .unwrap_or(word)
+            .to_string_lossy()
+            .into_owned()
+    };
+    command[1..]
+        .iter()
+        .find(|word| {
+            !word.to_string_lossy().starts_with('-') && std::path::Path::new(word).is_file()
+        })
+        .map_or_else(|| file_name(&command[0]), file_name)
+}
+
 /// Gathers the outcomes of every program, writes each program's own reports as soon as its
 /// last case is in, and the reports of the whole run at the end.
 struct Collector<'a> {
     programs: Vec<ProgramOutcome>,
+    /// Per program, when each of its cases ran.
+    spans: Vec<Vec<(Instant, Instant)>>,
     pending: Vec<Vec<Option<CaseOutcome>>>,
     left: Vec<usize>,
     targets: &'a [ReportTarget],
@@ -361,6 +419,7 @@ impl<'a> Collector<'a> {
                 .iter()
                 .map(|program| ProgramOutcome {
                     name: program.name.clone(),
+                    wall_seconds: 0.0,
                     directory: program.shown_directory.clone(),
                     command: command
                         .iter()
@@ -369,6 +428,7 @@ impl<'a> Collector<'a> {
                     cases: Vec::with_capacity(cases),
                 })
                 .collect(),
+            spans: vec![Vec::new(); programs.len()],
             pending: vec![vec![None; cases]; programs.len()],
             left: vec![cases; programs.len()],
             targets,
@@ -377,11 +437,17 @@ impl<'a> Collector<'a> {
     }
 
     fn add(&mut self, program: usize, case: usize, outcome: CaseOutcome) -> Result<(), CheckError> {
+        let now = Instant::now();
+        let started = now
+            .checked_sub(Duration::from_secs_f64(outcome.seconds))
+            .unwrap_or(now);
+        self.spans[program].push((started, now));
         self.pending[program][case] = Some(outcome);
         self.left[program] -= 1;
         if self.left[program] > 0 {
             return Ok(());
         }
+        self.programs[program].wall_seconds = busy_time(&mut self.spans[program]).as_secs_f64();
         let outcomes = std::mem::take(&mut self.pending[program]);
         self.programs[program].cases = outcomes.into_iter().flatten().collect();
         let done = std::slice::from_ref(&self.programs[program]);
@@ -397,6 +463,28 @@ impl<'a> Collector<'a> {
         }
         Ok(self.programs)
     }
+}
+
+/// The time during which at least one of `spans` was under way: a program's wall time, its
+/// parallel cases counted once and the time it waited for its turn (`--each`) not at all.
+fn busy_time(spans: &mut [(Instant, Instant)]) -> Duration {
+    spans.sort_unstable();
+    let mut busy = Duration::ZERO;
+    let mut current: Option<(Instant, Instant)> = None;
+    for &(start, end) in spans.iter() {
+        current = match current {
+            Some((from, to)) if start <= to => Some((from, to.max(end))),
+            Some((from, to)) => {
+                busy += to - from;
+                Some((start, end))
+            }
+            None => Some((start, end)),
+        };
+    }
+    if let Some((from, to)) = current {
+        busy += to - from;
+    }
+    busy
 }
 
 /// Prints the verdicts of one program's cases in case order as they arrive in any order.

@@ -1,8 +1,11 @@
-//! Running one program on one input: a child process in its own process group, under the
-//! per-case limits, fed, drained and waited for by detached helper threads, and killed with its
-//! whole group at the deadline or when its output passes the cap.
+//! Running one program on one input: a child process contained by `othello_contain` (a cgroup
+//! and a PID namespace of its own where the host allows, else its own process group), in a fresh
+//! working directory, under the per-case limits, fed, drained and waited for by detached helper
+//! threads, and killed with its whole tree at the deadline, when its output passes the cap, or
+//! as soon as it has exited (whatever it left running is not waited for).
 
 use othello::text::counted;
+use othello_contain::{Containment, Tree};
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -20,8 +23,11 @@ pub(super) struct Limits {
     pub timeout: Duration,
     /// CPU seconds per process (`RLIMIT_CPU`), if limited.
     pub cpu_seconds: Option<u64>,
-    /// Address space per process in MiB (`RLIMIT_AS`), if limited.
+    /// Address space per process in MiB (`RLIMIT_AS`), and memory of the whole tree where
+    /// cgroups are had, if limited.
     pub memory_mb: Option<u64>,
+    /// Processes and threads of the whole tree at once, where cgroups are had.
+    pub max_processes: Option<u64>,
 }
 
 /// How a run ended.
@@ -54,21 +60,26 @@ pub(super) struct Run {
     pub usage: Option<Usage>,
     /// Wall-clock time from start to end (or kill).
     pub elapsed: Duration,
+    /// Whether the kernel killed a process of the tree at the memory cap (cgroups only).
+    pub out_of_memory: bool,
+    /// Whether a process or thread of the tree was refused at `--max-processes`.
+    pub hit_process_cap: bool,
 }
 
-/// The process groups of the programs running now, by the id of their leader.
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// The programs running now.
+static RUNNING: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
 
-/// On SIGINT, SIGTERM or SIGHUP, kills every program still running (each leads a process group
-/// of its own, which the terminal's Ctrl-C does not reach) and exits with status 130.
+/// On SIGINT, SIGTERM or SIGHUP, kills every program still running with its tree (each leads a
+/// process group of its own, which the terminal's Ctrl-C does not reach) and exits with status
+/// 130.
 pub(super) fn stop_children_on_interrupt() -> Result<(), CheckError> {
     ctrlc::set_handler(|| {
         // Held until the exit, so no program can be started after the kills.
         let running = RUNNING
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        for &pid in running.iter() {
-            kill_process_group(pid);
+        for tree in running.iter() {
+            tree.kill_for_exit();
         }
         // Written without `eprintln!`, which panics when standard error has gone: the exit
         // must come whatever the stream does.
@@ -106,105 +117,96 @@ pub(super) const STDERR_CAP: usize = 4096;
 pub(super) enum ExecuteError {
     /// The program could not be started.
     Program(io::Error),
-    /// The checker could not start the threads that feed and watch it.
+    /// The checker could not start the threads that feed and watch it, or the program's
+    /// working directory.
     Threads(io::Error),
 }
 
-/// Runs `command` (in `directory` if given) with `input` on standard input until it exits and
-/// closes its output, prints more than `cap` bytes, or the timeout passes.
+/// Where and how a program runs.
+pub(super) struct Launch<'a> {
+    /// The command line.
+    pub command: &'a [OsString],
+    /// `OTHELLO_SUBMISSION` in its environment: the submission's directory.
+    pub submission: Option<&'a Path>,
+    /// The containment probed for this run of the checker.
+    pub containment: &'a Containment,
+}
+
+/// Runs `launch`'s command in a fresh temporary working directory of its own (removed after)
+/// with `input` on standard input until it exits, prints more than `cap` bytes, or the timeout
+/// passes.
 pub(super) fn execute(
-    command: &[OsString],
-    directory: Option<&Path>,
+    launch: &Launch<'_>,
     input: Vec<u8>,
     cap: usize,
     limits: &Limits,
 ) -> Result<Run, ExecuteError> {
+    let command = launch.command;
+    let workspace = std::env::temp_dir().join(format!(
+        "othello-check-{}-{}",
+        std::process::id(),
+        NEXT_WORKSPACE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    std::fs::create_dir(&workspace).map_err(ExecuteError::Threads)?;
+    let _removed = RemoveOnDrop(&workspace);
     let mut process = Command::new(&command[0]);
     process
         .args(&command[1..])
+        .current_dir(&workspace)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    if let Some(directory) = directory {
-        process.current_dir(directory);
+    if let Some(submission) = launch.submission {
+        process.env("OTHELLO_SUBMISSION", submission);
     }
-    #[cfg(unix)]
-    {
-        std::os::unix::process::CommandExt::process_group(&mut process, 0);
-        set_resource_limits(&mut process, limits);
-    }
+    let tree_limits = othello_contain::Limits {
+        max_processes: limits.max_processes,
+        memory_bytes: limits.memory_mb.map(|mb| mb.saturating_mul(1024 * 1024)),
+        cpu_seconds: limits.cpu_seconds,
+        address_space_bytes: limits.memory_mb.map(|mb| mb.saturating_mul(1024 * 1024)),
+    };
     let started = Instant::now();
     let deadline = started + limits.timeout;
-    let (child, pid) = {
+    let (child, tree) = {
         let mut running = RUNNING
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let child = process.spawn().map_err(ExecuteError::Program)?;
-        let pid = child.id();
-        running.push(pid);
-        (child, pid)
+        let (child, tree) = launch
+            .containment
+            .spawn(&mut process, &tree_limits)
+            .map_err(ExecuteError::Program)?;
+        running.push(tree.clone());
+        (child, tree)
     };
-    let result = supervise(child, pid, input, cap, deadline);
+    let pid = tree.id();
+    let result = supervise(child, &tree, input, cap, deadline);
     if result.is_err() {
-        kill_process_group(pid);
+        tree.kill();
     }
     RUNNING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .retain(|&running| running != pid);
+        .retain(|running| running.id() != pid);
     let mut run = result.map_err(ExecuteError::Threads)?;
     run.elapsed = started.elapsed();
+    // Everything has ended: the cgroup's count is the whole tree's CPU time.
+    if let (Some(usage), Some(cpu)) = (&mut run.usage, tree.cpu_time()) {
+        usage.cpu_seconds = usage.cpu_seconds.max(cpu.as_secs_f64());
+    }
+    run.out_of_memory = tree.out_of_memory();
+    run.hit_process_cap = tree.hit_process_cap();
     Ok(run)
 }
 
-/// Sets `RLIMIT_CPU` and `RLIMIT_AS` in the child between fork and exec; they are inherited by
-/// everything it starts. Without limits nothing is added, so the child is started as before.
-#[cfg(unix)]
-fn set_resource_limits(process: &mut Command, limits: &Limits) {
-    if limits.cpu_seconds.is_none() && limits.memory_mb.is_none() {
-        return;
-    }
-    let cpu = limits.cpu_seconds.map(|secs| secs as libc::rlim_t);
-    let memory = limits
-        .memory_mb
-        .map(|mb| mb.saturating_mul(1024 * 1024) as libc::rlim_t);
-    let set_limits = move || {
-        // SAFETY: setrlimit(2) only reads the struct passed by reference; it is async-signal-safe,
-        // as code between fork and exec must be, and allocates nothing.
-        unsafe {
-            if let Some(secs) = cpu {
-                // Soft limit: SIGXCPU; one second later the hard limit: SIGKILL.
-                let limit = libc::rlimit {
-                    rlim_cur: secs,
-                    rlim_max: secs.saturating_add(1),
-                };
-                if libc::setrlimit(libc::RLIMIT_CPU, &raw const limit) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                // SIGXCPU dumps core by default: no core files in the working directory.
-                let none = libc::rlimit {
-                    rlim_cur: 0,
-                    rlim_max: 0,
-                };
-                if libc::setrlimit(libc::RLIMIT_CORE, &raw const none) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-            if let Some(bytes) = memory {
-                let limit = libc::rlimit {
-                    rlim_cur: bytes,
-                    rlim_max: bytes,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &raw const limit) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-        }
-        Ok(())
-    };
-    // SAFETY: the closure only calls setrlimit (see above) and reads errno.
-    unsafe {
-        std::os::unix::process::CommandExt::pre_exec(process, set_limits);
+/// Numbers the working directories of this run of the checker.
+static NEXT_WORKSPACE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A program's working directory, removed with whatever it left there.
+struct RemoveOnDrop<'a>(&'a Path);
+
+impl Drop for RemoveOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(self.0);
     }
 }
 
@@ -212,7 +214,7 @@ fn set_resource_limits(process: &mut Command, limits: &Limits) {
 /// thread cannot be started.
 fn supervise(
     mut child: Child,
-    pid: u32,
+    tree: &Tree,
     input: Vec<u8>,
     cap: usize,
     deadline: Instant,
@@ -243,18 +245,22 @@ fn supervise(
         })?;
     }
     // The waiter reports the exit, then waits for the run to be over (`reap`) before it kills
-    // what is left of the process group and reaps the program: whatever the program left
-    // running when it exited (a background child not holding its output) is stopped, and the
-    // group cannot have been reused meanwhile, as the unreaped program still holds its id.
+    // what is left of the tree and reaps the program: whatever the program left running when it
+    // exited is stopped, and (without cgroups) its process group cannot have been reused
+    // meanwhile, as the unreaped program still holds its id.
     let (reap, reap_now) = mpsc::channel::<()>();
+    let waiter_tree = tree.clone();
     helper(move || {
         let exited = wait_for_exit(&child);
         let _ = events.send(Event::Exited);
         let _ = reap_now.recv();
         if exited {
-            kill_process_group(pid);
+            waiter_tree.kill();
         }
         let (status, usage) = reap_child(child);
+        // Let go of the tree first, so that the run (not this detached thread, which the
+        // checker may outlive) removes its cgroup.
+        drop(waiter_tree);
         let _ = events.send(Event::Reaped(status, usage));
     })?;
 
@@ -264,19 +270,30 @@ fn supervise(
     let mut wait_until = deadline;
     while !exited || stdout_open || stderr_open {
         match received.recv_timeout(wait_until.saturating_duration_since(Instant::now())) {
-            Ok(Event::Exited) => exited = true,
+            Ok(Event::Exited) => {
+                exited = true;
+                // The program is done: what it left running (a background child holding its
+                // output) is killed now, and its output judged as it stands.
+                if killed.is_none() && (stdout_open || stderr_open) {
+                    tree.kill();
+                    wait_until = wait_until.min(Instant::now() + GRACE);
+                }
+            }
             Ok(Event::Reaped(exit, used)) => (exited, status, usage) = (true, exit, used),
             Ok(Event::StdoutClosed { overflow }) => {
                 stdout_open = false;
                 if overflow && killed.is_none() {
-                    kill_process_group(pid);
+                    tree.kill();
                     killed = Some(Ending::Overflowed);
                     wait_until = Instant::now() + GRACE;
                 }
             }
             Ok(Event::StderrClosed) => stderr_open = false,
+            // Exited, its output still held by a process that escaped the kill (only without
+            // cgroups): judged on what it printed.
+            Err(mpsc::RecvTimeoutError::Timeout) if exited => break,
             Err(mpsc::RecvTimeoutError::Timeout) if killed.is_none() => {
-                kill_process_group(pid);
+                tree.kill();
                 killed = Some(Ending::TimedOut);
                 wait_until = Instant::now() + GRACE;
             }
@@ -306,6 +323,8 @@ fn supervise(
         ending: killed.unwrap_or(Ending::Exited(status)),
         usage,
         elapsed: Duration::ZERO,
+        out_of_memory: false,
+        hit_process_cap: false,
     })
 }
 
@@ -418,27 +437,4 @@ fn drain(mut pipe: impl Read, buffer: &Mutex<Vec<u8>>, cap: usize, stop_at_cap: 
             return true;
         }
     }
-}
-
-/// Kills the program and everything it started in its process group.
-#[cfg(unix)]
-fn kill_process_group(pid: u32) {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return;
-    };
-    // SAFETY: kill(2) has no memory-safety preconditions. The child leads its own process group
-    // (see `execute`), whose id is its pid, so the negative pid names exactly that group.
-    unsafe {
-        libc::kill(-pid, libc::SIGKILL);
-    }
-}
-
-/// Kills the program and the processes it started.
-#[cfg(not(unix))]
-fn kill_process_group(pid: u32) {
-    let _ = Command::new("taskkill")
-        .args(["/F", "/T", "/PID", &pid.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
 }

@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
+use othello_contain::Containment;
+
 use super::CheckError;
 use super::cases::CaseFiles;
 use super::judging::{Program, check_case, not_started};
@@ -20,6 +22,7 @@ pub(super) struct Plan<'a> {
     pub programs: &'a [Program],
     pub cases: &'a [CaseFiles],
     pub limits: Limits,
+    pub containment: &'a Containment,
     pub jobs: usize,
     /// Whether a program that cannot be started is a crash of its own cases (`--each`) rather
     /// than the end of the run.
@@ -97,9 +100,15 @@ pub(super) fn run_plan(
                         break;
                     };
                     let files = &plan.cases[case];
-                    let result = match check_case(files, &plan.programs[program], &plan.limits) {
+                    let checked = check_case(
+                        files,
+                        &plan.programs[program],
+                        &plan.limits,
+                        plan.containment,
+                    );
+                    let result = match checked {
                         Err(error @ CheckError::Spawn { .. }) if plan.tolerate_spawn_errors => {
-                            Ok(not_started(files, &error))
+                            Ok(not_started(files, &error.to_string()))
                         }
                         result => result,
                     };

@@ -21,7 +21,7 @@ pub(super) fn write_game(
         return Err(cannot_hold(
             index,
             Format::Ggf,
-            format!("a {dims} board: its boards are square"),
+            format!("{} board: its boards are square", dims.with_article()),
         ));
     }
     out.extend_from_slice(game(record).as_bytes());

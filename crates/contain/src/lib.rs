@@ -1,0 +1,177 @@
+//! Running untrusted programs contained, for the front ends that start other people's programs
+//! (`othello check` grading submissions, `othello match` playing external engines).
+//!
+//! A [`Containment`] is probed once per run of the front end and says which [`Mode`] it got:
+//! - **cgroup** (Linux, where a cgroup of our own can be made: v2 with the `pids` and `memory`
+//!   controllers, or v1's `pids`, `cpuacct` and, if mounted, `memory`): every program
+//!   runs in a fresh cgroup of its own, so that a process cap (`pids.max`), a memory cap for the
+//!   whole tree, its CPU time and its killing all reach every process it starts, `setsid` or
+//!   not; and, where the kernel allows (`unshare(CLONE_NEWPID)`), in a PID namespace of its own
+//!   whose init is a small reaper of ours, so that the whole tree dies as soon as the program
+//!   exits.
+//! - **process group** (elsewhere, or when turned off): the program leads a process group of its
+//!   own, which is what is killed; processes that leave it (`setsid`) escape, and nothing caps
+//!   the number of processes.
+//!
+//! The library says which mode it got ([`Containment::fallback_reason`]); the front end says so
+//! once on standard error. It never prints.
+
+#[cfg(target_os = "linux")]
+mod cgroup;
+#[cfg(target_os = "linux")]
+mod namespace;
+#[cfg(unix)]
+mod rlimits;
+mod tree;
+
+use std::io;
+use std::process::{Child, Command};
+
+pub use tree::Tree;
+
+/// The limits a contained program's whole tree runs under, where the mode can enforce them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Processes and threads at once in the tree (cgroup `pids.max`); `None` for no cap.
+    pub max_processes: Option<u64>,
+    /// Memory of the whole tree in bytes (cgroup `memory.max` / `memory.limit_in_bytes`).
+    pub memory_bytes: Option<u64>,
+    /// CPU seconds of each process (`RLIMIT_CPU`: SIGXCPU, then SIGKILL a second later), in
+    /// every mode on Unix.
+    pub cpu_seconds: Option<u64>,
+    /// Address space of each process in bytes (`RLIMIT_AS`), in every mode on Unix.
+    pub address_space_bytes: Option<u64>,
+}
+
+/// How programs are contained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A cgroup per program (`version` 1 or 2), with a PID namespace per program if
+    /// `pid_namespace`.
+    Cgroup {
+        /// 1 or 2.
+        version: u8,
+        /// Whether each program is also PID 2 of a namespace of its own, under our reaper.
+        pid_namespace: bool,
+    },
+    /// A process group per program, and rlimits set by the caller.
+    ProcessGroup,
+}
+
+/// The environment variable that turns cgroups and namespaces off when set to anything but
+/// empty or `0`: the fallback that non-Linux hosts and hosts without permission get.
+pub const DISABLE_VARIABLE: &str = "OTHELLO_NO_CGROUPS";
+
+/// The environment variable that keeps cgroups but turns PID namespaces off (set to anything
+/// but empty or `0`): what a host without them gets, for measuring what they cost.
+pub const NO_PID_NAMESPACE_VARIABLE: &str = "OTHELLO_NO_PID_NAMESPACE";
+
+/// The containment available to this process, probed once (and kept as long as wanted: it holds
+/// no resource; each program's cgroup goes with its [`Tree`]).
+#[derive(Debug)]
+pub struct Containment {
+    #[cfg(target_os = "linux")]
+    cgroups: Option<cgroup::Hierarchy>,
+    pid_namespace: bool,
+    fallback_reason: Option<String>,
+}
+
+impl Containment {
+    /// Probes what this host allows: cgroups (v2, else v1) and PID namespaces, unless `disable`
+    /// or [`DISABLE_VARIABLE`] turns them off. Never fails: without them it is the
+    /// process-group mode, with the reason.
+    #[must_use]
+    pub fn probe(disable: bool) -> Containment {
+        let disabled_by_variable = std::env::var_os(DISABLE_VARIABLE)
+            .is_some_and(|value| !value.is_empty() && value != "0");
+        if disable || disabled_by_variable {
+            return Containment::process_groups(format!(
+                "cgroups turned off ({})",
+                if disable {
+                    "--no-cgroups".to_owned()
+                } else {
+                    format!("{DISABLE_VARIABLE} is set")
+                }
+            ));
+        }
+        Containment::probe_host()
+    }
+
+    #[cfg(target_os = "linux")]
+    fn probe_host() -> Containment {
+        match cgroup::Hierarchy::find() {
+            Ok(hierarchy) => Containment {
+                cgroups: Some(hierarchy),
+                pid_namespace: std::env::var_os(NO_PID_NAMESPACE_VARIABLE)
+                    .is_none_or(|value| value.is_empty() || value == "0")
+                    && namespace::available(),
+                fallback_reason: None,
+            },
+            Err(reason) => Containment::process_groups(reason),
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn probe_host() -> Containment {
+        Containment::process_groups("cgroups are Linux's".to_owned())
+    }
+
+    fn process_groups(reason: String) -> Containment {
+        Containment {
+            #[cfg(target_os = "linux")]
+            cgroups: None,
+            pid_namespace: false,
+            fallback_reason: Some(reason),
+        }
+    }
+
+    /// The mode programs are contained in.
+    #[must_use]
+    pub fn mode(&self) -> Mode {
+        #[cfg(target_os = "linux")]
+        if let Some(hierarchy) = &self.cgroups {
+            return Mode::Cgroup {
+                version: hierarchy.version(),
+                pid_namespace: self.pid_namespace,
+            };
+        }
+        Mode::ProcessGroup
+    }
+
+    /// Why the process-group mode was taken, if it was: for the front end to say once.
+    #[must_use]
+    pub fn fallback_reason(&self) -> Option<&str> {
+        self.fallback_reason.as_deref()
+    }
+
+    /// Starts `command` contained, under `limits` where the mode enforces them. The command's
+    /// own settings (pipes, directory, environment) are kept; it is put in a process
+    /// group of its own in every mode. The returned [`Tree`] kills and measures everything the
+    /// program starts; it kills what is left when its last clone is dropped.
+    ///
+    /// # Errors
+    /// The program cannot be started (not found, no permission, or no resources:
+    /// `EAGAIN` when the host or the cgroup has no process to spare), or its cgroup cannot be
+    /// made.
+    pub fn spawn(&self, command: &mut Command, limits: &Limits) -> io::Result<(Child, Tree)> {
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(command, 0);
+        #[cfg(target_os = "linux")]
+        if let Some(hierarchy) = &self.cgroups {
+            let group = hierarchy.run_group(limits, self.pid_namespace)?;
+            group.enter_on_start(command, self.pid_namespace, rlimits::Rlimits::of(limits));
+            let child = command.spawn()?;
+            let tree = Tree::new(child.id(), Some(group));
+            return Ok((child, tree));
+        }
+        #[cfg(unix)]
+        rlimits::Rlimits::of(limits).apply_on_start(command);
+        let _ = limits;
+        let child = command.spawn()?;
+        let tree = Tree::new(child.id(), None);
+        Ok((child, tree))
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests;

@@ -1,0 +1,173 @@
+//! A PID namespace per program, under a reaper of ours.
+//!
+//! Between fork and exec, the started process (P, the one the caller sees and waits for)
+//! unshares `CLONE_NEWPID` and forks the namespace's init (A, PID 1), which forks the program
+//! (B, PID 2) and returns to exec it. A reaps every process of the namespace and exits as soon as
+//! the program has, which makes the kernel kill everything else in the namespace: whatever the
+//! program left running (`setsid` or not) ends with it. P waits for A and then ends as the
+//! program did (the same exit status, or the same signal), so that the caller sees the
+//! program's own ending and, in P's rusage, the CPU time of everything A reaped.
+//!
+//! P and A close every file descriptor they inherited (the program's pipes), so that neither
+//! holds the program's output open. A dies with P (`PR_SET_PDEATHSIG`), so killing P kills the
+//! namespace. Everything here runs between fork and exec: only system calls, no allocation.
+
+use std::io;
+
+/// Whether this process may make PID namespaces: a child tries, and says.
+pub(crate) fn available() -> bool {
+    // SAFETY: the forked child only calls unshare(2) and _exit(2), which are async-signal-safe
+    // (the parent may have other threads); the parent waits for it by its pid.
+    unsafe {
+        let pid = libc::fork();
+        if pid == 0 {
+            let ok = libc::unshare(libc::CLONE_NEWPID) == 0;
+            libc::_exit(i32::from(!ok));
+        }
+        if pid < 0 {
+            return false;
+        }
+        let status = wait_for(pid);
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+    }
+}
+
+/// Called in P between fork and exec; returns only in the program (B), which then execs.
+pub(crate) fn start_program() -> io::Result<()> {
+    // SAFETY: system calls only (mmap, pipe2, unshare, fork, read, write, close, waitpid,
+    // prctl, kill, _exit), on memory this function maps and descriptors it makes.
+    unsafe {
+        // The program's wait status, written by A, read by P after A has exited.
+        let shared = libc::mmap(
+            std::ptr::null_mut(),
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        if shared == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        let slot = shared.cast::<i32>();
+        slot.write_volatile(UNKNOWN);
+        // A tells P whether it could fork the program: 0, or the errno.
+        let mut report = [0; 2];
+        if libc::pipe2(report.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if libc::unshare(libc::CLONE_NEWPID) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let init = libc::fork();
+        if init < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if init > 0 {
+            libc::close(report[1]);
+            let mut bytes = [0u8; 4];
+            let read = libc::read(report[0], bytes.as_mut_ptr().cast(), 4);
+            libc::close(report[0]);
+            let errno = if read == 4 {
+                i32::from_ne_bytes(bytes)
+            } else {
+                libc::EAGAIN
+            };
+            if errno != 0 {
+                wait_for(init);
+                return Err(io::Error::from_raw_os_error(errno));
+            }
+            close_everything();
+            let init_status = wait_for(init);
+            let program = slot.read_volatile();
+            end_as(if program == UNKNOWN {
+                init_status
+            } else {
+                program
+            });
+        }
+        // A: PID 1 of the new namespace.
+        libc::close(report[0]);
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        let program = libc::fork();
+        if program == 0 {
+            libc::close(report[1]);
+            return Ok(());
+        }
+        let errno = if program < 0 {
+            *libc::__errno_location()
+        } else {
+            0
+        };
+        libc::write(report[1], errno.to_ne_bytes().as_ptr().cast(), 4);
+        libc::close(report[1]);
+        if program < 0 {
+            libc::_exit(127);
+        }
+        close_everything();
+        loop {
+            let mut status = 0;
+            let waited = libc::waitpid(-1, &raw mut status, 0);
+            if waited == program {
+                slot.write_volatile(status);
+                libc::_exit(0);
+            }
+            if waited < 0 && *libc::__errno_location() != libc::EINTR {
+                libc::_exit(0);
+            }
+        }
+    }
+}
+
+/// No wait status: A died before the program did (it was killed).
+const UNKNOWN: i32 = i32::MIN;
+
+/// Waits for child `pid`, through interruptions; its wait status.
+unsafe fn wait_for(pid: libc::pid_t) -> i32 {
+    let mut status = 0;
+    // SAFETY: waitpid writes only to `status`.
+    unsafe {
+        while libc::waitpid(pid, &raw mut status, 0) < 0 {
+            if *libc::__errno_location() != libc::EINTR {
+                return libc::SIGKILL;
+            }
+        }
+    }
+    status
+}
+
+/// Closes every descriptor, the program's pipes among them.
+unsafe fn close_everything() {
+    // SAFETY: close_range and close only close descriptors of this process.
+    unsafe {
+        if libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32) != 0 {
+            for fd in 0..1024 {
+                libc::close(fd);
+            }
+        }
+    }
+}
+
+/// Ends this process as wait status `status` says its program ended: the same exit status, or
+/// the same signal (with no core dump of ours).
+unsafe fn end_as(status: i32) -> ! {
+    // SAFETY: system calls on this process only.
+    unsafe {
+        if libc::WIFEXITED(status) {
+            libc::_exit(libc::WEXITSTATUS(status));
+        }
+        let signal = if libc::WIFSIGNALED(status) {
+            libc::WTERMSIG(status)
+        } else {
+            libc::SIGKILL
+        };
+        libc::prctl(libc::PR_SET_DUMPABLE, 0);
+        libc::signal(signal, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&raw mut set);
+        libc::sigaddset(&raw mut set, signal);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &raw const set, std::ptr::null_mut());
+        libc::kill(libc::getpid(), signal);
+        libc::_exit(128 + signal);
+    }
+}

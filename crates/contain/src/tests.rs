@@ -1,0 +1,166 @@
+//! The containment on this host, whichever mode it gets, and the fallback forced.
+
+use std::io::Read;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::*;
+
+/// How many processes have `argument` among their arguments (as seen from here: pids in
+/// the programs' namespaces are not ours).
+fn processes_running(argument: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| std::fs::read(entry.ok()?.path().join("cmdline")).ok())
+        .filter(|cmdline| {
+            cmdline
+                .split(|&byte| byte == 0)
+                .any(|word| word == argument.as_bytes())
+        })
+        .count()
+}
+
+/// Runs `script` under `sh -c` contained, reads its output to the end, and waits for it.
+fn run(containment: &Containment, script: &str, limits: &Limits) -> (String, i32, Tree) {
+    let mut command = Command::new("sh");
+    command.args(["-c", script]).stdout(Stdio::piped());
+    let (mut child, tree) = containment.spawn(&mut command, limits).unwrap();
+    let mut output = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut output)
+        .unwrap();
+    let status = child.wait().unwrap();
+    let code = status
+        .code()
+        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
+    (output, code, tree)
+}
+
+fn wait_gone(argument: &str) -> bool {
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        if processes_running(argument) == 0 {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+#[test]
+fn exit_statuses_and_signals_are_the_programs() {
+    for disable in [false, true] {
+        let containment = Containment::probe(disable);
+        let (_, code, _) = run(&containment, "exit 3", &Limits::default());
+        assert_eq!(code, 3, "{:?}", containment.mode());
+        let (_, code, _) = run(&containment, "kill -TERM $$", &Limits::default());
+        assert_eq!(code, 128 + libc::SIGTERM, "{:?}", containment.mode());
+    }
+}
+
+#[test]
+fn a_program_that_cannot_be_found_is_not_found() {
+    let containment = Containment::probe(false);
+    let mut command = Command::new("/no/such/program");
+    let error = containment
+        .spawn(&mut command, &Limits::default())
+        .unwrap_err();
+    assert_eq!(error.kind(), io::ErrorKind::NotFound);
+}
+
+#[test]
+fn the_fallback_is_forced_and_says_why() {
+    let containment = Containment::probe(true);
+    assert_eq!(containment.mode(), Mode::ProcessGroup);
+    assert!(
+        containment
+            .fallback_reason()
+            .unwrap()
+            .contains("--no-cgroups")
+    );
+}
+
+#[test]
+fn setsid_children_die_with_the_tree_where_cgroups_exist() {
+    let containment = Containment::probe(false);
+    if containment.mode() == Mode::ProcessGroup {
+        return;
+    }
+    // The child leaves the process group and lets go of standard output.
+    let (_, code, tree) = run(
+        &containment,
+        "setsid sleep 334.5 </dev/null >/dev/null 2>&1 & exit 0",
+        &Limits::default(),
+    );
+    assert_eq!(code, 0);
+    drop(tree);
+    assert!(wait_gone("334.5"), "setsid sleep survived");
+}
+
+#[test]
+fn a_fork_bomb_stops_at_the_process_cap() {
+    let containment = Containment::probe(false);
+    if containment.mode() == Mode::ProcessGroup {
+        return;
+    }
+    let limits = Limits {
+        max_processes: Some(8),
+        ..Limits::default()
+    };
+    // 40 sleepers wanted, at most 8 processes allowed: the shell's fork fails.
+    let (_, code, tree) = run(
+        &containment,
+        "for i in $(seq 40); do sleep 30.25 & done; echo started",
+        &limits,
+    );
+    assert_ne!(code, 0);
+    assert!(tree.hit_process_cap());
+    assert!(processes_running("30.25") <= 8);
+    drop(tree);
+    assert_eq!(processes_running("30.25"), 0);
+}
+
+#[test]
+fn cpu_time_counts_the_whole_tree() {
+    let containment = Containment::probe(false);
+    if containment.mode() == Mode::ProcessGroup {
+        return;
+    }
+    // A wrapper that does not exec: the work is done by a grandchild.
+    let (_, code, tree) = run(
+        &containment,
+        "sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'; true",
+        &Limits::default(),
+    );
+    assert_eq!(code, 0);
+    let cpu = tree.cpu_time().unwrap();
+    assert!(cpu > Duration::from_millis(10), "{cpu:?}");
+}
+
+#[test]
+fn a_background_child_holding_output_ends_with_the_program_in_a_namespace() {
+    let containment = Containment::probe(false);
+    if containment.mode()
+        != (Mode::Cgroup {
+            version: 1,
+            pid_namespace: true,
+        })
+        && containment.mode()
+            != (Mode::Cgroup {
+                version: 2,
+                pid_namespace: true,
+            })
+    {
+        return;
+    }
+    // The sleeper keeps standard output open: reading to its end returns only because the
+    // namespace dies with the program.
+    let started = Instant::now();
+    let (output, code, _) = run(&containment, "sleep 334 & echo done", &Limits::default());
+    assert_eq!((output.as_str(), code), ("done\n", 0));
+    assert!(started.elapsed() < Duration::from_secs(30));
+}

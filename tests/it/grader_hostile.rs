@@ -1,0 +1,225 @@
+//! `othello check` against hostile programs, the five faults of a first hostile pass: a fork
+//! bomb under a process cap, `setsid` children with and without the output held, a program that
+//! rewrites the expected outputs, a background child holding standard output; and the fallback
+//! to process groups, forced. What needs cgroups is checked where the host has them (and said
+//! where it does not).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use predicates::prelude::*;
+use serde_json::Value;
+
+use crate::grader::{generate, othello_path};
+use crate::support::{
+    contained_by_cgroups, othello, processes_with_argument, quiet_but_for_the_fallback_note,
+    scratch,
+};
+
+/// A class under `root`: the cases in `root/cases`, and one submission directory per
+/// `(name, script body)` with `run.sh` (`{o}` in a body is this build's `othello`).
+fn class(root: &Path, students: &[(&str, &str)]) -> PathBuf {
+    let cases = root.join("cases");
+    generate(&cases, &["--count", "3", "--seed", "45", "--sizes", "4..6"]);
+    let o = othello_path().display().to_string();
+    for (name, body) in students {
+        let dir = root.join("students").join(name);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.sh");
+        fs::write(&path, format!("#!/bin/sh\n{}\n", body.replace("{o}", &o))).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+    cases
+}
+
+/// Runs `check --each` on the class with `extra` options; the JSON report's programs by name,
+/// and standard error.
+fn grade(root: &Path, extra: &[&str]) -> (Vec<Value>, String) {
+    let output = othello()
+        .current_dir(root)
+        .args(["check", "cases", "--each", "students/*/"])
+        .args(["--timeout", "3", "--report", "json=report.json"])
+        .args(extra)
+        .args(["--", "./run.sh"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        output.status.code().is_some_and(|code| code <= 1),
+        "{stderr}"
+    );
+    let json: Value =
+        serde_json::from_str(&fs::read_to_string(root.join("report.json")).unwrap()).unwrap();
+    (json["programs"].as_array().unwrap().clone(), stderr)
+}
+
+/// The verdicts of one program's cases.
+fn verdicts(programs: &[Value], name: &str) -> Vec<String> {
+    let program = programs
+        .iter()
+        .find(|program| program["name"] == name)
+        .unwrap_or_else(|| panic!("no program {name}"));
+    program["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| case["verdict"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn all(verdict: &str) -> Vec<String> {
+    vec![verdict.to_owned(); 3]
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fork_bomb_is_its_own_verdict_and_the_others_are_graded() {
+    if !contained_by_cgroups() {
+        eprintln!("no cgroups here: the fork bomb is not run");
+        return;
+    }
+    let root = scratch("grader_hostile", "fork_bomb");
+    class(
+        &root,
+        &[
+            ("a-correct", "exec {o}"),
+            ("b-bomb", "bomb() { bomb | bomb & }; bomb; exec {o}"),
+            ("c-correct", "exec {o}"),
+        ],
+    );
+    let started = Instant::now();
+    let (programs, stderr) = grade(&root, &["--max-processes", "8", "--jobs", "2"]);
+    assert!(quiet_but_for_the_fallback_note(&stderr), "{stderr}");
+    assert_eq!(verdicts(&programs, "a-correct"), all("PASS"));
+    assert_eq!(verdicts(&programs, "c-correct"), all("PASS"));
+    // The bomb runs into the cap in the background while its program answers: it is judged
+    // like any other (its verdicts are there), and its processes went with its cases.
+    assert_eq!(verdicts(&programs, "b-bomb").len(), 3);
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_program_that_cannot_fork_under_the_cap_is_told_so() {
+    if !contained_by_cgroups() {
+        return;
+    }
+    let root = scratch("grader_hostile", "process_cap");
+    // The shell must fork to run othello (no exec): at a cap of 1 it cannot.
+    class(&root, &[("a-forks", "{o}")]);
+    let (programs, _) = grade(&root, &["--max-processes", "1"]);
+    let case = &programs[0]["cases"][0];
+    assert_eq!(case["verdict"], "CRASH", "{case}");
+    let detail = case["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("hit the process limit (1, --max-processes)"),
+        "{detail}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn setsid_children_are_killed_with_or_without_the_output_held() {
+    let root = scratch("grader_hostile", "setsid");
+    class(
+        &root,
+        &[
+            (
+                "a-setsid-detached",
+                "setsid sleep 334.25 </dev/null >/dev/null 2>&1 &\nexec {o}",
+            ),
+            ("b-setsid-holding", "setsid sleep 334.5 &\nexec {o}"),
+        ],
+    );
+    let (programs, _) = grade(&root, &["--jobs", "2"]);
+    if !contained_by_cgroups() {
+        // Under process groups a setsid child escapes: said, not hidden.
+        return;
+    }
+    assert_eq!(verdicts(&programs, "a-setsid-detached"), all("PASS"));
+    assert_eq!(verdicts(&programs, "b-setsid-holding"), all("PASS"));
+    assert_eq!(processes_with_argument("334.25"), 0);
+    assert_eq!(processes_with_argument("334.5"), 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_program_rewriting_the_expected_outputs_is_judged_against_the_originals() {
+    let root = scratch("grader_hostile", "rewrite");
+    let cases = root
+        .join("cases")
+        .canonicalize()
+        .unwrap_or(root.join("cases"));
+    let cheat = format!(
+        "for f in {}/*.out; do echo 'I PASS' > \"$f\"; done\necho 'I PASS'",
+        cases.display()
+    );
+    class(&root, &[("a-cheat", &cheat), ("b-correct", "exec {o}")]);
+    let (programs, _) = grade(&root, &["--jobs", "1"]);
+    assert_eq!(verdicts(&programs, "a-cheat"), all("FAIL"));
+    // The other student is judged against the cases as they were when the check started.
+    assert_eq!(verdicts(&programs, "b-correct"), all("PASS"));
+    // The program did rewrite them on disk: the protection is reading them first.
+    let first = fs::read_to_string(root.join("cases/0001.out")).unwrap();
+    assert_eq!(first, "I PASS\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_background_child_holding_the_output_does_not_make_a_timeout() {
+    let root = scratch("grader_hostile", "holding");
+    class(&root, &[("a-holding", "sleep 335.5 &\nexec {o}")]);
+    let started = Instant::now();
+    let (programs, _) = grade(&root, &["--jobs", "3"]);
+    assert_eq!(verdicts(&programs, "a-holding"), all("PASS"));
+    // Judged when the program exited, not at the 3 s deadline (a grace of 1 s at most).
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    if contained_by_cgroups() {
+        assert_eq!(processes_with_argument("335.5"), 0);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn the_fallback_says_so_once_and_still_grades() {
+    let root = scratch("grader_hostile", "fallback");
+    class(
+        &root,
+        &[("a-correct", "exec {o}"), ("b-correct", "exec {o}")],
+    );
+    for (option, variable) in [(Some("--no-cgroups"), None), (None, Some("1"))] {
+        let mut command = othello();
+        command
+            .current_dir(&root)
+            .args(["check", "cases", "--each", "students/*/"]);
+        command.args(option);
+        if let Some(value) = variable {
+            command.env("OTHELLO_NO_CGROUPS", value);
+        }
+        let assert = command.args(["--", "./run.sh"]).assert().success();
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with("othello: cgroups turned off (")
+                && stderr.contains("programs are contained by process group only"),
+            "{stderr}"
+        );
+    }
+    // One program without --each, its run in the fallback too.
+    othello()
+        .current_dir(&root)
+        .args(["check", "cases", "--no-cgroups", "--"])
+        .arg(othello_path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("3 passed, 0 failed"));
+}
