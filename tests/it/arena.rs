@@ -12,7 +12,7 @@ use othello_engine::arena::Elo;
 use othello_engine::arena::spec::{BookSpec, Budget, Contender, EngineSpec, EvaluationSpec};
 use othello_engine::computer::Level;
 
-use crate::support::{othello, scratch};
+use crate::support::{othello, scratch, script};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-6
@@ -391,18 +391,6 @@ fn this_engine_plays_itself_over_gtp_and_nboard() {
             "{protocol}: {cpu}"
         );
     }
-}
-
-/// A fake engine: a shell script in `dir`.
-fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    path
 }
 
 /// A GTP engine that answers every command with success and `genmove` with `answer` (no

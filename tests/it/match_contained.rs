@@ -5,19 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::support::{contained_by_cgroups, othello, processes_with_argument, scratch};
-
-/// An executable shell script `name` in `dir`.
-fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    path
-}
+use crate::support::{contained_by_cgroups, othello, processes_with_argument, scratch, script};
 
 /// This build's `othello` under a name of its own in `dir` (a link), so that its processes can
 /// be told from those of other tests.

@@ -239,3 +239,16 @@ pub fn assert_all_gone(pids: &str) {
         }
     }
 }
+
+/// An executable shell script `name` in `dir` (`#!/bin/sh` and `body`): a fake engine, a
+/// wrapper, a hostile program.
+pub fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
