@@ -24,8 +24,8 @@ const api = {
     try {
       return await server.createGame(settings);
     } catch (error) {
-      // No answer, or a static host's (an export) 404 or 405: play on the device.
-      if (![0, 404, 405].includes(error.status)) throw error;
+      // No answer, or a static host's (an export) 404, 405 or 501 (no API): play on the device.
+      if (![0, 404, 405, 501].includes(error.status)) throw error;
       if (!(await local.available())) {
         throw new server.ApiError(0, "the server cannot be reached and this device cannot play offline");
       }
