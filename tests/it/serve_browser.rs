@@ -540,8 +540,9 @@ fn serve_browser_plays_whole_games_by_taps_on_phones_and_a_desktop() {
         let client = browser(&driver, profile.path(), 390, 844).await;
         the_first_visit(&client, &url).await;
         the_page_opens_without_the_server(&client, server).await;
-        if wasm_dir().is_some() {
+        if let Some(wasm) = wasm_dir() {
             offline::a_game_against_the_computer(&client).await;
+            offline::the_exported_site(&client, &wasm).await;
         }
         client.close().await.unwrap();
     });
