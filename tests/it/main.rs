@@ -32,6 +32,7 @@ mod hardening;
 mod match_contained;
 mod perft;
 mod serve_browser;
+mod serve_export;
 mod serve_store;
 #[cfg(unix)]
 mod shards;

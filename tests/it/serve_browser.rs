@@ -3,7 +3,9 @@
 //! the screen, a whole game against the computer by taps kept over a reload, the chart after
 //! the game, the installable app (manifest, service worker), a stale link, and at 390 a whole
 //! game between two people checked move by move against the rules library; last, the page
-//! opened again with the server stopped, from its service worker's cache. Ignored by a plain `cargo test` (it needs
+//! opened again with the server stopped, from its service worker's cache, and (with
+//! `OTHELLO_WASM_DIR`, the WebAssembly build) a whole game against the computer played on the
+//! device. Ignored by a plain `cargo test` (it needs
 //! Debian's `chromium` and `chromium-driver`); `.ci/run` installs them and runs
 //! `cargo test --test it -- --ignored serve_browser`.
 //!
@@ -20,6 +22,8 @@ use serde_json::{Value, json};
 
 use othello::{Dimensions, Game, RuleSet, Setup};
 
+mod offline;
+
 /// A child process killed when dropped.
 struct Killed(Child);
 
@@ -30,10 +34,22 @@ impl Drop for Killed {
     }
 }
 
-/// `othello serve` on a free loopback port; the address it prints.
+/// The WebAssembly build for offline play, when `OTHELLO_WASM_DIR` names it (`.ci/run` builds
+/// it); without it the offline game is left out.
+fn wasm_dir() -> Option<PathBuf> {
+    std::env::var_os("OTHELLO_WASM_DIR").map(PathBuf::from)
+}
+
+/// `othello serve` on a free loopback port (with `--wasm` when there is a build); the address
+/// it prints.
 fn start_server(games: &Path) -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--games-dir"])
+    let mut command = Command::new(env!("CARGO_BIN_EXE_othello"));
+    command.args(["serve", "--addr", "127.0.0.1:0"]);
+    if let Some(wasm) = wasm_dir() {
+        command.arg("--wasm").arg(wasm);
+    }
+    let mut child = command
+        .arg("--games-dir")
         .arg(games)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -524,6 +540,10 @@ fn serve_browser_plays_whole_games_by_taps_on_phones_and_a_desktop() {
         let client = browser(&driver, profile.path(), 390, 844).await;
         the_first_visit(&client, &url).await;
         the_page_opens_without_the_server(&client, server).await;
+        if let Some(wasm) = wasm_dir() {
+            offline::a_game_against_the_computer(&client).await;
+            offline::the_exported_site(&client, &wasm).await;
+        }
         client.close().await.unwrap();
     });
 }

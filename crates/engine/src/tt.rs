@@ -174,6 +174,10 @@ impl TranspositionTable {
 
     /// Starts loading the bucket of `key` into the cache, for a probe soon after.
     #[inline(always)]
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(clippy::unused_self, reason = "only x86-64 has the prefetch hint")
+    )]
     pub(crate) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {

@@ -65,9 +65,9 @@ pub const RATE_BURST: u32 = 120;
 /// One request more every this many milliseconds (20 a second).
 pub const RATE_PERIOD_MS: u64 = 50;
 
-/// The page may load its own files and talk to its own server, nothing else, and no one may
-/// frame it.
-const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+/// The page may load its own files (and compile its own WebAssembly) and talk to its own server,
+/// nothing else, and no one may frame it.
+const CSP: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; \
                    connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; \
                    frame-ancestors 'none'";
 

@@ -94,6 +94,16 @@ pub struct ServeArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     open: bool,
+
+    /// The WebAssembly build for offline play (`othello_wasm.js` and `othello_wasm_bg.wasm`,
+    /// made as docs/serve.md says); without it the page plays online only.
+    #[arg(long, value_name = "DIR")]
+    wasm: Option<PathBuf>,
+
+    /// Write the page as static files into DIR (new or empty) for an HTTPS host, and exit: it
+    /// plays on the device, with the WebAssembly build of `--wasm`.
+    #[arg(long, value_name = "DIR")]
+    export: Option<PathBuf>,
 }
 
 /// Why `othello serve` could not run.
@@ -115,6 +125,17 @@ pub enum ServeError {
         /// What went wrong.
         source: io::Error,
     },
+    /// The WebAssembly build of `--wasm` could not be read.
+    #[error(transparent)]
+    Wasm(#[from] assets::WasmError),
+    /// The export could not be written.
+    #[error("cannot export the page to {path}: {source}", path = .path.display())]
+    Export {
+        /// The file or directory.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
     /// The async runtime could not start, or serving failed.
     #[error("cannot run the server: {0}")]
     Runtime(io::Error),
@@ -133,6 +154,26 @@ impl ServeError {
 /// # Errors
 /// [`ServeError`] when the data directory, the address or the runtime cannot be had.
 pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
+    let wasm = args
+        .wasm
+        .as_deref()
+        .map(assets::WasmBuild::read)
+        .transpose()?;
+    if let Some(dir) = &args.export {
+        let written = assets::export(dir, wasm.as_ref())
+            .map_err(|(path, source)| ServeError::Export { path, source })?;
+        println!(
+            "Wrote {} in {}{}",
+            counted(written, "file", "files"),
+            dir.display(),
+            if wasm.is_some() {
+                ""
+            } else {
+                " (without --wasm: the page cannot play there)"
+            }
+        );
+        return Ok(());
+    }
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -153,7 +194,7 @@ pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
         store: Arc::new(store),
         pool: Pool::new(cores, SEARCHES_WAITING, SEARCHES_WAITING_PER_ADDRESS),
     });
-    runtime.block_on(serve(args, server))?;
+    runtime.block_on(serve(args, server, wasm))?;
     Ok(())
 }
 
@@ -173,7 +214,11 @@ async fn expire_every_hour(store: Arc<Store>, days: u64) {
     }
 }
 
-async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> {
+async fn serve(
+    args: &ServeArgs,
+    server: Arc<Server>,
+    wasm: Option<assets::WasmBuild>,
+) -> Result<(), ServeError> {
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|source| ServeError::Listen {
@@ -204,10 +249,16 @@ async fn serve(args: &ServeArgs, server: Arc<Server>) -> Result<(), ServeError> 
         }
         println!("Note: anyone on this network can open the page and play.");
     }
+    if wasm.is_none() {
+        println!("Offline play is off (no --wasm build): pages play while the server runs");
+    }
     if args.open {
         open_browser(&url);
     }
-    let app = api::router(Arc::clone(&server));
+    let mut app = api::router(Arc::clone(&server));
+    if let Some(wasm) = wasm {
+        app = app.merge(wasm.routes());
+    }
     let shutdown_server = Arc::clone(&server);
     let limits = ConnectionLimits {
         header_timeout: connections::HEADER_TIMEOUT,

@@ -563,7 +563,7 @@ async fn the_page_files_are_served_with_their_types() {
         (
             "/app.js",
             "text/javascript; charset=utf-8",
-            "import * as api",
+            "import * as server",
         ),
         (
             "/board.js",
@@ -590,6 +590,16 @@ async fn the_page_files_are_served_with_their_types() {
         ),
         ("/icon-192.png", "image/png", "PNG"),
         ("/icon-512.png", "image/png", "PNG"),
+        (
+            "/local.js",
+            "text/javascript; charset=utf-8",
+            "localStorage",
+        ),
+        (
+            "/worker.js",
+            "text/javascript; charset=utf-8",
+            "othello_wasm.js",
+        ),
     ] {
         let (status, headers, bytes) = client.raw("GET", path, None, [127, 0, 0, 1]).await;
         assert_eq!(status, StatusCode::OK, "{path}");

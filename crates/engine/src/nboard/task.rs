@@ -1,9 +1,9 @@
 //! The searches an NBoard session asks for ([`Task`]: `go`, `hint`, `analyze`, `learn`), run
 //! apart from the session so that a front end can run them on another thread and stop them.
 
+use crate::clock::Instant;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use crate::book::build::{Learned, learn};
 use crate::book::{Book, BookPosition};

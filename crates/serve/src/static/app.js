@@ -1,12 +1,39 @@
-// The page: keeps the game's id in the address, sends taps to the server and draws its answers.
-// The server decides everything about the rules; this file only shows what it says.
+// The page: keeps the game's id in the address, sends taps to the server (or, for a game on this
+// device, to local.js) and draws the answers. The rules are decided there; this file only shows
+// what they say.
 
-import * as api from "./api.js";
+import * as server from "./api.js";
+import * as local from "./local.js";
 import { drawBoard } from "./board.js";
 import { drawChart } from "./chart.js";
 
 const $ = (id) => document.getElementById(id);
 const ID = /^[0-9a-f]{32}$/;
+// The server's games or this device's: chosen by the game's id.
+const sourceOf = (id) => (local.isLocal(id) ? local : server);
+const api = {
+  readGame: (id) => sourceOf(id).readGame(id),
+  play: (id, square) => sourceOf(id).play(id, square),
+  undo: (id) => sourceOf(id).undo(id),
+  hint: (id) => sourceOf(id).hint(id),
+  computerMove: (id, signal) => sourceOf(id).computerMove(id, signal),
+  analysis: (id) => sourceOf(id).analysis(id),
+  downloadPath: server.downloadPath,
+  /** A game on the server, or on this device when the server cannot be reached. */
+  async createGame(settings) {
+    try {
+      return await server.createGame(settings);
+    } catch (error) {
+      // No answer, or a static host's (an export) 404, 405 or 501 (no API): play on the device.
+      if (![0, 404, 405, 501].includes(error.status)) throw error;
+      if (!(await local.available())) {
+        throw new server.ApiError(0, "the server cannot be reached and this device cannot play offline");
+      }
+      page.offlineNotice = "The server cannot be reached: this game is played on this device.";
+      return local.createGame(settings);
+    }
+  },
+};
 
 const page = {
   view: null,
@@ -14,6 +41,7 @@ const page = {
   thinking: null, // the AbortController of the computer's move being waited for
   busy: false,
   chartFor: null, // the game id and move count the chart shows
+  offlineNotice: "", // said once when a new game is played on this device
 };
 
 /** A first visit's game, and the dialog's default: as `othello play`, you against the computer. */
@@ -101,6 +129,7 @@ function show(view) {
   drawBoard($("board"), view, { showLegal: $("show-legal").checked, hint: page.hint }, tap);
   $("undo").disabled = !view.can_undo;
   $("hint").disabled = view.over || Boolean(view.turn && view[view.turn].computer);
+  $("download").hidden = Boolean(view.local);
   $("download").href = api.downloadPath(view.id);
   $("download").setAttribute("download", `othello-${view.id}.ggf`);
 }
@@ -119,7 +148,8 @@ function passNotice(view) {
 function arrive(view, said = "") {
   page.hint = null;
   show(view);
-  notify(said || passNotice(view));
+  notify(said || passNotice(view) || page.offlineNotice);
+  page.offlineNotice = "";
   if (!view.over && view[view.turn].computer) computerMoves();
   if (view.over) showChart();
 }
@@ -223,12 +253,16 @@ async function load() {
   const id = location.hash.slice(1);
   if (page.view && page.view.id === id) return;
   await act(async () => {
-    if (ID.test(id)) {
+    if (ID.test(id) || local.isLocal(id)) {
       try {
         showGame(await api.readGame(id));
       } catch (error) {
         if (error.status !== 404) throw error;
-        showMissing("The game of this link is not on this server (an old link, or its file is gone).");
+        showMissing(
+          local.isLocal(id)
+            ? "The game of this link is not on this device (it was played on another one, or cleared)."
+            : "The game of this link is not on this server (an old link, or its file is gone).",
+        );
       }
       return;
     }

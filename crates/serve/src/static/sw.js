@@ -3,26 +3,33 @@
 // seen at once, and come from the cache when the network does not answer. Games (/api/) are
 // never cached: the server keeps them.
 
-const CACHE = "othello-page-v1";
+const CACHE = "othello-page-v2";
 const FILES = [
   "/",
   "/app.js",
   "/board.js",
   "/chart.js",
   "/api.js",
+  "/local.js",
+  "/worker.js",
   "/style.css",
   "/icon.svg",
   "/icon-192.png",
   "/icon-512.png",
   "/manifest.webmanifest",
 ];
+// The WebAssembly build for offline play, when the server has it (`--wasm`; a server without it
+// answers 404 and the page plays online only).
+const OPTIONAL = ["/wasm/othello_wasm.js", "/wasm/othello_wasm_bg.wasm"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches
-      .open(CACHE)
-      .then((cache) => cache.addAll(FILES))
-      .then(() => self.skipWaiting()),
+    (async () => {
+      const cache = await caches.open(CACHE);
+      await cache.addAll(FILES);
+      await Promise.all(OPTIONAL.map((file) => cache.add(file).catch(() => undefined)));
+      await self.skipWaiting();
+    })(),
   );
 });
 
