@@ -558,7 +558,7 @@ async fn the_page_files_are_served_with_their_types() {
         (
             "/",
             "text/html; charset=utf-8",
-            "<script type=\"module\" src=\"/app.js\">",
+            "<script type=\"module\" src=\"app.js\">",
         ),
         (
             "/app.js",

@@ -68,15 +68,16 @@ pub(super) async fn a_game_against_the_computer(client: &Client) {
 }
 
 /// The page written by `othello serve --wasm DIR --export SITE`, served by a plain static host
-/// (Python's `http.server`, which answers the API's POST with 501): the first visit and a new
-/// game are played on the device.
+/// (Python's `http.server`, which answers the API's POST with 501) under a path of its own
+/// (`/othello/`, as a project's pages are served): the first visit and a new game are played on
+/// the device.
 pub(super) async fn the_exported_site(client: &Client, wasm: &Path) {
     let site = tempfile::tempdir().unwrap();
     let status = Command::new(env!("CARGO_BIN_EXE_othello"))
         .args(["serve", "--wasm"])
         .arg(wasm)
         .arg("--export")
-        .arg(site.path())
+        .arg(site.path().join("othello"))
         .stdout(Stdio::null())
         .status()
         .unwrap();
@@ -101,7 +102,7 @@ pub(super) async fn the_exported_site(client: &Client, wasm: &Path) {
             .spawn()
             .expect("python3 -m http.server starts"),
     );
-    let url = format!("http://127.0.0.1:{port}/");
+    let url = format!("http://127.0.0.1:{port}/othello/");
     let start = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(

@@ -342,7 +342,7 @@ function setUp() {
   // Installed on a home screen, the page's files come from the service worker's cache when the
   // network is off.
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js").catch(() => {});
+    navigator.serviceWorker.register("sw.js").catch(() => {});
   }
 }
 

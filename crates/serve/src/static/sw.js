@@ -4,23 +4,26 @@
 // never cached: the server keeps them.
 
 const CACHE = "othello-page-v2";
+// Relative to this worker's folder, so that a copy of the page (`othello serve --export`) works
+// under any path of a static host, not only at the root.
+const BASE = new URL("./", self.location.href);
 const FILES = [
-  "/",
-  "/app.js",
-  "/board.js",
-  "/chart.js",
-  "/api.js",
-  "/local.js",
-  "/worker.js",
-  "/style.css",
-  "/icon.svg",
-  "/icon-192.png",
-  "/icon-512.png",
-  "/manifest.webmanifest",
-];
+  "./",
+  "app.js",
+  "board.js",
+  "chart.js",
+  "api.js",
+  "local.js",
+  "worker.js",
+  "style.css",
+  "icon.svg",
+  "icon-192.png",
+  "icon-512.png",
+  "manifest.webmanifest",
+].map((file) => new URL(file, BASE).href);
 // The WebAssembly build for offline play, when the server has it (`--wasm`; a server without it
 // answers 404 and the page plays online only).
-const OPTIONAL = ["/wasm/othello_wasm.js", "/wasm/othello_wasm_bg.wasm"];
+const OPTIONAL = ["wasm/othello_wasm.js", "wasm/othello_wasm_bg.wasm"].map((file) => new URL(file, BASE).href);
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -45,8 +48,8 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/api/")) return;
-  const key = event.request.mode === "navigate" ? "/" : url.pathname;
+  if (url.pathname.startsWith("/api/") || url.href.startsWith(new URL("api/", BASE).href)) return;
+  const key = event.request.mode === "navigate" ? BASE.href : url.origin + url.pathname;
   event.respondWith(
     fetch(event.request)
       .then((response) => {
