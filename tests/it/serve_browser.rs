@@ -314,7 +314,7 @@ async fn the_first_visit(client: &Client, url: &str) {
         "return document.querySelector('link[rel=manifest]').getAttribute('href');",
     )
     .await;
-    assert_eq!(manifest, "/manifest.webmanifest");
+    assert_eq!(manifest, "manifest.webmanifest");
     script(
         client,
         "navigator.serviceWorker.ready.then(() => { window.workerReady = true; }); return true;",
