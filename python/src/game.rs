@@ -51,7 +51,7 @@ impl PyGame {
     }
 
     /// The game a record holds, every move replayed.
-    fn from_game_record(record: &GameRecord) -> PyGame {
+    pub(crate) fn from_game_record(record: &GameRecord) -> PyGame {
         let mut game = PyGame::starting(record.start_game());
         for square in record.squares() {
             game.play_square(square)
@@ -199,7 +199,7 @@ impl PyGame {
     #[pyo3(signature = (text, rules = "full"))]
     fn from_record(text: &Bound<'_, PyAny>, rules: &str) -> PyResult<PyGame> {
         let bytes = args::text_or_bytes(text)?;
-        let records = read(&bytes, rules)?;
+        let records = crate::records::read(&bytes, rules)?;
         Ok(PyGame::from_game_record(&records[0]))
     }
 
@@ -558,59 +558,4 @@ impl PyGame {
         );
         Ok(moves)
     }
-}
-
-fn read(bytes: &[u8], rules: &str) -> PyResult<Vec<GameRecord>> {
-    let options = ReadOptions {
-        rules: args::rules(rules)?,
-    };
-    record::read(bytes, &options).map_err(errors::record)
-}
-
-/// Every game of a record's bytes (any format `record::read` detects), as `Game`s.
-#[pyfunction]
-#[pyo3(signature = (data, rules = "full"))]
-pub fn read_records_bytes(data: &Bound<'_, PyAny>, rules: &str) -> PyResult<Vec<PyGame>> {
-    let bytes = args::text_or_bytes(data)?;
-    Ok(read(&bytes, rules)?
-        .iter()
-        .map(PyGame::from_game_record)
-        .collect())
-}
-
-/// The games of a record, read whole but replayed one at a time as they are asked for: the
-/// records themselves are kept compactly (their moves), and a `Game` exists only once it is
-/// taken.
-#[pyclass(name = "RecordReader", module = "othello")]
-pub struct PyRecordReader {
-    records: std::vec::IntoIter<GameRecord>,
-}
-
-#[pymethods]
-impl PyRecordReader {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    fn __next__(&mut self) -> Option<PyGame> {
-        self.records
-            .next()
-            .map(|record| PyGame::from_game_record(&record))
-    }
-
-    /// The games not yet taken.
-    fn __len__(&self) -> usize {
-        self.records.len()
-    }
-}
-
-/// The games of a record's bytes as an iterator of `Game`s (see [`PyRecordReader`]).
-#[pyfunction]
-#[pyo3(signature = (data, rules = "full"))]
-pub fn iter_records_bytes(data: &Bound<'_, PyAny>, rules: &str) -> PyResult<PyRecordReader> {
-    let bytes = args::text_or_bytes(data)?;
-    let records = errors::guarded(|| read(&bytes, rules))?;
-    Ok(PyRecordReader {
-        records: records.into_iter(),
-    })
 }

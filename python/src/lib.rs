@@ -17,6 +17,7 @@ mod game;
 mod moves;
 mod names;
 mod random;
+mod records;
 mod search;
 mod svg;
 
@@ -29,9 +30,8 @@ fn _othello(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::PySearchResult>()?;
     m.add_class::<search::PyMoveValue>()?;
     m.add_function(wrap_pyfunction!(search::perft, m)?)?;
-    m.add_function(wrap_pyfunction!(game::read_records_bytes, m)?)?;
-    m.add_function(wrap_pyfunction!(game::iter_records_bytes, m)?)?;
-    m.add_class::<game::PyRecordReader>()?;
+    m.add_function(wrap_pyfunction!(records::iter_records_bytes, m)?)?;
+    m.add_class::<records::PyRecordReader>()?;
     m.add(
         "IllegalMoveError",
         py.get_type::<errors::IllegalMoveError>(),
