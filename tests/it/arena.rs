@@ -309,14 +309,15 @@ fn an_nboard_engine_is_told_of_the_passes_before_its_move() {
 #[test]
 fn a_gtp_engine_is_told_of_the_passes_or_the_moves_alone_if_it_refuses_them() {
     let dir = scratch("arena", "gtp-passes");
-    // A log per engine process (two play at a time).
+    // A log per engine process (two play at a time); named by mktemp, not by the shell's pid,
+    // which is the same in every engine's PID namespace.
     let logs = dir.join("logs");
     std::fs::create_dir_all(&logs).unwrap();
     let logged = script(
         &dir,
         "logged.sh",
         &format!(
-            "tee {}/$$.log | {} gtp --depth 1\n",
+            "tee \"$(mktemp {}/engine.XXXXXX)\" | {} gtp --depth 1\n",
             shell_words::quote(logs.to_str().unwrap()),
             binary()
         ),

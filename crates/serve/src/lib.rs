@@ -238,6 +238,11 @@ async fn serve(
             args.expire_days,
         ));
     }
+    if wasm.is_none() {
+        println!("Offline play is off (no --wasm build): pages play while the server runs");
+    }
+    // The address comes last but for the notes about the network, so that a script that reads
+    // up to it has read what the server says at start.
     let url = page_url(addr);
     println!("Open {url} in a browser (Ctrl-C stops the server)");
     if addr.ip().is_unspecified() {
@@ -248,9 +253,6 @@ async fn serve(
             );
         }
         println!("Note: anyone on this network can open the page and play.");
-    }
-    if wasm.is_none() {
-        println!("Offline play is off (no --wasm build): pages play while the server runs");
     }
     if args.open {
         open_browser(&url);
