@@ -349,6 +349,28 @@ async fn a_reload_keeps_the_game(client: &Client) {
 }
 
 /// Waits until the person (black) may move or the game is over; whether it is over.
+/// Taps the first legal move and waits for the move list to show it (`what` ends the message
+/// of a wait that fails, as " offline").
+async fn tap_a_legal_move(client: &Client, what: &str) {
+    let square = script(
+        client,
+        "return document.querySelector(\"button.cell[aria-label*='legal move']\").dataset.square;",
+    )
+    .await;
+    let before = script(
+        client,
+        "return document.querySelectorAll('#moves li').length;",
+    )
+    .await;
+    tap(client, square.as_str().unwrap()).await;
+    until(
+        client,
+        &format!("return document.querySelectorAll('#moves li').length > {before};"),
+        &format!("{square} played{what}"),
+    )
+    .await;
+}
+
 async fn persons_turn(client: &Client, what: &str) -> bool {
     until(
         client,
@@ -391,23 +413,7 @@ async fn a_whole_game_against_the_computer(client: &Client, shot: &Path) {
     .await;
     let mut taps = 0;
     while !persons_turn(client, &format!("the person's move {}", taps + 1)).await {
-        let square = script(
-            client,
-            "return document.querySelector(\"button.cell[aria-label*='legal move']\").dataset.square;",
-        )
-        .await;
-        let before = script(
-            client,
-            "return document.querySelectorAll('#moves li').length;",
-        )
-        .await;
-        tap(client, square.as_str().unwrap()).await;
-        until(
-            client,
-            &format!("return document.querySelectorAll('#moves li').length > {before};"),
-            &format!("{square} played"),
-        )
-        .await;
+        tap_a_legal_move(client, "").await;
         taps += 1;
         if taps == 10 {
             a_reload_keeps_the_game(client).await;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::Client;
 
-use super::{Killed, click, persons_turn, screenshots, script, tap, text, until};
+use super::{Killed, click, persons_turn, screenshots, script, tap_a_legal_move, text, until};
 
 /// With the server stopped, a new game against the computer (the dialog's default) is played on
 /// the device, by the WebAssembly build in a Web Worker, to its end; its chart is drawn.
@@ -29,23 +29,7 @@ pub(super) async fn a_game_against_the_computer(client: &Client) {
     .await;
     let mut taps = 0;
     while !persons_turn(client, &format!("the person's move {} offline", taps + 1)).await {
-        let square = script(
-            client,
-            "return document.querySelector(\"button.cell[aria-label*='legal move']\").dataset.square;",
-        )
-        .await;
-        let before = script(
-            client,
-            "return document.querySelectorAll('#moves li').length;",
-        )
-        .await;
-        tap(client, square.as_str().unwrap()).await;
-        until(
-            client,
-            &format!("return document.querySelectorAll('#moves li').length > {before};"),
-            &format!("{square} played offline"),
-        )
-        .await;
+        tap_a_legal_move(client, " offline").await;
         taps += 1;
     }
     assert!(
