@@ -257,10 +257,7 @@ async fn serve(
     if args.open {
         open_browser(&url);
     }
-    let mut app = api::router(Arc::clone(&server));
-    if let Some(wasm) = wasm {
-        app = app.merge(wasm.routes());
-    }
+    let app = api::router(Arc::clone(&server), wasm);
     let shutdown_server = Arc::clone(&server);
     let limits = ConnectionLimits {
         header_timeout: connections::HEADER_TIMEOUT,

@@ -22,6 +22,7 @@ use super::store::Store;
 mod abuse;
 mod pool;
 mod store;
+mod wasm;
 
 /// The limits of the tests' servers: those of `othello serve`'s defaults.
 const LIMITS: Limits = Limits {
@@ -51,7 +52,7 @@ impl Client {
             pool: Pool::new(2, 8, 8),
         });
         Client {
-            app: api::router(Arc::clone(&server)),
+            app: api::router(Arc::clone(&server), None),
             server,
         }
     }
