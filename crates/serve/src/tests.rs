@@ -20,6 +20,7 @@ use super::pool::Pool;
 use super::store::Store;
 
 mod abuse;
+mod analysis;
 mod pool;
 mod store;
 mod wasm;
