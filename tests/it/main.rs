@@ -33,6 +33,7 @@ mod match_contained;
 mod perft;
 mod serve_browser;
 mod serve_export;
+mod serve_stdout;
 mod serve_store;
 #[cfg(unix)]
 mod shards;

@@ -79,10 +79,12 @@ pub struct Server {
     pub pool: Pool,
 }
 
-/// The application: every route and layer. The rate limit keys on the client's address, so
-/// the router must be served with `into_make_service_with_connect_info::<SocketAddr>()` (tests
-/// insert `ConnectInfo` themselves).
-pub fn router(server: Arc<Server>) -> Router {
+/// The application: every route and layer, with the routes of the WebAssembly build when
+/// given (under the same layers: security headers, rate limit). The rate limit keys on the
+/// client's address, so the router must be served with
+/// `into_make_service_with_connect_info::<SocketAddr>()` (tests insert `ConnectInfo`
+/// themselves).
+pub fn router(server: Arc<Server>, wasm: Option<assets::WasmBuild>) -> Router {
     let governor = GovernorConfigBuilder::default()
         .per_millisecond(RATE_PERIOD_MS)
         .burst_size(RATE_BURST)
@@ -122,9 +124,13 @@ pub fn router(server: Arc<Server>) -> Router {
         ))
         .layer(axum::middleware::from_fn(refuse_cross_site))
         .with_state(server);
+    let mut pages = assets::routes();
+    if let Some(wasm) = wasm {
+        pages = pages.merge(wasm.routes());
+    }
     Router::new()
         .nest("/api", api)
-        .merge(assets::routes())
+        .merge(pages)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
         .layer(GovernorLayer::new(governor).error_handler(|error| {

@@ -14,6 +14,7 @@ use axum::Router;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use othello_io::atomic::write_atomic;
 
 /// One embedded file: its path, content type and bytes.
 struct Asset {
@@ -180,7 +181,9 @@ impl WasmBuild {
 }
 
 /// Writes the page (and the WebAssembly build, when given) into `dir` as static files: a new
-/// or empty directory, so that nothing of anyone else's is overwritten.
+/// or empty directory, so that nothing of anyone else's is overwritten. Each file is written
+/// atomically (`othello_io::atomic`: a temporary file synced, then renamed), so a failure
+/// part-way (a full disk) leaves whole files only.
 ///
 /// # Errors
 /// The I/O error, with the path it concerns, when `dir` is not empty or a file cannot be
@@ -205,7 +208,7 @@ pub fn export(dir: &Path, wasm: Option<&WasmBuild>) -> Result<usize, (PathBuf, i
             asset.path.trim_start_matches('/')
         };
         let path = dir.join(name);
-        fs::write(&path, asset.bytes).map_err(fail(&path))?;
+        write_atomic(&path, asset.bytes).map_err(fail(&path))?;
         written += 1;
     }
     if let Some(wasm) = wasm {
@@ -213,7 +216,7 @@ pub fn export(dir: &Path, wasm: Option<&WasmBuild>) -> Result<usize, (PathBuf, i
         fs::create_dir_all(&wasm_dir).map_err(fail(&wasm_dir))?;
         for (name, _, bytes) in &wasm.files {
             let path = wasm_dir.join(name);
-            fs::write(&path, bytes).map_err(fail(&path))?;
+            write_atomic(&path, bytes).map_err(fail(&path))?;
             written += 1;
         }
     }

@@ -11,6 +11,7 @@ use othello_engine::computer::Level;
 use othello_records::GameRecord;
 use othello_session::seats::{self, Seating};
 use othello_session::settings::{Changes, GameSettings, Problem, Setting, SettingError};
+use othello_session::view::PositionView;
 use othello_session::{Controller, Player, Session};
 
 /// The front end named in the records the server writes (their event, with the seats).
@@ -231,23 +232,8 @@ impl Hosted {
 
     /// What the page draws.
     pub fn view(&self, id: &str, thinking: bool) -> View {
-        let game = self.game();
-        let board = game.board();
-        let dims = board.dims();
-        let rows = (0..dims.rows())
-            .map(|row| {
-                (0..dims.cols())
-                    .map(|col| match board.get(Square::new(row, col)) {
-                        Ok(Some(Color::Black)) => 'b',
-                        Ok(Some(Color::White)) => 'w',
-                        _ => '.',
-                    })
-                    .collect()
-            })
-            .collect();
-        let last = self.session.last_move();
-        let score = game.score();
-        let outcome = game.outcome();
+        let history: Vec<Played> = self.session.moves().collect();
+        let score = self.game().score();
         let players = &self.players;
         let seat_view = |color: Color| PlayerView {
             name: players[color].name.clone(),
@@ -256,34 +242,11 @@ impl Hosted {
         };
         View {
             id: id.to_owned(),
-            rows: dims.rows(),
-            cols: dims.cols(),
-            rules: game.rules().to_string().to_ascii_lowercase(),
-            win: game.win_rule().name(),
-            board: rows,
-            turn: game.turn().map(Color::name),
-            legal: game.legal_moves().iter().map(ToString::to_string).collect(),
-            last: last.map(|played| played.square.to_string()),
-            last_player: last.map(|played| played.player.name()),
-            flipped: self.flipped.iter().map(ToString::to_string).collect(),
-            passed: last.and_then(|played| played.passed).map(Color::name),
+            position: PositionView::new(self.game(), &history, &self.flipped),
             black: seat_view(Color::Black),
             white: seat_view(Color::White),
-            over: outcome.is_some(),
-            winner: outcome.and_then(othello::Outcome::winner).map(Color::name),
-            moves: self.session.moves_played(),
-            history: self
-                .session
-                .moves()
-                .map(|played| MoveView {
-                    player: played.player.name(),
-                    square: played.square.to_string(),
-                    passed: played.passed.map(Color::name),
-                })
-                .collect(),
-            can_undo: self
-                .session
-                .moves()
+            can_undo: history
+                .iter()
                 .any(|played| players[played.player].is_human()),
             thinking,
         }
@@ -304,56 +267,19 @@ fn flipped_by_last_move(session: &Session) -> Vec<Square> {
     before.game().flips(last.square).unwrap_or_default()
 }
 
-/// One move of the game's list.
-#[derive(Clone, Debug, Serialize)]
-pub struct MoveView {
-    /// Who played it: `black` or `white`.
-    pub player: &'static str,
-    /// The square, as `d3`.
-    pub square: String,
-    /// Who had to pass after it, if anyone.
-    pub passed: Option<&'static str>,
-}
-
-/// A game as the page sees it.
+/// A game as the page sees it: the position (its fields at the top level of the JSON), the
+/// id and the seats.
 #[derive(Clone, Debug, Serialize)]
 pub struct View {
     /// The game's id.
     pub id: String,
-    /// Rows of the board.
-    pub rows: usize,
-    /// Columns of the board.
-    pub cols: usize,
-    /// `full` or `simple`.
-    pub rules: String,
-    /// `most` or `fewest`.
-    pub win: &'static str,
-    /// The board, top row first: `b` black, `w` white, `.` empty.
-    pub board: Vec<String>,
-    /// `black` or `white`, or `null` once the game is over.
-    pub turn: Option<&'static str>,
-    /// The legal moves of the player to move.
-    pub legal: Vec<String>,
-    /// The last move, if any.
-    pub last: Option<String>,
-    /// Who played the last move.
-    pub last_player: Option<&'static str>,
-    /// The discs the last move flipped.
-    pub flipped: Vec<String>,
-    /// The player who had to pass after the last move, if any.
-    pub passed: Option<&'static str>,
+    /// The position, as the page's offline game shows it too.
+    #[serde(flatten)]
+    pub position: PositionView,
     /// Black's name, seat and discs.
     pub black: PlayerView,
     /// White's name, seat and discs.
     pub white: PlayerView,
-    /// Whether the game is over.
-    pub over: bool,
-    /// The winner once the game is over; `null` for a draw (or a game in progress).
-    pub winner: Option<&'static str>,
-    /// Moves played.
-    pub moves: usize,
-    /// The moves played, in order.
-    pub history: Vec<MoveView>,
     /// Whether undo has a person's move to take back.
     pub can_undo: bool,
     /// Whether the computer is thinking about its move.

@@ -8,6 +8,15 @@
 //! [`run`] serves with the options of [`ServeArgs`]; a failure is a [`ServeError`] with its exit
 //! status.
 
+/// Prints one status line on standard output. A closed output (a script read the address and
+/// went away) is no failure of the server: the line is dropped.
+macro_rules! status {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod api;
 mod assets;
 mod connections;
@@ -162,7 +171,7 @@ pub fn run(args: &ServeArgs) -> Result<(), ServeError> {
     if let Some(dir) = &args.export {
         let written = assets::export(dir, wasm.as_ref())
             .map_err(|(path, source)| ServeError::Export { path, source })?;
-        println!(
+        status!(
             "Wrote {} in {}{}",
             counted(written, "file", "files"),
             dir.display(),
@@ -205,7 +214,7 @@ async fn expire_every_hour(store: Arc<Store>, days: u64) {
         every.tick().await;
         match store.expire(days).await {
             Ok(0) => {}
-            Ok(expired) => println!(
+            Ok(expired) => status!(
                 "{} untouched for {days} days deleted",
                 counted(expired, "unfinished game", "unfinished games")
             ),
@@ -227,7 +236,7 @@ async fn serve(
         })?;
     let addr = listener.local_addr().map_err(ServeError::Runtime)?;
     let saved = server.store.saved_games().unwrap_or(0);
-    println!(
+    status!(
         "{} in {}",
         counted(saved as usize, "saved game", "saved games"),
         server.store.database_path().display()
@@ -239,28 +248,25 @@ async fn serve(
         ));
     }
     if wasm.is_none() {
-        println!("Offline play is off (no --wasm build): pages play while the server runs");
+        status!("Offline play is off (no --wasm build): pages play while the server runs");
     }
     // The address comes last but for the notes about the network, so that a script that reads
     // up to it has read what the server says at start.
     let url = page_url(addr);
-    println!("Open {url} in a browser (Ctrl-C stops the server)");
+    status!("Open {url} in a browser (Ctrl-C stops the server)");
     if addr.ip().is_unspecified() {
         if let Some(lan) = lan_address() {
-            println!(
+            status!(
                 "On a phone on the same network: http://{}",
                 SocketAddr::new(lan, addr.port())
             );
         }
-        println!("Note: anyone on this network can open the page and play.");
+        status!("Note: anyone on this network can open the page and play.");
     }
     if args.open {
         open_browser(&url);
     }
-    let mut app = api::router(Arc::clone(&server));
-    if let Some(wasm) = wasm {
-        app = app.merge(wasm.routes());
-    }
+    let app = api::router(Arc::clone(&server), wasm);
     let shutdown_server = Arc::clone(&server);
     let limits = ConnectionLimits {
         header_timeout: connections::HEADER_TIMEOUT,
@@ -273,7 +279,7 @@ async fn serve(
         shutdown_server.pool.close();
     })
     .await;
-    println!(
+    status!(
         "Stopped; every game is saved in {}",
         server.store.database_path().display()
     );

@@ -160,6 +160,18 @@ impl Pool {
         .await
     }
 
+    /// Runs `work` (the chart's evaluations of a game), asked for by `client`, as a search:
+    /// in the same queue, with the same limits and fairness; `work` should stop early when its
+    /// flag rises (the request went away, or the server shuts down).
+    pub async fn evaluate<T: Send + 'static>(
+        &self,
+        client: IpAddr,
+        work: impl FnOnce(&AtomicBool) -> Result<T, EngineError> + Send + 'static,
+    ) -> Result<T, PoolError> {
+        self.run(client, Arc::new(AtomicBool::new(false)), work)
+            .await
+    }
+
     /// Queues `search` for a search thread, in `client`'s queue; it stops early when `stop`
     /// rises, this future is dropped or the pool closes.
     async fn run<T: Send + 'static>(

@@ -2,7 +2,8 @@
 //! server, Python) runs it: the commands people type and a history of positions for `undo` and
 //! `new` ([`Session`], [`Command`]); who sits at each side, with their seeded computers
 //! ([`Player`], [`computers`]); the new-game settings and their one grammar ([`settings`]); a
-//! game with its players as a record and back ([`seats`]); and the wording of a hint ([`hint`]).
+//! game with its players as a record and back ([`seats`]); the wording of a hint ([`hint`]); and the
+//! position as the web page draws it, for the server and the page's offline game ([`view`]).
 //!
 //! ```
 //! use othello_session::{Command, Session};
@@ -23,6 +24,7 @@ pub mod hint;
 mod players;
 pub mod seats;
 pub mod settings;
+pub mod view;
 
 use thiserror::Error;
 

@@ -4,10 +4,11 @@
 use std::sync::atomic::AtomicBool;
 
 use othello::notation::parse_square;
-use othello::{Color, Dimensions, Game, RuleSet, Setup, Square, WinRule};
+use othello::{Color, Dimensions, Game, Played, RuleSet, Setup, Square, WinRule};
 use othello_engine::computer::{Computer, Level};
 use othello_engine::depth::limits_for_depth;
 use othello_engine::{Engine, EngineConfig};
+use othello_session::view::PositionView;
 use serde::{Deserialize, Serialize};
 
 /// A local game's settings, as the page's new-game form sends them (each may be left out).
@@ -51,42 +52,20 @@ pub enum LocalError {
     Engine(String),
 }
 
-/// A local game after its moves: the game, the last move and what it flipped.
+/// A local game after its moves: the game, the moves played and what the last one flipped.
 struct Replayed {
     game: Game,
-    last: Option<(Square, Color, Option<Color>)>,
+    history: Vec<Played>,
     flipped: Vec<Square>,
-    moves: usize,
-    history: Vec<MoveView>,
 }
 
-/// One move of the game's list, as the server's view has it.
+/// The position as the page draws it: the server's view of the position
+/// (`othello_session::view`), with the discs of each side.
 #[derive(Serialize)]
-struct MoveView {
-    player: &'static str,
-    square: String,
-    passed: Option<&'static str>,
-}
-
-/// The position as the page draws it: the fields of the server's view that the rules decide.
-#[derive(Serialize)]
-struct PositionView {
-    rows: usize,
-    cols: usize,
-    rules: String,
-    win: &'static str,
-    board: Vec<String>,
-    turn: Option<&'static str>,
-    legal: Vec<String>,
-    last: Option<String>,
-    last_player: Option<&'static str>,
-    flipped: Vec<String>,
-    passed: Option<&'static str>,
+struct LocalView {
+    #[serde(flatten)]
+    position: PositionView,
     discs: Discs,
-    over: bool,
-    winner: Option<&'static str>,
-    moves: usize,
-    history: Vec<MoveView>,
 }
 
 #[derive(Serialize)]
@@ -126,9 +105,7 @@ fn start(settings: &str) -> Result<Game, LocalError> {
 
 fn replay(settings: &str, moves: &str) -> Result<Replayed, LocalError> {
     let mut game = start(settings)?;
-    let mut last = None;
     let mut flipped = Vec::new();
-    let mut count = 0;
     let mut history = Vec::new();
     for (index, text) in moves.split_whitespace().enumerate() {
         let bad = |problem: String| LocalError::Move {
@@ -139,21 +116,12 @@ fn replay(settings: &str, moves: &str) -> Result<Replayed, LocalError> {
         let square =
             parse_square(text, game.board().dims()).map_err(|error| bad(error.to_string()))?;
         flipped = game.flips(square).map_err(|error| bad(error.to_string()))?;
-        let played = game.play(square).map_err(|error| bad(error.to_string()))?;
-        last = Some((played.square, played.player, played.passed));
-        history.push(MoveView {
-            player: played.player.name(),
-            square: played.square.to_string(),
-            passed: played.passed.map(Color::name),
-        });
-        count = index + 1;
+        history.push(game.play(square).map_err(|error| bad(error.to_string()))?);
     }
     Ok(Replayed {
         game,
-        last,
-        flipped,
-        moves: count,
         history,
+        flipped,
     })
 }
 
@@ -163,45 +131,13 @@ fn replay(settings: &str, moves: &str) -> Result<Replayed, LocalError> {
 /// [`LocalError`] for bad settings or a move that is not legal.
 pub fn position(settings: &str, moves: &str) -> Result<String, LocalError> {
     let replayed = replay(settings, moves)?;
-    let game = &replayed.game;
-    let board = game.board();
-    let dims = board.dims();
-    let rows = (0..dims.rows())
-        .map(|row| {
-            (0..dims.cols())
-                .map(|col| match board.at(Square::new(row, col)) {
-                    Some(Color::Black) => 'b',
-                    Some(Color::White) => 'w',
-                    None => '.',
-                })
-                .collect()
-        })
-        .collect();
-    let score = game.score();
-    let outcome = game.outcome();
-    let view = PositionView {
-        rows: dims.rows(),
-        cols: dims.cols(),
-        rules: game.rules().to_string().to_ascii_lowercase(),
-        win: game.win_rule().name(),
-        board: rows,
-        turn: game.turn().map(Color::name),
-        legal: game.legal_moves().iter().map(ToString::to_string).collect(),
-        last: replayed.last.map(|(square, _, _)| square.to_string()),
-        last_player: replayed.last.map(|(_, player, _)| player.name()),
-        flipped: replayed.flipped.iter().map(ToString::to_string).collect(),
-        passed: replayed
-            .last
-            .and_then(|(_, _, passed)| passed)
-            .map(Color::name),
+    let score = replayed.game.score();
+    let view = LocalView {
+        position: PositionView::new(&replayed.game, &replayed.history, &replayed.flipped),
         discs: Discs {
             black: score[Color::Black],
             white: score[Color::White],
         },
-        over: outcome.is_some(),
-        winner: outcome.and_then(othello::Outcome::winner).map(Color::name),
-        moves: replayed.moves,
-        history: replayed.history,
     };
     serde_json::to_string(&view).map_err(|error| LocalError::Engine(error.to_string()))
 }

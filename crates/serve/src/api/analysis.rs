@@ -1,32 +1,29 @@
 //! `GET /api/games/{id}/analysis`: the engine's evaluation after each move of a game, for the
 //! page's chart. Each position is searched to a small fixed depth (the last [`EXACT_FROM`]
-//! empties solved exactly), on a blocking thread, and at most [`AT_ONCE`] games are evaluated at a time: a
-//! request beyond is refused as busy rather than queued.
+//! empties solved exactly), on the server's search threads: queued as a search, with the same
+//! limits and fairness between addresses, and refused as busy (503) when the queue is full.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use tokio::sync::Semaphore;
 
 use othello::{Color, Game};
 use othello_engine::{Engine, EngineConfig, EngineError, Limits};
 
+use super::super::pool::PoolError;
 use super::{ApiError, Server, entry};
-
-/// Games evaluated at the same time, across all clients.
-const AT_ONCE: usize = 2;
 
 /// Positions with at most this many empty squares are solved exactly.
 const EXACT_FROM: u32 = 12;
 
 /// The transposition table of each evaluation, in MiB.
 const HASH_MB: usize = 8;
-
-static EVALUATING: Semaphore = Semaphore::const_new(AT_ONCE);
 
 /// The chart's data: one point per move.
 #[derive(Serialize)]
@@ -65,30 +62,31 @@ fn depth_for(cells: usize) -> u32 {
 
 pub(super) async fn analysis(
     State(server): State<Arc<Server>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let (_, entry) = entry(&server, &id).await?;
     let record = entry.game.lock().await.record(None);
-    let Ok(_permit) = EVALUATING.try_acquire() else {
-        return Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the server is evaluating other games: try again in a moment",
-        ));
-    };
     let depth = depth_for(record.dims().cells());
-    let evaluated = tokio::task::spawn_blocking(move || {
-        let positions = record.positions();
-        let mut afters: Vec<Game> = positions
-            .iter()
-            .skip(1)
-            .map(|(game, _)| game.clone())
-            .collect();
-        afters.push(record.final_game().clone());
-        evaluate(&positions, &afters, depth)
-    })
-    .await
-    .map_err(|error| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string()))?
-    .map_err(|error| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string()))?;
+    let evaluated = server
+        .pool
+        .evaluate(client.ip().to_canonical(), move |stop| {
+            let positions = record.positions();
+            let mut afters: Vec<Game> = positions
+                .iter()
+                .skip(1)
+                .map(|(game, _)| game.clone())
+                .collect();
+            afters.push(record.final_game().clone());
+            evaluate(&positions, &afters, depth, stop)
+        })
+        .await
+        .map_err(|error| match error {
+            PoolError::Engine(error) => {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
+            }
+            other => other.into(),
+        })?;
     Ok(Json(Analysis {
         depth,
         points: evaluated,
@@ -97,11 +95,12 @@ pub(super) async fn analysis(
 }
 
 /// The points of the moves `positions` (each position before its move) and `afters` (the
-/// position after each).
+/// position after each); those done so far once `stop` rises.
 fn evaluate(
     positions: &[(Game, othello::Square)],
     afters: &[Game],
     depth: u32,
+    stop: &AtomicBool,
 ) -> Result<Vec<Point>, EngineError> {
     let mut engine = Engine::try_new(EngineConfig {
         hash_mb: HASH_MB,
@@ -113,6 +112,9 @@ fn evaluate(
     });
     let mut points = Vec::with_capacity(afters.len());
     for (index, ((before, square), after)) in positions.iter().zip(afters).enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let player = before.turn().unwrap_or(Color::Black);
         let (black, exact) = match after.turn() {
             None => (after.margin(Color::Black), true),

@@ -22,7 +22,7 @@ async fn listening(
 ) -> (SocketAddr, oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = api::router(Arc::clone(&client.server));
+    let app = api::router(Arc::clone(&client.server), None);
     let (stop, stopped) = oneshot::channel::<()>();
     let served = tokio::spawn(async move {
         connections::serve(listener, app, limits, async {
