@@ -3,6 +3,8 @@
 //! transposition table ([`threads`]); a move's share of the clock is kept by [`pace`].
 
 mod pace;
+#[cfg(test)]
+mod tests;
 mod threads;
 
 use crate::clock::Instant;
@@ -133,6 +135,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         visited: job.visited,
         deadline,
         helper_nodes: AtomicU64::new(0),
+        counters: threads::Counters::default(),
     };
     let budget = Budget {
         stops: [job.stop, job.stop],
@@ -152,7 +155,9 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         },
     );
     let nodes = searcher.nodes + team.helper_nodes.load(Ordering::Relaxed);
-    report(&shape, &best_line, nodes, start.elapsed())
+    let mut last = report(&shape, &best_line, nodes, start.elapsed());
+    last.threads = team.counters.counts(team.helpers);
+    last
 }
 
 fn report<B: Bits>(
@@ -175,6 +180,7 @@ fn report<B: Bits>(
             .collect(),
         nodes,
         elapsed,
+        threads: crate::ThreadCounts::default(),
     }
 }
 

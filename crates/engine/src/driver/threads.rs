@@ -7,6 +7,9 @@ use crate::clock::Instant;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 
+use std::time::Duration;
+
+use crate::ThreadCounts;
 use crate::bounds::{INFINITY, Window};
 use crate::search::{Budget, Searcher};
 use crate::shape::Shape;
@@ -37,6 +40,46 @@ pub(super) struct Team<'a, B, C> {
     pub deadline: Option<Instant>,
     /// Positions visited by the helpers.
     pub helper_nodes: AtomicU64,
+    /// How the threads shared the work.
+    pub counters: Counters,
+}
+
+/// [`ThreadCounts`] as the threads add to them, times in nanoseconds.
+#[derive(Default)]
+pub(super) struct Counters {
+    splits: AtomicU64,
+    helpers_busy: AtomicU64,
+    waiting: AtomicU64,
+    wasted_nodes: AtomicU64,
+    researched_nodes: AtomicU64,
+}
+
+impl Counters {
+    /// The counts so far, for a search with `helpers` helper threads.
+    pub fn counts(&self, helpers: usize) -> ThreadCounts {
+        let get = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        ThreadCounts {
+            helpers: u32::try_from(helpers).unwrap_or(u32::MAX),
+            splits: get(&self.splits),
+            helpers_busy: Duration::from_nanos(get(&self.helpers_busy)),
+            waiting: Duration::from_nanos(get(&self.waiting)),
+            wasted_nodes: get(&self.wasted_nodes),
+            researched_nodes: get(&self.researched_nodes),
+        }
+    }
+}
+
+/// Adds `value` to `counter`.
+fn add(counter: &AtomicU64, value: u64) {
+    counter.fetch_add(value, Ordering::Relaxed);
+}
+
+/// Adds the time since `since` to `counter`, in nanoseconds.
+fn add_time(counter: &AtomicU64, since: Instant) {
+    add(
+        counter,
+        u64::try_from(since.elapsed().as_nanos()).unwrap_or(u64::MAX),
+    );
 }
 
 /// A child search: the searcher, the child's position, and the child's window.
@@ -114,17 +157,23 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
                 alpha: -a - 1,
                 beta: -a,
             };
+            let before = searcher.nodes;
             let mut score = -child(searcher, next, null);
             if score > a && score < beta && !searcher.aborted {
                 let wide = Window {
                     alpha: -beta,
                     beta: -score,
                 };
+                let tested = searcher.nodes;
                 score = -child(searcher, next, wide);
+                add(&team.counters.researched_nodes, searcher.nodes - tested);
             }
             if searcher.aborted {
                 share.abort.store(true, Ordering::Relaxed);
                 break;
+            }
+            if share.cut.load(Ordering::Acquire) {
+                add(&team.counters.wasted_nodes, searcher.nodes - before);
             }
             share.record(i, score, Window { alpha: a, beta });
         }
@@ -135,7 +184,11 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
         team.helpers.min(moves.len() - 1)
     };
     let end_cut = searcher.end_cut;
-    std::thread::scope(|scope| {
+    if helpers > 0 {
+        team.counters.splits.fetch_add(1, Ordering::Relaxed);
+    }
+    // The calling thread's moves end at the instant returned; the scope then joins the helpers.
+    let done = std::thread::scope(|scope| {
         let (share, take_moves) = (&share, &take_moves);
         for small_table in &team.tables.small[1..=helpers] {
             scope.spawn(move || {
@@ -154,12 +207,18 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
                     team.cpu,
                 );
                 helper.end_cut = end_cut;
+                let began = Instant::now();
                 take_moves(&mut helper);
+                add_time(&team.counters.helpers_busy, began);
                 team.helper_nodes.fetch_add(helper.nodes, Ordering::Relaxed);
             });
         }
         take_moves(searcher);
+        (helpers > 0).then(Instant::now)
     });
+    if let Some(done) = done {
+        add_time(&team.counters.waiting, done);
+    }
     if share.abort.load(Ordering::Relaxed) {
         searcher.aborted = true;
         return None;
