@@ -112,7 +112,31 @@ pub(crate) struct Searcher<'a, B, R, C> {
     /// The solver of the board's last empties.
     finisher: Finisher,
     ply: usize,
+    /// The threads that may take part of the solver's nodes from [`SPLIT_MIN`] empties once
+    /// their first move is searched; `None` with one thread.
+    pub split: Option<&'a dyn Split<B, R, C>>,
     _rules: PhantomData<R>,
+}
+
+/// Empties from which the solver's nodes may share their moves with free threads.
+pub(crate) const SPLIT_MIN: u32 = 16;
+
+/// Threads that can take part of a node's moves (the driver's team of threads).
+pub(crate) trait Split<B, R, C>: Sync {
+    /// Whether a thread is free to help now.
+    fn has_free(&self) -> bool;
+
+    /// Searches `moves` of `pos` (best first) within `window`, with whichever threads are free:
+    /// each with a null window at the best score so far, again with the full window when it
+    /// does better. The best (fail-soft) score and its move, or `None` (and `searcher`
+    /// aborted) once the budget ran out.
+    fn share(
+        &self,
+        searcher: &mut Searcher<'_, B, R, C>,
+        pos: Position<B>,
+        moves: &[u32],
+        window: Window,
+    ) -> Option<(i32, u32)>;
 }
 
 impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
@@ -141,6 +165,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             lists: Vec::new(),
             finisher: Finisher::for_board::<B, R>(shape),
             ply: 0,
+            split: None,
             _rules: PhantomData,
         }
     }
@@ -292,6 +317,70 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                 score = -search(self, child, -alpha - 1, -alpha);
                 if score > alpha && score < beta && !self.aborted {
                     score = -search(self, child, -beta, -score);
+                }
+            }
+            self.ply -= 1;
+            if self.aborted {
+                return None;
+            }
+            if score > best.score {
+                best = Best {
+                    score,
+                    index: Some(index),
+                };
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(best)
+    }
+
+    /// [`Searcher::search_moves`] for the solver's nodes from [`SPLIT_MIN`] empties when other
+    /// threads may help: moves are searched one at a time until the first is done and a
+    /// thread is free, then the rest are shared ([`Split::share`]).
+    #[inline(never)]
+    fn solve_moves_shared(
+        &mut self,
+        pos: Position<B>,
+        list: &mut [Candidate<B>],
+        window: Window,
+        mut best: Best,
+    ) -> Option<Best> {
+        let Window { mut alpha, beta } = window;
+        alpha = alpha.max(best.score);
+        for i in 0..list.len() {
+            if let Some(split) = self.split
+                && best.index.is_some()
+                && list.len() - i >= 2
+                && split.has_free()
+            {
+                let rest: Vec<u32> = (i..list.len())
+                    .map(|j| pick_best(list, j).index())
+                    .collect();
+                let (score, index) = split.share(self, pos, &rest, Window { alpha, beta })?;
+                if score > best.score {
+                    best = Best {
+                        score,
+                        index: Some(index),
+                    };
+                }
+                return Some(best);
+            }
+            let candidate = pick_best(list, i);
+            let index = candidate.index();
+            let child = candidate.child.unwrap_or_else(|| self.play(pos, index));
+            self.ply += 1;
+            let mut score;
+            if i == 0 && best.index.is_none() {
+                score = -self.solve(child, -beta, -alpha, false);
+            } else {
+                score = -self.solve(child, -alpha - 1, -alpha, false);
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.solve(child, -beta, -score, false);
                 }
             }
             self.ply -= 1;
