@@ -293,7 +293,9 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     /// Principal-variation search over the moves of `pos` in `list`, best first by their keys:
     /// the first move with the full window, the others with a null window and, when one does
     /// better, again with the full window; `search` scores a child within a window. The best
-    /// score and move (fail-soft), or `None` once the budget ran out.
+    /// score and move (fail-soft), or `None` once the budget ran out. With `share` (the
+    /// solver's nodes from [`SPLIT_MIN`] empties), once a move is searched and a thread is
+    /// free, the moves left go to the threads ([`Split::share`]).
     #[inline(always)]
     fn search_moves(
         &mut self,
@@ -301,11 +303,30 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         list: &mut [Candidate<B>],
         window: Window,
         mut best: Best,
+        share: bool,
         search: impl Fn(&mut Self, Position<B>, i32, i32) -> i32,
     ) -> Option<Best> {
         let Window { mut alpha, beta } = window;
         alpha = alpha.max(best.score);
         for i in 0..list.len() {
+            if share
+                && let Some(split) = self.split
+                && best.index.is_some()
+                && list.len() - i >= 2
+                && split.has_free()
+            {
+                let rest: Vec<u32> = (i..list.len())
+                    .map(|j| pick_best(list, j).index())
+                    .collect();
+                let (score, index) = split.share(self, pos, &rest, Window { alpha, beta })?;
+                if score > best.score {
+                    best = Best {
+                        score,
+                        index: Some(index),
+                    };
+                }
+                return Some(best);
+            }
             let candidate = pick_best(list, i);
             let index = candidate.index();
             let child = candidate.child.unwrap_or_else(|| self.play(pos, index));
@@ -340,67 +361,23 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     }
 
     /// [`Searcher::search_moves`] for the solver's nodes from [`SPLIT_MIN`] empties when other
-    /// threads may help: moves are searched one at a time until the first is done and a
-    /// thread is free, then the rest are shared ([`Split::share`]).
+    /// threads may help, out of line so that the solver's own loop stays small.
     #[inline(never)]
     fn solve_moves_shared(
         &mut self,
         pos: Position<B>,
         list: &mut [Candidate<B>],
         window: Window,
-        mut best: Best,
+        best: Best,
     ) -> Option<Best> {
-        let Window { mut alpha, beta } = window;
-        alpha = alpha.max(best.score);
-        for i in 0..list.len() {
-            if let Some(split) = self.split
-                && best.index.is_some()
-                && list.len() - i >= 2
-                && split.has_free()
-            {
-                let rest: Vec<u32> = (i..list.len())
-                    .map(|j| pick_best(list, j).index())
-                    .collect();
-                let (score, index) = split.share(self, pos, &rest, Window { alpha, beta })?;
-                if score > best.score {
-                    best = Best {
-                        score,
-                        index: Some(index),
-                    };
-                }
-                return Some(best);
-            }
-            let candidate = pick_best(list, i);
-            let index = candidate.index();
-            let child = candidate.child.unwrap_or_else(|| self.play(pos, index));
-            self.ply += 1;
-            let mut score;
-            if i == 0 && best.index.is_none() {
-                score = -self.solve(child, -beta, -alpha, false);
-            } else {
-                score = -self.solve(child, -alpha - 1, -alpha, false);
-                if score > alpha && score < beta && !self.aborted {
-                    score = -self.solve(child, -beta, -score, false);
-                }
-            }
-            self.ply -= 1;
-            if self.aborted {
-                return None;
-            }
-            if score > best.score {
-                best = Best {
-                    score,
-                    index: Some(index),
-                };
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        Some(best)
+        self.search_moves(
+            pos,
+            list,
+            window,
+            best,
+            true,
+            |s: &mut Self, child, a, b| s.solve(child, a, b, false),
+        )
     }
 
     /// The end of a node's move loop: gives `list` back, stores `best` under `key` (for

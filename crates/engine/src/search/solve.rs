@@ -162,6 +162,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
                 &mut list,
                 window,
                 first,
+                false,
                 #[inline(always)]
                 |s: &mut Self, child, a, b| s.solve(child, a, b, false),
             )
