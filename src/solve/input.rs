@@ -3,6 +3,7 @@
 
 use othello::RuleSet;
 use othello_engine::Limits;
+use othello_engine::cost::exact_solve_nodes;
 use othello_records::ffo;
 use othello_records::{self as record, Format, ReadOptions};
 
@@ -25,29 +26,77 @@ pub(super) fn bench_positions() -> Vec<Entry> {
         .collect()
 }
 
-/// Empties beyond which an exact solve cannot be expected to end (the 6x6 start, 32 empties,
-/// takes minutes; each further empty multiplies the work by about 2 to 3).
-const EXACT_REACH: u32 = 32;
+/// Empties from which an exact solve without a limit is announced with an estimate of its
+/// work (a typical position: about 2 G positions, minutes on one thread).
+const LONG_SOLVE_MIN: u32 = 30;
 
-/// Says on standard error, before anything runs, which positions are far beyond an exact solve
-/// when no limit is given.
-pub(super) fn warn_beyond_reach(entries: &[Entry], limits: &Limits) {
-    if limits.depth.is_some() || limits.time.is_some() {
+/// The solver's speed on one thread on FFO #40-#49 (about 20-24 M positions a second on the
+/// development machine), for turning an estimate of positions into time.
+const NODES_PER_SECOND: f64 = 20e6;
+
+/// Says on standard error, before anything runs, what the exact solve of each position far
+/// from the end is expected to cost ([`othello_engine::cost`]) when no limit is given; the
+/// solves then run.
+pub(super) fn announce_long_solves(entries: &[Entry], limits: &Limits) {
+    if limits.depth.is_some() || limits.time.is_some() || limits.nodes.is_some() {
         return;
     }
     for entry in entries {
         let empties = entry.game.board().empties();
-        if empties > EXACT_REACH && !entry.game.is_over() {
+        if empties >= LONG_SOLVE_MIN && !entry.game.is_over() {
             let line = entry
                 .line
                 .map_or_else(String::new, |line| format!(" (line {line})"));
+            let cost = exact_solve_nodes(empties);
+            let time = |nodes: f64| duration_text(nodes / NODES_PER_SECOND);
             eprintln!(
-                "othello: {}{line} has {empties} empties: an exact solve that far from the end \
-                 will not finish; limit it with --time SECS or --depth N (Ctrl-C stops it and \
-                 prints the best move so far)",
-                entry.label
+                "othello: {}{line} has {empties} empties: an exact solve of a typical position \
+                 that far from the end visits about {} positions ({} to {}), {} on one thread \
+                 at 20 M a second ({} to {}); --time SECS or --depth N limit it, and Ctrl-C \
+                 stops it and prints the best move so far",
+                entry.label,
+                count_text(cost.typical),
+                count_text(cost.low),
+                count_text(cost.high),
+                time(cost.typical),
+                time(cost.low),
+                time(cost.high),
             );
         }
+    }
+}
+
+/// A large count in two significant digits: `3.2e10`.
+fn count_text(count: f64) -> String {
+    format!("{count:.1e}")
+}
+
+/// A duration in the unit that reads best: `45 s`, `27 minutes`, `3.6 hours`, `12 days`,
+/// `4.1e9 years`.
+fn duration_text(seconds: f64) -> String {
+    const MINUTE: f64 = 60.0;
+    const HOUR: f64 = 60.0 * MINUTE;
+    const DAY: f64 = 24.0 * HOUR;
+    const YEAR: f64 = 365.25 * DAY;
+    let short = |value: f64, unit: &str| {
+        if value < 10.0 {
+            format!("{value:.1} {unit}")
+        } else {
+            format!("{value:.0} {unit}")
+        }
+    };
+    if seconds < 90.0 {
+        short(seconds, "s")
+    } else if seconds < 90.0 * MINUTE {
+        short(seconds / MINUTE, "minutes")
+    } else if seconds < 48.0 * HOUR {
+        short(seconds / HOUR, "hours")
+    } else if seconds < 2.0 * YEAR {
+        short(seconds / DAY, "days")
+    } else if seconds < 1e4 * YEAR {
+        short(seconds / YEAR, "years")
+    } else {
+        format!("{:.1e} years", seconds / YEAR)
     }
 }
 
@@ -115,6 +164,17 @@ pub(super) fn parse_positions(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_read_in_their_unit() {
+        assert_eq!(duration_text(45.0), "45 s");
+        assert_eq!(duration_text(1_620.0), "27 minutes");
+        assert_eq!(duration_text(13_000.0), "3.6 hours");
+        assert_eq!(duration_text(86_400.0 * 12.0), "12 days");
+        assert_eq!(duration_text(3.0e7 * 5.0), "4.8 years");
+        assert_eq!(duration_text(3.156e16), "1.0e9 years");
+        assert_eq!(count_text(3.23e10), "3.2e10");
+    }
 
     #[test]
     fn the_benchmark_is_ffo_40_to_49() {

@@ -28,7 +28,7 @@ use othello_records::{Format, RecordError};
 
 use super::weights::{WeightsFileError, evaluation};
 use super::{RulesArg, threads_parser};
-use input::{bench_positions, parse_input, warn_beyond_reach};
+use input::{announce_long_solves, bench_positions, parse_input};
 use othello_io::input::{ReadError, read_bytes};
 use report::{Totals, Verdict, block, describe, table_header, table_row};
 use search::{interrupt_flag, solve_one};
@@ -294,7 +294,7 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
     .map_err(SolveError::Memory)?;
     engine.set_scoring(scoring);
     engine.set_evaluation(evaluation);
-    warn_beyond_reach(&entries, &limits);
+    announce_long_solves(&entries, &limits);
     let plan = Plan {
         limits,
         scoring,

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use othello::{Square, WinRule};
-use othello_engine::{MoveValue, Scoring, SearchReport};
+use othello_engine::{MoveValue, Scoring, SearchReport, ThreadCounts};
 use othello_records::ffo::Listed;
 
 use super::{Entry, Finding, Solved};
@@ -175,6 +175,10 @@ pub(super) fn block(entry: &Entry, solved: &Solved, verdict: &Verdict, scoring: 
                 report.elapsed.as_secs_f64(),
                 per_second(report.nodes, report.elapsed)
             );
+            if report.threads.helpers > 0 {
+                let counts = threads_text(&report.threads, report.nodes, report.elapsed);
+                let _ = writeln!(text, "  threads    {counts}");
+            }
         }
     }
     if !solved.moves.is_empty() {
@@ -268,6 +272,33 @@ pub(super) struct Totals {
     /// Positions whose exact result differs from the listed one.
     pub(super) different: usize,
     not_exact: usize,
+    /// How the threads shared the work, summed over the positions.
+    threads: ThreadCounts,
+}
+
+/// How the threads shared a search of `nodes` in `elapsed`, as `--verbose` shows it: the
+/// helpers' busy share, the splits, the calling thread's waits at their ends, the nodes
+/// searched after another thread's cut-off and those searched again.
+fn threads_text(counts: &ThreadCounts, nodes: u64, elapsed: Duration) -> String {
+    let share = |part: u64| {
+        if nodes == 0 {
+            0.0
+        } else {
+            100.0 * part as f64 / nodes as f64
+        }
+    };
+    format!(
+        "{}: helpers busy {:.1}% of the time, {} splits, {:.3} s waiting at their ends, \
+         {} nodes wasted ({:.2}%), {} searched again ({:.2}%)",
+        counts.helpers + 1,
+        100.0 * counts.helpers_busy_share(elapsed),
+        counts.splits,
+        counts.waiting.as_secs_f64(),
+        counts.wasted_nodes,
+        share(counts.wasted_nodes),
+        counts.researched_nodes,
+        share(counts.researched_nodes)
+    )
 }
 
 impl Totals {
@@ -277,6 +308,15 @@ impl Totals {
         let (nodes, elapsed) = solved.cost();
         self.nodes += nodes;
         self.elapsed += elapsed;
+        if let Finding::Searched(report) = &solved.finding {
+            let (sum, add) = (&mut self.threads, &report.threads);
+            sum.helpers = sum.helpers.max(add.helpers);
+            sum.splits += add.splits;
+            sum.helpers_busy += add.helpers_busy;
+            sum.waiting += add.waiting;
+            sum.wasted_nodes += add.wasted_nodes;
+            sum.researched_nodes += add.researched_nodes;
+        }
         match verdict {
             Verdict::Unlisted => return,
             Verdict::Match => self.matching += 1,
@@ -313,6 +353,10 @@ impl Totals {
                 per_second(self.nodes, self.elapsed),
                 self.verdict()
             );
+            if self.threads.helpers > 0 {
+                let counts = threads_text(&self.threads, self.nodes, self.elapsed);
+                let _ = writeln!(text, "threads {counts}");
+            }
         }
         if table && self.different > 0 && scoring == Scoring::DiscsOnly {
             let _ = writeln!(text, "note: {SCORING_NOTE}");

@@ -250,3 +250,21 @@ fn a_finished_game_is_scored_for_the_side_to_move() {
     let row = table.lines().nth(1).unwrap();
     assert!(row.starts_with("game 1        0    over     +8"), "{table}");
 }
+
+/// With two threads, `--verbose` says how they shared the work, for each position and in all;
+/// with one it says nothing of threads.
+#[test]
+fn verbose_counts_how_two_threads_shared_the_work() {
+    let input = format!("{FFO_10}\n{FFO_10}\n");
+    let two = solve(&["--threads", "2", "--verbose", "--depth", "6"], &input, 0);
+    let lines: Vec<&str> = two.lines().filter(|l| l.contains("threads")).collect();
+    assert_eq!(lines.len(), 3, "{two}");
+    assert!(
+        lines[0].starts_with("  threads    2: helpers busy "),
+        "{two}"
+    );
+    assert!(lines[0].contains(" splits, "), "{two}");
+    assert!(lines[2].starts_with("threads 2: helpers busy "), "{two}");
+    let one = solve(&["--verbose", "--depth", "6"], &input, 0);
+    assert!(!one.contains("threads"), "{one}");
+}

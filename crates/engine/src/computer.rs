@@ -338,6 +338,7 @@ impl Computer {
                 pv,
                 nodes: 0,
                 elapsed: Duration::ZERO,
+                threads: crate::ThreadCounts::default(),
             }),
             book: true,
         })

@@ -33,6 +33,7 @@ pub mod book;
 mod bounds;
 mod clock;
 pub mod computer;
+pub mod cost;
 pub mod depth;
 mod driver;
 mod eval;
@@ -60,8 +61,8 @@ use othello::Game;
 
 pub use eval::evaluate_standard;
 pub use limits::{EngineConfig, Limits};
-pub use report::SearchReport;
 pub(crate) use report::estimate_depth_text;
+pub use report::{SearchReport, ThreadCounts};
 pub use shape::{Evaluation, Scoring};
 pub use values::MoveValue;
 

@@ -28,6 +28,43 @@ pub struct SearchReport {
     pub nodes: u64,
     /// Time spent.
     pub elapsed: Duration,
+    /// How the threads shared the work (zero with one thread, but for re-searches).
+    pub threads: ThreadCounts,
+}
+
+/// How the threads of a search shared its work, counted as it ran: where the time of a
+/// parallel search went besides searching, and the positions it visited for nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ThreadCounts {
+    /// Threads besides the calling one.
+    pub helpers: u32,
+    /// Nodes whose moves the threads shared (each start of helper threads).
+    pub splits: u64,
+    /// The helpers' time searching, all of them together: the rest of `helpers` times the
+    /// search's time they were idle (waiting for a split, or at its end for the others).
+    pub helpers_busy: Duration,
+    /// The calling thread's time waiting at the end of splits for the helpers' last moves.
+    pub waiting: Duration,
+    /// Positions visited in moves whose search ended after another thread's cut-off had made
+    /// it unneeded.
+    pub wasted_nodes: u64,
+    /// Positions visited searching moves again with a wider window after a null-window test
+    /// at a shared node (the root, the principal variation) that they passed.
+    pub researched_nodes: u64,
+}
+
+impl ThreadCounts {
+    /// The share of the helpers' time spent searching, of `elapsed` (0 to 1; 0 with no
+    /// helpers).
+    #[must_use]
+    pub fn helpers_busy_share(&self, elapsed: Duration) -> f64 {
+        let available = elapsed.as_secs_f64() * f64::from(self.helpers);
+        if available > 0.0 {
+            (self.helpers_busy.as_secs_f64() / available).min(1.0)
+        } else {
+            0.0
+        }
+    }
 }
 
 impl SearchReport {

@@ -112,7 +112,31 @@ pub(crate) struct Searcher<'a, B, R, C> {
     /// The solver of the board's last empties.
     finisher: Finisher,
     ply: usize,
+    /// The threads that may take part of the solver's nodes from [`SPLIT_MIN`] empties once
+    /// their first move is searched; `None` with one thread.
+    pub split: Option<&'a dyn Split<B, R, C>>,
     _rules: PhantomData<R>,
+}
+
+/// Empties from which the solver's nodes may share their moves with free threads.
+pub(crate) const SPLIT_MIN: u32 = 16;
+
+/// Threads that can take part of a node's moves (the driver's team of threads).
+pub(crate) trait Split<B, R, C>: Sync {
+    /// Whether a thread is free to help now.
+    fn has_free(&self) -> bool;
+
+    /// Searches `moves` of `pos` (best first) within `window`, with whichever threads are free:
+    /// each with a null window at the best score so far, again with the full window when it
+    /// does better. The best (fail-soft) score and its move, or `None` (and `searcher`
+    /// aborted) once the budget ran out.
+    fn share(
+        &self,
+        searcher: &mut Searcher<'_, B, R, C>,
+        pos: Position<B>,
+        moves: &[u32],
+        window: Window,
+    ) -> Option<(i32, u32)>;
 }
 
 impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
@@ -141,6 +165,7 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             lists: Vec::new(),
             finisher: Finisher::for_board::<B, R>(shape),
             ply: 0,
+            split: None,
             _rules: PhantomData,
         }
     }
@@ -268,7 +293,9 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
     /// Principal-variation search over the moves of `pos` in `list`, best first by their keys:
     /// the first move with the full window, the others with a null window and, when one does
     /// better, again with the full window; `search` scores a child within a window. The best
-    /// score and move (fail-soft), or `None` once the budget ran out.
+    /// score and move (fail-soft), or `None` once the budget ran out. With `share` (the
+    /// solver's nodes from [`SPLIT_MIN`] empties), once a move is searched and a thread is
+    /// free, the moves left go to the threads ([`Split::share`]).
     #[inline(always)]
     fn search_moves(
         &mut self,
@@ -276,11 +303,30 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         list: &mut [Candidate<B>],
         window: Window,
         mut best: Best,
+        share: bool,
         search: impl Fn(&mut Self, Position<B>, i32, i32) -> i32,
     ) -> Option<Best> {
         let Window { mut alpha, beta } = window;
         alpha = alpha.max(best.score);
         for i in 0..list.len() {
+            if share
+                && let Some(split) = self.split
+                && best.index.is_some()
+                && list.len() - i >= 2
+                && split.has_free()
+            {
+                let rest: Vec<u32> = (i..list.len())
+                    .map(|j| pick_best(list, j).index())
+                    .collect();
+                let (score, index) = split.share(self, pos, &rest, Window { alpha, beta })?;
+                if score > best.score {
+                    best = Best {
+                        score,
+                        index: Some(index),
+                    };
+                }
+                return Some(best);
+            }
             let candidate = pick_best(list, i);
             let index = candidate.index();
             let child = candidate.child.unwrap_or_else(|| self.play(pos, index));
@@ -312,6 +358,26 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             }
         }
         Some(best)
+    }
+
+    /// [`Searcher::search_moves`] for the solver's nodes from [`SPLIT_MIN`] empties when other
+    /// threads may help, out of line so that the solver's own loop stays small.
+    #[inline(never)]
+    fn solve_moves_shared(
+        &mut self,
+        pos: Position<B>,
+        list: &mut [Candidate<B>],
+        window: Window,
+        best: Best,
+    ) -> Option<Best> {
+        self.search_moves(
+            pos,
+            list,
+            window,
+            best,
+            true,
+            |s: &mut Self, child, a, b| s.solve(child, a, b, false),
+        )
     }
 
     /// The end of a node's move loop: gives `list` back, stores `best` under `key` (for

@@ -125,6 +125,7 @@ mod tests {
             pv: Vec::new(),
             nodes: 0,
             elapsed: std::time::Duration::ZERO,
+            threads: othello_engine::ThreadCounts::default(),
         }
     }
 

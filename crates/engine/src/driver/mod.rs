@@ -3,10 +3,13 @@
 //! transposition table ([`threads`]); a move's share of the clock is kept by [`pace`].
 
 mod pace;
+#[cfg(test)]
+mod tests;
 mod threads;
 
 use crate::clock::Instant;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::bounds::Window;
@@ -123,16 +126,20 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
     let position = Position::<B>::from_board(job.board, job.turn);
     let salt = mix64(job.config.seed ^ 0x0123_4567_89ab_cdef);
     let deadline = job.limits.time.map(|time| start + time);
+    let helpers = job.config.threads.max(1) - 1;
     let team = Team {
         shape: &shape,
         tables,
         cpu,
         salt,
-        helpers: job.config.threads.max(1) - 1,
+        helpers,
         stop: job.stop,
         visited: job.visited,
         deadline,
         helper_nodes: AtomicU64::new(0),
+        counters: threads::Counters::default(),
+        free: AtomicIsize::new(isize::try_from(helpers).unwrap_or(isize::MAX)),
+        small_free: Mutex::new((1..=helpers).rev().collect()),
     };
     let budget = Budget {
         stops: [job.stop, job.stop],
@@ -142,6 +149,9 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
     };
     let mut searcher =
         Searcher::<B, R, C>::new(&shape, &tables.main, &tables.small[0], budget, salt, cpu);
+    if helpers > 0 {
+        searcher.split = Some(&team);
+    }
     let best_line = iterate(
         &mut searcher,
         &team,
@@ -152,7 +162,9 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         },
     );
     let nodes = searcher.nodes + team.helper_nodes.load(Ordering::Relaxed);
-    report(&shape, &best_line, nodes, start.elapsed())
+    let mut last = report(&shape, &best_line, nodes, start.elapsed());
+    last.threads = team.counters.counts(team.helpers);
+    last
 }
 
 fn report<B: Bits>(
@@ -175,6 +187,7 @@ fn report<B: Bits>(
             .collect(),
         nodes,
         elapsed,
+        threads: crate::ThreadCounts::default(),
     }
 }
 

@@ -1,14 +1,20 @@
-//! The threads of one search: the moves of the root, and of the nodes on the principal
-//! variation from [`SPLIT_MIN`] empties, shared between the calling thread and its helpers
-//! ("young brothers wait"), each thread with its own searcher and small table and all of them
-//! with the main table.
+//! The threads of one search: the moves of the root, of the nodes on the principal variation
+//! from [`SPLIT_MIN`] empties, and of any solver node from there once its first move is searched
+//! while a thread is free, shared between the thread searching the node and free helpers
+//! ("young brothers wait"). A helper is started for a shared node and ends with it; the team
+//! counts the threads not searching (`free`), so that a thread waiting for the helpers of its
+//! node lends its place to a helper that splits deeper. Each thread has its own searcher and,
+//! while one is free, its own small table; all share the main table.
 
 use crate::clock::Instant;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicIsize, AtomicU64, AtomicUsize, Ordering};
 
+use std::time::Duration;
+
+use crate::ThreadCounts;
 use crate::bounds::{INFINITY, Window};
-use crate::search::{Budget, Searcher};
+use crate::search::{Budget, SPLIT_MIN, Searcher, Split};
 use crate::shape::Shape;
 use crate::tt::Tables;
 use othello::Rules;
@@ -37,6 +43,81 @@ pub(super) struct Team<'a, B, C> {
     pub deadline: Option<Instant>,
     /// Positions visited by the helpers.
     pub helper_nodes: AtomicU64,
+    /// How the threads shared the work.
+    pub counters: Counters,
+    /// Threads not searching now (at first `helpers`): a node that shares its moves takes
+    /// some, a thread that ends or waits gives its own back.
+    pub free: AtomicIsize,
+    /// The helpers' small tables not in use (places in `tables.small`, from 1).
+    pub small_free: Mutex<Vec<usize>>,
+}
+
+/// The value behind `mutex`, even if a thread panicked holding it.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl<B, C> Team<'_, B, C> {
+    /// Takes up to `wanted` free threads; how many it took.
+    fn claim(&self, wanted: usize) -> usize {
+        let wanted = isize::try_from(wanted).unwrap_or(isize::MAX);
+        let mut free = self.free.load(Ordering::Relaxed);
+        loop {
+            let taken = free.min(wanted);
+            if taken <= 0 {
+                return 0;
+            }
+            match self.free.compare_exchange_weak(
+                free,
+                free - taken,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return taken.unsigned_abs(),
+                Err(now) => free = now,
+            }
+        }
+    }
+}
+
+/// [`ThreadCounts`] as the threads add to them, times in nanoseconds.
+#[derive(Default)]
+pub(super) struct Counters {
+    splits: AtomicU64,
+    helpers_busy: AtomicU64,
+    waiting: AtomicU64,
+    wasted_nodes: AtomicU64,
+    researched_nodes: AtomicU64,
+}
+
+impl Counters {
+    /// The counts so far, for a search with `helpers` helper threads.
+    pub fn counts(&self, helpers: usize) -> ThreadCounts {
+        let get = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        ThreadCounts {
+            helpers: u32::try_from(helpers).unwrap_or(u32::MAX),
+            splits: get(&self.splits),
+            helpers_busy: Duration::from_nanos(get(&self.helpers_busy)),
+            waiting: Duration::from_nanos(get(&self.waiting)),
+            wasted_nodes: get(&self.wasted_nodes),
+            researched_nodes: get(&self.researched_nodes),
+        }
+    }
+}
+
+/// Adds `value` to `counter`.
+fn add(counter: &AtomicU64, value: u64) {
+    counter.fetch_add(value, Ordering::Relaxed);
+}
+
+/// Adds the time since `since` to `counter`, in nanoseconds.
+fn add_time(counter: &AtomicU64, since: Instant) {
+    add(
+        counter,
+        u64::try_from(since.elapsed().as_nanos()).unwrap_or(u64::MAX),
+    );
 }
 
 /// A child search: the searcher, the child's position, and the child's window.
@@ -85,14 +166,7 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
     first: &ChildSearch<B, R, C>,
     child: &ChildSearch<B, R, C>,
 ) -> Option<Vec<MoveResult>> {
-    let Window { alpha, beta } = window;
-    let share = Share {
-        next: AtomicUsize::new(1),
-        alpha: AtomicI32::new(alpha),
-        cut: AtomicBool::new(false),
-        abort: AtomicBool::new(false),
-        results: Mutex::new(Vec::with_capacity(moves.len())),
-    };
+    let share = Share::new(1, window.alpha);
     let score = -first(
         searcher,
         searcher.play(position, moves[0]),
@@ -102,6 +176,22 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
         return None;
     }
     share.record(0, score, window);
+    run_share(searcher, team, position, moves, share, window.beta, child)
+}
+
+/// The moves of `share` from its next one on, taken by the calling thread and the free
+/// threads (as many as are free, up to one a move left), each tested with `child` and a null
+/// window at the best score so far and searched again when it does better; every result in
+/// list order, or `None` (and the searcher aborted) if the budget ran out.
+fn run_share<B: SearchBits, R: Rules, C: Cpu>(
+    searcher: &mut Searcher<B, R, C>,
+    team: &Team<B, C>,
+    position: Position<B>,
+    moves: &[u32],
+    share: Share,
+    beta: i32,
+    child: &ChildSearch<B, R, C>,
+) -> Option<Vec<MoveResult>> {
     let take_moves = |searcher: &mut Searcher<B, R, C>| {
         while !share.cut.load(Ordering::Acquire) {
             let i = share.next.fetch_add(1, Ordering::Relaxed);
@@ -114,31 +204,49 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
                 alpha: -a - 1,
                 beta: -a,
             };
+            let before = searcher.nodes;
             let mut score = -child(searcher, next, null);
             if score > a && score < beta && !searcher.aborted {
                 let wide = Window {
                     alpha: -beta,
                     beta: -score,
                 };
+                let tested = searcher.nodes;
                 score = -child(searcher, next, wide);
+                add(&team.counters.researched_nodes, searcher.nodes - tested);
             }
             if searcher.aborted {
                 share.abort.store(true, Ordering::Relaxed);
                 break;
             }
+            if share.cut.load(Ordering::Acquire) {
+                add(&team.counters.wasted_nodes, searcher.nodes - before);
+            }
             share.record(i, score, Window { alpha: a, beta });
         }
     };
+    let left = moves
+        .len()
+        .saturating_sub(share.next.load(Ordering::Relaxed));
     let helpers = if share.cut.load(Ordering::Acquire) {
         0
     } else {
-        team.helpers.min(moves.len() - 1)
+        team.claim(left.saturating_sub(1))
     };
-    let end_cut = searcher.end_cut;
-    std::thread::scope(|scope| {
+    let (end_cut, split) = (searcher.end_cut, searcher.split);
+    if helpers > 0 {
+        add(&team.counters.splits, 1);
+    }
+    // The calling thread's moves end at the instant returned; while it waits for the helpers
+    // its own place is free for a thread that can use it, and it takes it back after.
+    let done = std::thread::scope(|scope| {
         let (share, take_moves) = (&share, &take_moves);
-        for small_table in &team.tables.small[1..=helpers] {
+        for _ in 0..helpers {
             scope.spawn(move || {
+                // A small table of its own while one is free, else the calling thread's
+                // (the tables take concurrent writers; only their hits suffer).
+                let slot = lock(&team.small_free).pop();
+                let small_table = &team.tables.small[slot.unwrap_or(0)];
                 let budget = Budget {
                     stops: [team.stop, &share.abort],
                     deadline: team.deadline,
@@ -154,12 +262,27 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
                     team.cpu,
                 );
                 helper.end_cut = end_cut;
+                helper.split = split;
+                let began = Instant::now();
                 take_moves(&mut helper);
-                team.helper_nodes.fetch_add(helper.nodes, Ordering::Relaxed);
+                add_time(&team.counters.helpers_busy, began);
+                add(&team.helper_nodes, helper.nodes);
+                if let Some(slot) = slot {
+                    lock(&team.small_free).push(slot);
+                }
+                team.free.fetch_add(1, Ordering::AcqRel);
             });
         }
         take_moves(searcher);
+        (helpers > 0).then(|| {
+            team.free.fetch_add(1, Ordering::AcqRel);
+            Instant::now()
+        })
     });
+    if let Some(done) = done {
+        add_time(&team.counters.waiting, done);
+        team.free.fetch_sub(1, Ordering::AcqRel);
+    }
     if share.abort.load(Ordering::Relaxed) {
         searcher.aborted = true;
         return None;
@@ -170,6 +293,26 @@ fn share_moves<B: SearchBits, R: Rules, C: Cpu>(
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     results.sort_unstable_by_key(|result| result.place);
     Some(results)
+}
+
+impl<B: SearchBits, R: Rules, C: Cpu> Split<B, R, C> for Team<'_, B, C> {
+    fn has_free(&self) -> bool {
+        self.free.load(Ordering::Relaxed) > 0
+    }
+
+    fn share(
+        &self,
+        searcher: &mut Searcher<'_, B, R, C>,
+        pos: Position<B>,
+        moves: &[u32],
+        window: Window,
+    ) -> Option<(i32, u32)> {
+        let child = |s: &mut Searcher<B, R, C>, p, w| s.solve_child(p, w);
+        let share = Share::new(0, window.alpha);
+        let results = run_share(searcher, self, pos, moves, share, window.beta, &child)?;
+        let (best, best_at) = best_of(&results);
+        Some((best, moves[best_at]))
+    }
 }
 
 /// The best score among `results` and its place: the highest score, exact ones first among
@@ -209,9 +352,6 @@ pub(super) fn root_search<B: SearchBits, R: Rules, C: Cpu>(
     Some(best)
 }
 
-/// Empties from which the threads share the moves of the nodes on the principal variation.
-const SPLIT_MIN: u32 = 16;
-
 /// The exact score of `position` where it is the first move's position at every level above
 /// (the principal variation): from [`SPLIT_MIN`] empties up, its moves are shared between the
 /// threads, the first again through this function, so that the helpers have work while the
@@ -249,6 +389,17 @@ pub(super) fn solve_split<B: SearchBits, R: Rules, C: Cpu>(
 }
 
 impl Share {
+    /// The moves of a position from place `next` on, with `alpha` the best score so far.
+    fn new(next: usize, alpha: i32) -> Share {
+        Share {
+            next: AtomicUsize::new(next),
+            alpha: AtomicI32::new(alpha),
+            cut: AtomicBool::new(false),
+            abort: AtomicBool::new(false),
+            results: Mutex::new(Vec::new()),
+        }
+    }
+
     /// Notes the score of move `place`, searched with `window`.
     fn record(&self, place: usize, score: i32, window: Window) {
         let exact = score > window.alpha && score < window.beta;
@@ -258,13 +409,10 @@ impl Share {
         if score >= window.beta {
             self.cut.store(true, Ordering::Release);
         }
-        self.results
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(MoveResult {
-                place,
-                score,
-                exact,
-            });
+        lock(&self.results).push(MoveResult {
+            place,
+            score,
+            exact,
+        });
     }
 }

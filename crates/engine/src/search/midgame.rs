@@ -124,6 +124,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
             &mut list,
             window,
             Best::NONE,
+            false,
             #[inline(always)]
             |s: &mut Self, child, a, b| {
                 let after = features_after(s.shape, features, pos, child);

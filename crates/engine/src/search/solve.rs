@@ -5,7 +5,7 @@
 //! (fastest first), or by both with the evaluation; below [`SOLVE_SORT_MIN`] empties it hands
 //! over to the small solver ([`super::small`]).
 
-use super::{Best, END_CUT_MIN, SOLVE_SORT_MIN, Searcher};
+use super::{Best, END_CUT_MIN, SOLVE_SORT_MIN, SPLIT_MIN, Searcher};
 use crate::bounds::{INFINITY, Window};
 use crate::eval::{SCALE, evaluate_with_moves, features_after, read_features};
 use crate::ordering::{self, Candidate, SOLVE_TABLE_MOVE, SolveOrdering};
@@ -154,14 +154,19 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
             self.solve_keys(&mut list, pos, empties, alpha, order, table_move);
         }
         let window = Window { alpha, beta };
-        let best = self.search_moves(
-            pos,
-            &mut list,
-            window,
-            first,
-            #[inline(always)]
-            |s: &mut Self, child, a, b| s.solve(child, a, b, false),
-        );
+        let best = if n >= SPLIT_MIN && self.split.is_some() {
+            self.solve_moves_shared(pos, &mut list, window, first)
+        } else {
+            self.search_moves(
+                pos,
+                &mut list,
+                window,
+                first,
+                false,
+                #[inline(always)]
+                |s: &mut Self, child, a, b| s.solve(child, a, b, false),
+            )
+        };
         self.conclude(list, best, key, window, n, table)
     }
 
