@@ -15,6 +15,7 @@ mod match_;
 mod nboard;
 mod perft;
 mod rate;
+mod shard;
 mod solve;
 mod train;
 mod weights;
