@@ -197,7 +197,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
             if let Some(message) = failure.message() {
-                eprintln!("othello: {message}");
+                othello_io::warn(format_args!("othello: {message}"));
             }
             ExitCode::from(failure.exit_status())
         }

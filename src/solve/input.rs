@@ -49,7 +49,7 @@ pub(super) fn announce_long_solves(entries: &[Entry], limits: &Limits) {
                 .map_or_else(String::new, |line| format!(" (line {line})"));
             let cost = exact_solve_nodes(empties);
             let time = |nodes: f64| duration_text(nodes / NODES_PER_SECOND);
-            eprintln!(
+            othello_io::warn(format_args!(
                 "othello: {}{line} has {empties} empties: an exact solve of a typical position \
                  that far from the end visits about {} positions ({} to {}), {} on one thread \
                  at 20 M a second ({} to {}); --time SECS or --depth N limit it, and Ctrl-C \
@@ -61,7 +61,7 @@ pub(super) fn announce_long_solves(entries: &[Entry], limits: &Limits) {
                 time(cost.typical),
                 time(cost.low),
                 time(cost.high),
-            );
+            ));
         }
     }
 }
