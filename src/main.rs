@@ -82,8 +82,9 @@ enum Command {
     Gtp(gtp::GtpArgs),
     /// Serve the board to a browser, to play on a phone or a desktop.
     Serve(othello_serve::ServeArgs),
-    /// The opening book of 8x8 Othello: build one, show what it says of a position, export it
-    /// as text, import text or books into a book file.
+    /// The opening book of 8x8 Othello: build one (on one machine, or step by step in shards
+    /// on many), show what it says of a position, export it as text, import text or books into
+    /// a book file.
     Book(book::BookArgs),
 }
 
