@@ -13,10 +13,10 @@ pub fn run(rules: RuleSet) -> Result<(), Failure> {
     if io::stdin().is_terminal() {
         // Someone typed `othello` at a shell: say what it waits for (standard output stays
         // the protocol's alone).
-        eprintln!(
+        othello_io::warn(format_args!(
             "othello: waiting for a protocol game on standard input (Ctrl-D ends it).\n\
              othello: for a game to play at the terminal, run othello play."
-        );
+        ));
     }
     let stdout = io::stdout();
     let mut output = BufWriter::with_capacity(64 * 1024, stdout.lock());

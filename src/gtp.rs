@@ -191,10 +191,10 @@ pub struct GtpArgs {
 /// Answers GTP commands from standard input until `quit` or the end of the input.
 pub fn run(args: &GtpArgs) -> Result<(), Failure> {
     if io::stdin().is_terminal() {
-        eprintln!(
+        othello_io::warn(format_args!(
             "othello: speaking GTP on standard input (list_commands lists the commands, quit or \
              Ctrl-D ends)."
-        );
+        ));
     }
     let mut gtp = Gtp::new(args.engine.engine()?, args.engine.depth);
     gtp.set_book(args.engine.book.book()?);

@@ -15,6 +15,7 @@ mod match_;
 mod nboard;
 mod perft;
 mod rate;
+mod shard;
 mod solve;
 mod train;
 mod weights;
@@ -81,8 +82,9 @@ enum Command {
     Gtp(gtp::GtpArgs),
     /// Serve the board to a browser, to play on a phone or a desktop.
     Serve(othello_serve::ServeArgs),
-    /// The opening book of 8x8 Othello: build one, show what it says of a position, export it
-    /// as text, import text or books into a book file.
+    /// The opening book of 8x8 Othello: build one (on one machine, or step by step in shards
+    /// on many), show what it says of a position, export it as text, import text or books into
+    /// a book file.
     Book(book::BookArgs),
 }
 
@@ -196,7 +198,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
             if let Some(message) = failure.message() {
-                eprintln!("othello: {message}");
+                othello_io::warn(format_args!("othello: {message}"));
             }
             ExitCode::from(failure.exit_status())
         }

@@ -99,10 +99,10 @@ impl Interrupt {
 /// input (once the search under way, if any, has ended).
 pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
     if io::stdin().is_terminal() {
-        eprintln!(
+        othello_io::warn(format_args!(
             "othello: speaking the NBoard protocol on standard input (nboard 2, set depth N, go, \
              hint N, move F5, ping N; quit or Ctrl-D ends)."
-        );
+        ));
     }
     let book = args.engine.book.book()?;
     let engine = args.engine.engine()?;
@@ -151,7 +151,7 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
             };
             let reply = nboard.handle(&line);
             for note in &reply.notes {
-                eprintln!("othello: nboard: {note}");
+                othello_io::warn(format_args!("othello: nboard: {note}"));
             }
             for text in &reply.lines {
                 write(text)?;
@@ -171,18 +171,18 @@ pub fn run(args: &NBoardArgs) -> Result<(), Failure> {
         }
         match news.recv().map_err(|_| search_thread_ended())? {
             Event::Line(number, line) => pending.push_back((number, line)),
-            Event::TooLong(number) => eprintln!(
+            Event::TooLong(number) => othello_io::warn(format_args!(
                 "othello: nboard: line {number} is longer than {MAX_COMMAND_LEN} bytes; ignored"
-            ),
+            )),
             Event::End => ended = true,
             Event::ReadFailed(error) => return Err(Failure::Read(error)),
             Event::Output(text) => write(&text)?,
             Event::Learnt(learnt) => {
                 // Saved before the answer, so that `learned` means the game is kept.
-                eprintln!(
+                othello_io::warn(format_args!(
                     "othello: nboard: learn: {}",
                     keep_learnt(args.engine.book.file(), &learnt)
-                );
+                ));
                 for text in &nboard.learned(learnt.book).lines {
                     write(text)?;
                 }

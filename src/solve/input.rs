@@ -35,9 +35,9 @@ const LONG_SOLVE_MIN: u32 = 30;
 const NODES_PER_SECOND: f64 = 20e6;
 
 /// Says on standard error, before anything runs, what the exact solve of each position far
-/// from the end is expected to cost ([`othello_engine::cost`]) when no limit is given; the
-/// solves then run.
-pub(super) fn announce_long_solves(entries: &[Entry], limits: &Limits) {
+/// from the end is expected to cost ([`othello_engine::cost`]) when no limit is given, on one
+/// thread and at best on `threads`; the solves then run.
+pub(super) fn announce_long_solves(entries: &[Entry], limits: &Limits, threads: usize) {
     if limits.depth.is_some() || limits.time.is_some() || limits.nodes.is_some() {
         return;
     }
@@ -49,11 +49,19 @@ pub(super) fn announce_long_solves(entries: &[Entry], limits: &Limits) {
                 .map_or_else(String::new, |line| format!(" (line {line})"));
             let cost = exact_solve_nodes(empties);
             let time = |nodes: f64| duration_text(nodes / NODES_PER_SECOND);
-            eprintln!(
+            let shared = if threads > 1 {
+                format!(
+                    ", at best {} on {threads} threads",
+                    duration_text(cost.typical / NODES_PER_SECOND / threads as f64)
+                )
+            } else {
+                String::new()
+            };
+            othello_io::warn(format_args!(
                 "othello: {}{line} has {empties} empties: an exact solve of a typical position \
                  that far from the end visits about {} positions ({} to {}), {} on one thread \
-                 at 20 M a second ({} to {}); --time SECS or --depth N limit it, and Ctrl-C \
-                 stops it and prints the best move so far",
+                 at 20 M a second ({} to {}){shared}; --time SECS or --depth N limit it, and \
+                 Ctrl-C stops it and prints the best move so far",
                 entry.label,
                 count_text(cost.typical),
                 count_text(cost.low),
@@ -61,7 +69,7 @@ pub(super) fn announce_long_solves(entries: &[Entry], limits: &Limits) {
                 time(cost.typical),
                 time(cost.low),
                 time(cost.high),
-            );
+            ));
         }
     }
 }

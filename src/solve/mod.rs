@@ -294,7 +294,7 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
     .map_err(SolveError::Memory)?;
     engine.set_scoring(scoring);
     engine.set_evaluation(evaluation);
-    announce_long_solves(&entries, &limits);
+    announce_long_solves(&entries, &limits, args.threads as usize);
     let plan = Plan {
         limits,
         scoring,

@@ -12,8 +12,8 @@ use othello_io::atomic::{check_overwrite_by_head, write_atomic};
 
 use super::data::read_data_file;
 use super::error::{TrainError, file_error};
-use super::shard::Shard;
 use super::{check_not_an_input, say, stdout};
+use crate::shard::Shard;
 
 /// Arguments of `othello train merge`.
 #[derive(Debug, Args)]

@@ -15,7 +15,6 @@ mod merge;
 mod probcut;
 mod rescore;
 mod selfplay;
-mod shard;
 
 use std::io::{self, Stdout, Write};
 use std::path::{Path, PathBuf};

@@ -14,8 +14,8 @@ use othello_engine::train::{Rescoring, Sample, SampleError};
 
 use super::data::{open_data, read_games};
 use super::error::{TrainError, file_error};
-use super::shard::{Shard, parse_shard};
 use super::{BATCH, check_not_an_input, engine_with, say, stdout};
+use crate::shard::{Shard, parse_shard};
 use crate::weights::evaluation;
 
 /// Arguments of `othello train rescore`.

@@ -14,8 +14,8 @@ use othello_engine::train::SelfPlay;
 
 use super::data::open_data;
 use super::error::{TrainError, file_error};
-use super::shard::{Shard, parse_shard};
 use super::{BATCH, say, stdout};
+use crate::shard::{Shard, parse_shard};
 use crate::weights::EvalArg;
 
 /// Arguments of `othello train selfplay`.

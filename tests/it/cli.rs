@@ -325,3 +325,28 @@ fn output_is_flushed_before_waiting_for_input() {
     reader.join().unwrap();
     assert_eq!(status.code(), Some(1));
 }
+
+/// A command that fails while its standard error is a pipe nobody reads any more (the reader
+/// went away) still ends with its own status, not a panic's 101: its one line is dropped.
+#[cfg(unix)]
+#[test]
+fn a_failure_with_standard_error_gone_ends_with_its_own_status() {
+    use std::os::fd::FromRawFd;
+
+    let mut ends = [0; 2];
+    // SAFETY: pipe(2) fills the two descriptors; the read end is closed at once and the write
+    // end is owned by the `OwnedFd` below, which the child's standard error takes.
+    let write_end = unsafe {
+        assert_eq!(libc::pipe(ends.as_mut_ptr()), 0);
+        libc::close(ends[0]);
+        std::os::fd::OwnedFd::from_raw_fd(ends[1])
+    };
+    let status = StdCommand::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["solve", "/nonexistent/positions.txt"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(write_end))
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+}

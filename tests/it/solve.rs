@@ -268,3 +268,38 @@ fn verbose_counts_how_two_threads_shared_the_work() {
     let one = solve(&["--verbose", "--depth", "6"], &input, 0);
     assert!(!one.contains("threads"), "{one}");
 }
+
+/// FFO #59: 34 empties, black wins by 64 (fast to solve, far from the end).
+const FFO_59: &str = "59 -----------------------O--OOOOO---OOOOOXOOOOXXXX--XXOOXX--XX-O-X X 34 H4,G8,E8 +64 H4:+64,G8:+64,E8:+64,A5:+62,B3:+54,F3:+52,B5:+44,D3:+38,E3:+36,G3:+34,C3:+30";
+
+/// A solve far from the end is announced with the estimate of its work on one thread and, with
+/// more threads, the time at best on them; then it runs (here fast: a decisive position).
+#[test]
+fn a_deep_solve_is_announced_with_its_time_on_one_thread_and_at_best_on_several() {
+    for (threads, at_best) in [
+        ("1", None),
+        ("2", Some(", at best 13 minutes on 2 threads;")),
+    ] {
+        let output = othello()
+            .args(["solve", "--empties-to-winner", "--threads", threads])
+            .write_stdin(format!("{FFO_59}\n"))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("1 of 1 match"))
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            stderr.starts_with(
+                "othello: #59 (line 1) has 34 empties: an exact solve of a typical position that \
+                 far from the end visits about 3.2e10 positions (2.7e9 to 2.6e11), 27 minutes on \
+                 one thread at 20 M a second (2.2 minutes to 3.6 hours)"
+            ),
+            "{stderr}"
+        );
+        assert_eq!(stderr.contains(", at best"), at_best.is_some(), "{stderr}");
+        if let Some(at_best) = at_best {
+            assert!(stderr.contains(at_best), "{stderr}");
+        }
+    }
+}

@@ -218,7 +218,9 @@ async fn expire_every_hour(store: Arc<Store>, days: u64) {
                 "{} untouched for {days} days deleted",
                 counted(expired, "unfinished game", "unfinished games")
             ),
-            Err(error) => eprintln!("othello: serve: cannot delete old games: {error:?}"),
+            Err(error) => othello_io::warn(format_args!(
+                "othello: serve: cannot delete old games: {error:?}"
+            )),
         }
     }
 }
@@ -343,6 +345,8 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn();
     if let Err(error) = opened {
-        eprintln!("othello: cannot open a browser with {program}: {error}; open {url} yourself");
+        othello_io::warn(format_args!(
+            "othello: cannot open a browser with {program}: {error}; open {url} yourself"
+        ));
     }
 }

@@ -1,10 +1,11 @@
-//! Building a book: expanding leaves one at a time, best lines first, as Edax's book learning
-//! does.
+//! Building a book: expanding leaves, best lines first, as Edax's book learning does.
 //!
-//! Each step takes one leaf (a book position not yet expanded) and scores every position its
-//! moves lead to that the book does not hold yet, by a search of the configured depth (exact
-//! when the end is in reach, as [`limits_for_depth`] says); then the book derives its values
-//! again. Which leaf comes next depends on the book alone:
+//! Each step takes the next leaf (a book position not yet expanded), or the next `batch` of
+//! them, and scores every position their moves lead to that the book does not hold yet, by a
+//! search of the configured depth (exact when the end is in reach, as [`limits_for_depth`]
+//! says); then the book derives its values again. What a step scores ([`plan`]) depends on the
+//! book alone, and each search only on its position, so a step's searches can be spread over
+//! machines and their results added in any order. Which leaves come next:
 //!
 //! - first, every leaf fewer than [`BuildConfig::plies`] moves from the start (so that the book
 //!   holds every position of the first `plies` moves), fewest moves first;
@@ -15,7 +16,8 @@
 //!   best lines grow deepest, and a line a player can deviate into at small cost is prepared
 //!   too.
 //!
-//! Ties go to the least position (canonical form, as a pair of bit sets). With one search
+//! A batch is the first `batch` leaves in that order, all chosen from the same book. Ties go to
+//! the least position (canonical form, as a pair of bit sets). With one search
 //! thread, each search a fresh table and no time limit, every search, and so the whole book,
 //! depends only on the book it starts from, the depth and the seed: a build stopped after any
 //! step and started again from its book ends as the same book as one run straight through.
@@ -74,10 +76,91 @@ pub struct Stopped;
 /// One step of a build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Expansion {
-    /// The leaf expanded (the start, on the first step of an empty book).
-    pub leaf: BookPosition,
+    /// Leaves expanded (the start counts as one, on the first step of an empty book).
+    pub leaves: usize,
     /// Positions scored and added.
     pub added: usize,
+}
+
+/// What the next step of a build does: the leaves it expands and the positions it scores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The leaves, in the order chosen (the start alone, when the book does not hold it).
+    pub leaves: Vec<BookPosition>,
+    /// The positions to score: those the leaves' moves lead to that the book lacks (or the
+    /// start), canonical, each once, in key order.
+    pub targets: Vec<BookPosition>,
+}
+
+/// The next step of a build of `book` that expands up to `batch` leaves (at least one), every
+/// position of the first `plies` moves first: `None` when no leaf is left to expand.
+#[must_use]
+pub fn plan(book: &Book, plies: u32, batch: usize) -> Option<Plan> {
+    let start = BookPosition::START.canonical();
+    if !book.entries.contains_key(&start) {
+        return Some(Plan {
+            leaves: vec![start],
+            targets: vec![start],
+        });
+    }
+    let leaves = next_leaves(book, plies, batch.max(1));
+    if leaves.is_empty() {
+        return None;
+    }
+    let mut targets: Vec<BookPosition> = leaves
+        .iter()
+        .flat_map(|&leaf| unscored_children(book, leaf))
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    Some(Plan { leaves, targets })
+}
+
+/// The first `batch` leaves of `book` in the order of the module's documentation (all of them
+/// when fewer are left).
+fn next_leaves(book: &Book, plies: u32, batch: usize) -> Vec<BookPosition> {
+    let start = BookPosition::START.canonical();
+    let mut leaves = Vec::new();
+    let mut best: HashMap<BookPosition, i32> = HashMap::from([(start, 0)]);
+    let mut queue = BinaryHeap::from([Reverse((0, start))]);
+    while let Some(Reverse((cost, position))) = queue.pop() {
+        if best.get(&position).is_some_and(|&known| known < cost) {
+            continue;
+        }
+        let Some(known) = book.known(position) else {
+            continue;
+        };
+        if !known.expanded {
+            if position.ply() < MAX_PLY {
+                leaves.push(position);
+                if leaves.len() == batch {
+                    break;
+                }
+            }
+            continue;
+        }
+        let free = position.ply() + 1 < plies;
+        for (_, next) in position.children() {
+            let Next::Position {
+                position: child, ..
+            } = next
+            else {
+                continue;
+            };
+            let deviation = known.value - book.move_value(next).expect("expanded");
+            if !free && deviation > MAX_DEVIATION {
+                continue;
+            }
+            let step = if free { 0 } else { PLY_COST + deviation };
+            let child = child.canonical();
+            let cost = cost + step;
+            if best.get(&child).is_none_or(|&known| cost < known) {
+                best.insert(child, cost);
+                queue.push(Reverse((cost, child)));
+            }
+        }
+    }
+    leaves
 }
 
 /// A book being built.
@@ -117,76 +200,52 @@ impl Builder {
         self.book
     }
 
-    /// The leaf the next step expands, `None` when there is none left to expand (or the start
-    /// still has to be scored).
+    /// The next step that expands up to `batch` leaves ([`plan`]), `None` when no leaf is left.
     #[must_use]
-    pub fn next_leaf(&self) -> Option<BookPosition> {
-        let book = &self.book;
-        let start = BookPosition::START.canonical();
-        let mut best: HashMap<BookPosition, i32> = HashMap::from([(start, 0)]);
-        let mut queue = BinaryHeap::from([Reverse((0, start))]);
-        while let Some(Reverse((cost, position))) = queue.pop() {
-            if best.get(&position).is_some_and(|&known| known < cost) {
-                continue;
-            }
-            let known = book.known(position)?;
-            if !known.expanded {
-                if position.ply() < MAX_PLY {
-                    return Some(position);
-                }
-                continue;
-            }
-            let free = position.ply() + 1 < self.config.plies;
-            for (_, next) in position.children() {
-                let Next::Position {
-                    position: child, ..
-                } = next
-                else {
-                    continue;
-                };
-                let deviation = known.value - book.move_value(next).expect("expanded");
-                if !free && deviation > MAX_DEVIATION {
-                    continue;
-                }
-                let step = if free { 0 } else { PLY_COST + deviation };
-                let child = child.canonical();
-                let cost = cost + step;
-                if best.get(&child).is_none_or(|&known| cost < known) {
-                    best.insert(child, cost);
-                    queue.push(Reverse((cost, child)));
-                }
-            }
-        }
-        None
+    pub fn plan(&self, batch: usize) -> Option<Plan> {
+        plan(&self.book, self.config.plies, batch)
     }
 
-    /// Expands the next leaf (or scores the start of an empty book): `None` when nothing is
-    /// left to expand.
+    /// The score of `position` by a search of the build's depth (exact where
+    /// [`limits_for_depth`] solves): the same for the same position, depth, table size and
+    /// seed, whatever was searched before.
+    ///
+    /// # Errors
+    /// [`Stopped`] once `stop` is set.
+    pub fn score(&mut self, position: BookPosition, stop: &AtomicBool) -> Result<Entry, Stopped> {
+        score(&mut self.engine, self.config.depth, position, stop)
+    }
+
+    /// Adds scored positions to the book and derives its values again.
+    pub fn add(&mut self, scored: impl IntoIterator<Item = (BookPosition, Entry)>) {
+        self.book.entries.extend(
+            scored
+                .into_iter()
+                .map(|(position, entry)| (position.canonical(), entry)),
+        );
+        self.book.derive();
+    }
+
+    /// Expands the next `batch` leaves (or scores the start of an empty book): `None` when
+    /// nothing is left to expand.
     ///
     /// # Errors
     /// [`Stopped`] once `stop` is set: the step's searches are dropped and the book is left as
     /// it was before the step.
-    pub fn step(&mut self, stop: &AtomicBool) -> Result<Option<Expansion>, Stopped> {
-        let start = BookPosition::START.canonical();
-        let (leaf, targets) = if self.book.entries.contains_key(&start) {
-            let Some(leaf) = self.next_leaf() else {
-                return Ok(None);
-            };
-            (leaf, unscored_children(&self.book, leaf))
-        } else {
-            (start, vec![start])
+    pub fn step(&mut self, batch: usize, stop: &AtomicBool) -> Result<Option<Expansion>, Stopped> {
+        let Some(plan) = self.plan(batch) else {
+            return Ok(None);
         };
-        let mut scored = Vec::with_capacity(targets.len());
-        for &position in &targets {
-            scored.push((
-                position,
-                score(&mut self.engine, self.config.depth, position, stop)?,
-            ));
+        let mut scored = Vec::with_capacity(plan.targets.len());
+        for &position in &plan.targets {
+            scored.push((position, self.score(position, stop)?));
         }
         let added = scored.len();
-        self.book.entries.extend(scored);
-        self.book.derive();
-        Ok(Some(Expansion { leaf, added }))
+        self.add(scored);
+        Ok(Some(Expansion {
+            leaves: plan.leaves.len(),
+            added,
+        }))
     }
 }
 

@@ -163,6 +163,12 @@ impl Book {
         self.derived.values().filter(|d| d.expanded).count()
     }
 
+    /// Whether the book holds `position` (in any orientation).
+    #[must_use]
+    pub fn contains(&self, position: BookPosition) -> bool {
+        self.entries.contains_key(&position.canonical())
+    }
+
     /// Every stored position (in canonical form) and its entry, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (BookPosition, Entry)> + '_ {
         self.entries

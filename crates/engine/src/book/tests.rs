@@ -36,7 +36,7 @@ fn small_book() -> Book {
     };
     let mut builder = Builder::new(Book::new(), config).unwrap();
     let stop = AtomicBool::new(false);
-    while builder.step(&stop).unwrap().is_some() && builder.book().len() < 40 {}
+    while builder.step(1, &stop).unwrap().is_some() && builder.book().len() < 40 {}
     builder.into_book()
 }
 
@@ -425,7 +425,7 @@ fn a_build_resumed_from_its_book_ends_as_one_run_straight_through() {
     let run = |book: Book, steps: usize| {
         let mut builder = Builder::new(book, config).unwrap();
         for _ in 0..steps {
-            builder.step(&stop).unwrap();
+            builder.step(1, &stop).unwrap();
         }
         builder.into_book()
     };
@@ -434,8 +434,52 @@ fn a_build_resumed_from_its_book_ends_as_one_run_straight_through() {
     assert_eq!(run(halfway, 7), straight);
     // A stopped step leaves the book as it was.
     let mut builder = Builder::new(straight.clone(), config).unwrap();
-    assert!(builder.step(&AtomicBool::new(true)).is_err());
+    assert!(builder.step(1, &AtomicBool::new(true)).is_err());
     assert_eq!(builder.book(), &straight);
+}
+
+/// A step of a batch of leaves scores what its plan lists; the plan's searches scored in parts,
+/// in any order and by separate engines, and added, give the book the step gives.
+#[test]
+fn a_batch_scored_in_parts_by_separate_engines_is_the_step_of_one_builder() {
+    let config = BuildConfig {
+        depth: 2,
+        plies: 2,
+        seed: 5,
+        hash_mb: 1,
+    };
+    let stop = AtomicBool::new(false);
+    let mut one = Builder::new(Book::new(), config).unwrap();
+    let mut parts = Builder::new(Book::new(), config).unwrap();
+    let mut batches = Vec::new();
+    for round in 0..6 {
+        let plan = parts.plan(4).unwrap();
+        batches.push(plan.leaves.len());
+        assert!(plan.targets.windows(2).all(|pair| pair[0] < pair[1]));
+        let expansion = one.step(4, &stop).unwrap().unwrap();
+        assert_eq!(
+            (expansion.leaves, expansion.added),
+            (plan.leaves.len(), plan.targets.len())
+        );
+        // Three parts, the last first, each searched by its own engine.
+        let third = plan.targets.len().div_ceil(3);
+        let mut scored = Vec::new();
+        for part in plan.targets.chunks(third).rev() {
+            let mut engine = Builder::new(parts.book().clone(), config).unwrap();
+            for &position in part {
+                scored.push((position, engine.score(position, &stop).unwrap()));
+            }
+        }
+        parts.add(scored);
+        assert_eq!(parts.book(), one.book(), "round {round}");
+    }
+    // The start, its one move (under symmetry), then the leaves known: as many as there are.
+    assert_eq!(batches, [1, 1, 1, 3, 4, 4]);
+    // A batch of one is the step of one leaf, as every build before batches made it.
+    let mut single = Builder::new(one.book().clone(), config).unwrap();
+    let leaf = single.plan(1).unwrap().leaves;
+    assert_eq!(leaf, one.plan(4).unwrap().leaves[..1]);
+    assert_eq!(single.step(1, &stop).unwrap().unwrap().leaves, 1);
 }
 
 proptest! {

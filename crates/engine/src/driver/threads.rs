@@ -142,6 +142,9 @@ struct Share {
     cut: AtomicBool,
     /// Set when a thread ran out of budget: the others stop.
     abort: AtomicBool,
+    /// Set with `cut` or `abort`: the helpers' searches stop where they are (their budgets
+    /// watch it), since nothing they find can matter any more.
+    halt: AtomicBool,
     /// Each searched move.
     results: Mutex<Vec<MoveResult>>,
 }
@@ -215,12 +218,17 @@ fn run_share<B: SearchBits, R: Rules, C: Cpu>(
                 score = -child(searcher, next, wide);
                 add(&team.counters.researched_nodes, searcher.nodes - tested);
             }
-            if searcher.aborted {
-                share.abort.store(true, Ordering::Relaxed);
-                break;
-            }
             if share.cut.load(Ordering::Acquire) {
                 add(&team.counters.wasted_nodes, searcher.nodes - before);
+            }
+            if searcher.aborted {
+                // A helper stopped by another thread's cut-off drops its move; any other stop
+                // is the budget's, and stops every thread of the node.
+                if !share.cut.load(Ordering::Acquire) {
+                    share.abort.store(true, Ordering::Relaxed);
+                    share.halt.store(true, Ordering::Release);
+                }
+                break;
             }
             share.record(i, score, Window { alpha: a, beta });
         }
@@ -248,7 +256,7 @@ fn run_share<B: SearchBits, R: Rules, C: Cpu>(
                 let slot = lock(&team.small_free).pop();
                 let small_table = &team.tables.small[slot.unwrap_or(0)];
                 let budget = Budget {
-                    stops: [team.stop, &share.abort],
+                    stops: [team.stop, &share.halt],
                     deadline: team.deadline,
                     max_nodes: None,
                     visited: team.visited,
@@ -396,6 +404,7 @@ impl Share {
             alpha: AtomicI32::new(alpha),
             cut: AtomicBool::new(false),
             abort: AtomicBool::new(false),
+            halt: AtomicBool::new(false),
             results: Mutex::new(Vec::new()),
         }
     }
@@ -408,6 +417,7 @@ impl Share {
         }
         if score >= window.beta {
             self.cut.store(true, Ordering::Release);
+            self.halt.store(true, Ordering::Release);
         }
         lock(&self.results).push(MoveResult {
             place,

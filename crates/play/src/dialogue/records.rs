@@ -84,7 +84,7 @@ impl Dialogue {
                     file.path().display()
                 );
                 out.flush().map_err(PlayError::Write)?;
-                eprintln!("{message}");
+                othello_io::warn(format_args!("{message}"));
                 Ok(())
             }
         }

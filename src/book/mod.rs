@@ -1,24 +1,24 @@
 //! `othello book`: the opening book of 8x8 Othello. `build` makes (or continues) a book file,
-//! `show` prints what a book says of a position, `export` writes a book as text and `import`
-//! reads books (text or binary) into one book file.
+//! `step` and `merge` do its steps as shards on many machines, `show` prints what a book says of
+//! a position, `export` writes a book as text and `import` reads books (text or binary) into
+//! one book file.
+
+mod build;
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use thiserror::Error;
 
+use build::{BuildArgs, MergeArgs, StepArgs, save};
 use othello::text::counted;
 use othello::{Dimensions, Game, RuleSet, Setup};
 use othello_engine::book::Book;
-use othello_engine::book::build::{BuildConfig, Builder};
 use othello_records::{ReadOptions, movelist};
 
 use othello_io::atomic::{NotOurs, check_overwrite, write_atomic};
 use othello_io::book::{BookFileError, BookSource, MAX_BOOK_BYTES, read_book, source_book};
-use othello_io::progress;
 
 /// Arguments of `othello book`.
 #[derive(Debug, Args)]
@@ -34,6 +34,11 @@ enum Action {
     /// --plies moves, then expand the best lines until the book holds --positions positions.
     /// Ctrl-C saves the book as of its last finished step.
     Build(BuildArgs),
+    /// One step of a build, or one shard of it (--shard K/N), for a scheduler to spread over
+    /// machines: search the positions the step's leaves lead to, into a part file.
+    Step(StepArgs),
+    /// Add a step's parts (given in shard order) to the book, once they hold all of the step.
+    Merge(MergeArgs),
     /// Show what a book says of the position after some moves: its value, each move's value
     /// and the book's line.
     Show(ShowArgs),
@@ -42,42 +47,6 @@ enum Action {
     /// Read books (text as `export` writes it, or binary) into one book file; a position in
     /// several keeps its deepest score.
     Import(ImportArgs),
-}
-
-/// Arguments of `othello book build`.
-#[derive(Debug, Args)]
-struct BuildArgs {
-    /// The book file to write; a book already there is continued.
-    #[arg(long, value_name = "FILE")]
-    out: PathBuf,
-
-    /// Replace --out, and start afresh, when it is not a book.
-    #[arg(long)]
-    force: bool,
-
-    /// Depth of each position's search, in plies.
-    #[arg(long, value_name = "PLIES", default_value_t = BuildConfig::default().depth, value_parser = clap::value_parser!(u32).range(1..=30))]
-    depth: u32,
-
-    /// Every position of the first N moves goes into the book.
-    #[arg(long, value_name = "N", default_value_t = BuildConfig::default().plies, value_parser = clap::value_parser!(u32).range(0..=8))]
-    plies: u32,
-
-    /// Stop once the book holds this many positions.
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
-    positions: u64,
-
-    /// Seed of the search engine.
-    #[arg(long, value_name = "N", default_value_t = BuildConfig::default().seed)]
-    seed: u64,
-
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = super::parse_hash)]
-    hash: u32,
-
-    /// Save the book at least this often, in seconds (and at the end).
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
-    save_every: u64,
 }
 
 /// Arguments of `othello book show`.
@@ -150,17 +119,36 @@ pub enum BookCliError {
         /// Positions saved.
         positions: usize,
     },
+    /// A part of a step is not what the step needs there (`step`'s output, `merge`'s input).
+    #[error("{path}: {reason}", path = .path.display())]
+    Part {
+        /// The part file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// An output file is also an input of the command.
+    #[error("{path}: is also {what}; give another --out", path = .path.display())]
+    SameFile {
+        /// The output file.
+        path: PathBuf,
+        /// Which input it is.
+        what: &'static str,
+    },
 }
 
 impl BookCliError {
     /// The exit status: 2 for input that is not what it should be (a file that cannot be
-    /// read or is not a book, moves that are not a game, an output file not ours), 1 for a
-    /// failed write, 130 for an interrupted build.
+    /// read or is not a book, moves that are not a game, an output file not ours or also an
+    /// input), 1 for a failed write or a part that is not the step's, 130 for an interrupted
+    /// build or step.
     pub fn exit_status(&self) -> u8 {
         match self {
             BookCliError::File(error) => error.exit_status(),
-            BookCliError::Moves { .. } | BookCliError::Engine(_) => 2,
-            BookCliError::Stdout(_) => 1,
+            BookCliError::Moves { .. }
+            | BookCliError::Engine(_)
+            | BookCliError::SameFile { .. } => 2,
+            BookCliError::Stdout(_) | BookCliError::Part { .. } => 1,
             BookCliError::Interrupted { .. } => 130,
         }
     }
@@ -180,117 +168,13 @@ impl From<NotOurs> for BookCliError {
 /// Runs `othello book`.
 pub fn run(args: &BookArgs) -> Result<(), BookCliError> {
     match &args.action {
-        Action::Build(args) => build(args),
+        Action::Build(args) => build::build(args),
+        Action::Step(args) => build::step(args),
+        Action::Merge(args) => build::merge(args),
         Action::Show(args) => show(args),
         Action::Export(args) => export(args),
         Action::Import(args) => import(args),
     }
-}
-
-/// A flag raised by the first Ctrl-C (or SIGTERM), which stops the build's step under way so
-/// that the book is saved; a second one ends the program at once.
-fn interrupt_flag() -> &'static AtomicBool {
-    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-    });
-    &INTERRUPTED
-}
-
-fn build(args: &BuildArgs) -> Result<(), BookCliError> {
-    check_overwrite(&args.out, args.force, MAX_BOOK_BYTES, |bytes| {
-        Book::from_bytes(bytes)
-            .map(drop)
-            .map_err(|error| format!("not a book ({error})"))
-    })?;
-    let start = match std::fs::read(&args.out) {
-        Ok(bytes) if !bytes.is_empty() => match Book::from_bytes(&bytes) {
-            Ok(book) => book,
-            Err(_) if args.force => Book::new(),
-            Err(source) => {
-                return Err(BookFileError::NotABook {
-                    path: args.out.clone(),
-                    source,
-                }
-                .into());
-            }
-        },
-        _ => Book::new(),
-    };
-    let config = BuildConfig {
-        depth: args.depth,
-        plies: args.plies,
-        seed: args.seed,
-        hash_mb: args.hash as usize,
-    };
-    let mut builder = Builder::new(start, config).map_err(BookCliError::Engine)?;
-    let stop = interrupt_flag();
-    let began = Instant::now();
-    let bar = progress::bar(args.positions, "positions");
-    bar.set_position(builder.book().len() as u64);
-    let mut saved = Instant::now();
-    let mut out = io::stdout().lock();
-    let mut unsaved = false;
-    let outcome = loop {
-        if builder.book().len() as u64 >= args.positions {
-            break Ok(());
-        }
-        match builder.step(stop) {
-            Ok(Some(_)) => unsaved = true,
-            Ok(None) => break Ok(()),
-            Err(_) => break Err(()),
-        }
-        bar.set_position(builder.book().len() as u64);
-        if saved.elapsed() >= Duration::from_secs(args.save_every) {
-            save(&args.out, builder.book())?;
-            unsaved = false;
-            saved = Instant::now();
-            bar.suspend(|| status(&mut out, &args.out, builder.book(), began))?;
-        }
-    };
-    bar.finish_and_clear();
-    if unsaved || !args.out.exists() {
-        save(&args.out, builder.book())?;
-    }
-    let book = builder.book();
-    if outcome.is_err() {
-        return Err(BookCliError::Interrupted {
-            path: args.out.clone(),
-            positions: book.len(),
-        });
-    }
-    status(&mut out, &args.out, book, began)
-}
-
-fn save(path: &Path, book: &Book) -> Result<(), BookCliError> {
-    write_atomic(path, &book.to_bytes()).map_err(|source| {
-        BookFileError::Write {
-            path: path.to_owned(),
-            source,
-        }
-        .into()
-    })
-}
-
-/// One line on the book saved: its positions and the time so far.
-fn status(
-    out: &mut impl Write,
-    path: &Path,
-    book: &Book,
-    began: Instant,
-) -> Result<(), BookCliError> {
-    writeln!(
-        out,
-        "{}: {}, {} expanded ({:.0} s)",
-        path.display(),
-        counted(book.len(), "position", "positions"),
-        book.expanded(),
-        began.elapsed().as_secs_f64()
-    )
-    .and_then(|()| out.flush())
-    .map_err(BookCliError::Stdout)
 }
 
 fn show(args: &ShowArgs) -> Result<(), BookCliError> {

@@ -1,22 +1,23 @@
-//! `--shard K/N` of `othello train selfplay` and `rescore`: the K-th of N consecutive, nearly
-//! equal parts of a run's games, which a scheduler runs as separate jobs; `othello train
-//! merge` joins their files in shard order into the file one run would have written.
+//! `--shard K/N`: the K-th of N consecutive, nearly equal parts of a run's work (the games of
+//! `othello train selfplay` and `rescore`, the searches of a step of `othello book step`),
+//! which a scheduler runs as separate jobs; `othello train merge` and `othello book merge` join
+//! their files in shard order into what one run would have written.
 
 use std::ops::Range;
 
 /// The K-th of N parts of a run (1-based, as `--shard K/N` writes it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Shard {
+pub(crate) struct Shard {
     /// Which part, 1 to `count`.
-    pub(super) index: u64,
+    pub(crate) index: u64,
     /// How many parts.
-    pub(super) count: u64,
+    pub(crate) count: u64,
 }
 
 impl Shard {
-    /// The numbers of this part's games among `games` (game `i` in shard `K` when
+    /// The numbers of this part's items among `games` (item `i` in shard `K` when
     /// `games * (K - 1) / N <= i < games * K / N`): the parts, in order, are the run.
-    pub(super) fn games(self, games: u64) -> Range<u64> {
+    pub(crate) fn games(self, games: u64) -> Range<u64> {
         let at = |part: u64| {
             u64::try_from(u128::from(games) * u128::from(part) / u128::from(self.count))
                 .expect("at most games")
@@ -32,7 +33,7 @@ impl std::fmt::Display for Shard {
 }
 
 /// `K/N` with 1 <= K <= N.
-pub(super) fn parse_shard(text: &str) -> Result<Shard, String> {
+pub(crate) fn parse_shard(text: &str) -> Result<Shard, String> {
     let bad = || format!("expected K/N with 1 <= K <= N (for example 3/8), found {text:?}");
     let (index, count) = text.split_once('/').ok_or_else(bad)?;
     let index: u64 = index.trim().parse().map_err(|_| bad())?;
