@@ -3,7 +3,6 @@
 //! book as the result.
 
 use std::collections::BTreeSet;
-use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -19,7 +18,7 @@ use othello_io::atomic::{check_overwrite, same_file, write_atomic};
 use othello_io::book::{BookFileError, MAX_BOOK_BYTES, read_book};
 use othello_io::progress;
 
-use super::BookCliError;
+use super::{BookCliError, held, say};
 use crate::shard::{Shard, parse_shard};
 
 /// How each position is searched: the options of `build` and `step`.
@@ -34,7 +33,7 @@ pub(super) struct SearchArgs {
     seed: u64,
 
     /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = super::super::parse_hash)]
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = othello_io::options::parse_hash)]
     hash: u32,
 
     /// Save at least this often, in seconds (and at the end).
@@ -207,7 +206,6 @@ pub(super) fn build(args: &BuildArgs) -> Result<(), BookCliError> {
     let bar = progress::bar(args.plan.positions, "positions");
     bar.set_position(builder.book().len() as u64);
     let mut saved = Instant::now();
-    let mut out = io::stdout().lock();
     let mut unsaved = false;
     let batch = args.plan.batch as usize;
     let outcome = loop {
@@ -224,7 +222,7 @@ pub(super) fn build(args: &BuildArgs) -> Result<(), BookCliError> {
             save(&args.out, builder.book())?;
             unsaved = false;
             saved = Instant::now();
-            bar.suspend(|| status(&mut out, &args.out, builder.book(), began))?;
+            bar.suspend(|| status(&args.out, builder.book(), began))?;
         }
     };
     bar.finish_and_clear();
@@ -238,7 +236,7 @@ pub(super) fn build(args: &BuildArgs) -> Result<(), BookCliError> {
             positions: book.len(),
         });
     }
-    status(&mut out, &args.out, book, began)
+    status(&args.out, book, began)
 }
 
 /// The positions of `plan` that shard `shard` searches.
@@ -323,16 +321,12 @@ pub(super) fn step(args: &StepArgs) -> Result<(), BookCliError> {
             counted(plan.leaves.len(), "leaf", "leaves"),
         ),
     };
-    let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "{}: shard {}: {what} ({:.0} s)",
+    say(&format!(
+        "{}: shard {}: {what} ({:.0} s)\n",
         args.out.display(),
         args.shard,
         began.elapsed().as_secs_f64()
-    )
-    .and_then(|()| out.flush())
-    .map_err(BookCliError::Stdout)
+    ))
 }
 
 pub(super) fn merge(args: &MergeArgs) -> Result<(), BookCliError> {
@@ -396,7 +390,6 @@ pub(super) fn merge(args: &MergeArgs) -> Result<(), BookCliError> {
             reason: format!("merged, but cannot be removed: {source}"),
         })?;
     }
-    let mut out = io::stdout().lock();
     let added = if already {
         "the parts were merged already".to_owned()
     } else if plan.is_none() {
@@ -408,15 +401,7 @@ pub(super) fn merge(args: &MergeArgs) -> Result<(), BookCliError> {
             counted(parts.len(), "part", "parts")
         )
     };
-    writeln!(
-        out,
-        "{}: {}, {} expanded ({added})",
-        args.out.display(),
-        counted(book.len(), "position", "positions"),
-        book.expanded()
-    )
-    .and_then(|()| out.flush())
-    .map_err(BookCliError::Stdout)
+    say(&format!("{} ({added})\n", held(&args.out, &book)))
 }
 
 /// Writes `book` to `path` atomically.
@@ -431,20 +416,10 @@ pub(super) fn save(path: &Path, book: &Book) -> Result<(), BookCliError> {
 }
 
 /// One line on the book saved: its positions and the time so far.
-fn status(
-    out: &mut impl Write,
-    path: &Path,
-    book: &Book,
-    began: Instant,
-) -> Result<(), BookCliError> {
-    writeln!(
-        out,
-        "{}: {}, {} expanded ({:.0} s)",
-        path.display(),
-        counted(book.len(), "position", "positions"),
-        book.expanded(),
+fn status(path: &Path, book: &Book, began: Instant) -> Result<(), BookCliError> {
+    say(&format!(
+        "{} ({:.0} s)\n",
+        held(path, book),
         began.elapsed().as_secs_f64()
-    )
-    .and_then(|()| out.flush())
-    .map_err(BookCliError::Stdout)
+    ))
 }

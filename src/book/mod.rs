@@ -218,10 +218,25 @@ fn show(args: &ShowArgs) -> Result<(), BookCliError> {
             }
         }
     }
+    say(&text)
+}
+
+/// Writes `text` to standard output and flushes it.
+fn say(text: &str) -> Result<(), BookCliError> {
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(BookCliError::Stdout)
+}
+
+/// `PATH: N positions, M expanded`: what a book file written holds.
+fn held(path: &std::path::Path, book: &Book) -> String {
+    format!(
+        "{}: {}, {} expanded",
+        path.display(),
+        counted(book.len(), "position", "positions"),
+        book.expanded()
+    )
 }
 
 /// The 8x8 game after `moves` from the start.
@@ -250,11 +265,7 @@ fn export(args: &ExportArgs) -> Result<(), BookCliError> {
     let book = source_book(&args.source)?;
     let text = book.to_text();
     let Some(path) = &args.out else {
-        let mut out = io::stdout().lock();
-        return out
-            .write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(BookCliError::Stdout);
+        return say(&text);
     };
     check_overwrite(path, args.force, MAX_BOOK_BYTES, |bytes| {
         std::str::from_utf8(bytes)
@@ -283,14 +294,5 @@ fn import(args: &ImportArgs) -> Result<(), BookCliError> {
             .map_err(|error| format!("not a book ({error})"))
     })?;
     save(&args.out, &book)?;
-    let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "{}: {}, {} expanded",
-        args.out.display(),
-        counted(book.len(), "position", "positions"),
-        book.expanded()
-    )
-    .and_then(|()| out.flush())
-    .map_err(BookCliError::Stdout)
+    say(&format!("{}\n", held(&args.out, &book)))
 }

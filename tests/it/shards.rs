@@ -52,6 +52,61 @@ fn run_shell(dir: &Path, line: &str, vars: &[(&str, String)]) {
     );
 }
 
+/// A scheduler example's two `othello TOOL` command lines, the shard's (`othello TOOL SHARD`,
+/// with `--shard "$K/$N"`) and the merge's.
+fn example_step(example: &str, tool: &str, shard: &str) -> (String, String) {
+    let commands = example_commands(example, &format!("othello {tool} "));
+    assert_eq!(commands.len(), 2, "{example}: {commands:?}");
+    let find = |step: &str| {
+        commands
+            .iter()
+            .find(|line| line.starts_with(&format!("othello {tool} {step} ")))
+            .unwrap_or_else(|| panic!("{example}: no {step} line in {commands:?}"))
+            .clone()
+    };
+    let (shard, merge) = (find(shard), find("merge"));
+    assert!(shard.contains("--shard \"$K/$N\""), "{shard}");
+    (shard, merge)
+}
+
+/// The example's variables for shard `k` (0 for the merge).
+type Vars<'a> = dyn Fn(u32) -> Vec<(&'static str, String)> + 'a;
+
+/// Runs one step of a scheduler example in `dir`: the shard line for each K of `order`, as the
+/// scheduler starts it (its index is the scheduler's own: K for the Slurm array, `index_from`
+/// 1; K - 1 for the Kubernetes job, `index_from` 0), then the merge line.
+fn run_example_step(
+    dir: &Path,
+    (shard, merge): &(String, String),
+    index_from: u32,
+    order: [u32; 3],
+    vars: &Vars<'_>,
+) {
+    for k in order {
+        let index = (k - 1 + index_from).to_string();
+        let mut vars = vars(k);
+        vars.push(("SLURM_ARRAY_TASK_ID", index.clone()));
+        vars.push(("JOB_COMPLETION_INDEX", index));
+        run_shell(dir, shard, &vars);
+    }
+    run_shell(dir, merge, &vars(0));
+}
+
+/// What cannot run here: the Slurm script parses (`bash -n`) and holds `slurm_lines`, and the
+/// Kubernetes file holds `yaml_lines`.
+fn check_example_files(slurm: &str, slurm_lines: &[&str], yaml: &str, yaml_lines: &[&str]) {
+    let slurm = repository_file(slurm);
+    let status = Command::new("bash").arg("-n").arg(&slurm).status().unwrap();
+    assert!(status.success());
+    let slurm = std::fs::read_to_string(&slurm).unwrap();
+    let yaml = std::fs::read_to_string(repository_file(yaml)).unwrap();
+    for (file, text, lines) in [("slurm", &slurm, slurm_lines), ("yaml", &yaml, yaml_lines)] {
+        for line in lines {
+            assert!(text.contains(line), "{file}: {line}");
+        }
+    }
+}
+
 /// Both examples run one shard per index and then the merge: run as written here, with 3
 /// shards of 5 games, their file is byte for byte that of one run (two threads) from the
 /// same seed.
@@ -70,16 +125,7 @@ fn the_scheduler_examples_shard_selfplay_and_merge_it_into_the_file_of_one_run()
         ("docs/examples/selfplay.slurm", 1),
         ("docs/examples/selfplay-job.yaml", 0),
     ] {
-        let commands = example_commands(example, "othello train ");
-        assert_eq!(commands.len(), 2, "{example}: {commands:?}");
-        let find = |step: &str| {
-            commands
-                .iter()
-                .find(|line| line.starts_with(&format!("othello train {step} ")))
-                .unwrap_or_else(|| panic!("{example}: no {step} line in {commands:?}"))
-        };
-        let (shard, merge) = (find("selfplay"), find("merge"));
-        assert!(shard.contains("--shard \"$K/$N\""), "{shard}");
+        let step = example_step(example, "train", "selfplay");
         let data = dir.join(example.rsplit('/').next().unwrap());
         std::fs::create_dir_all(&data).unwrap();
         let vars = |k: u32| {
@@ -91,33 +137,24 @@ fn the_scheduler_examples_shard_selfplay_and_merge_it_into_the_file_of_one_run()
                 ("DATA", data.display().to_string()),
             ]
         };
-        // The shards as the scheduler starts them, in any order (the index is the scheduler's
-        // own: 1-3 for the Slurm array, 0-2 for the Kubernetes job).
-        for k in [3, 1, 2] {
-            let index = (k - 1 + index_from).to_string();
-            let mut vars = vars(k);
-            vars.push(("SLURM_ARRAY_TASK_ID", index.clone()));
-            vars.push(("JOB_COMPLETION_INDEX", index));
-            run_shell(&dir, shard, &vars);
-        }
-        run_shell(&dir, merge, &vars(0));
+        // The shards as the scheduler starts them, in any order.
+        run_example_step(&dir, &step, index_from, [3, 1, 2], &vars);
         let merged = std::fs::read(data.join("selfplay.dat")).unwrap();
         assert!(
             merged == one,
             "{example}: the merged file differs from the one run's"
         );
     }
-    let slurm = repository_file("docs/examples/selfplay.slurm");
-    let status = Command::new("bash").arg("-n").arg(&slurm).status().unwrap();
-    assert!(status.success());
-    let yaml = std::fs::read_to_string(repository_file("docs/examples/selfplay-job.yaml")).unwrap();
-    for line in [
-        "completionMode: Indexed",
-        "K=$((JOB_COMPLETION_INDEX + 1))",
-        "step: merge",
-    ] {
-        assert!(yaml.contains(line), "{line}");
-    }
+    check_example_files(
+        "docs/examples/selfplay.slurm",
+        &[],
+        "docs/examples/selfplay-job.yaml",
+        &[
+            "completionMode: Indexed",
+            "K=$((JOB_COMPLETION_INDEX + 1))",
+            "step: merge",
+        ],
+    );
 }
 
 /// `rescore --shard K/N` splits the games of its input: three shards merged are the one
@@ -234,16 +271,7 @@ fn the_scheduler_examples_build_a_book_in_steps_of_shards_as_one_build_does() {
         ("docs/examples/book.slurm", 1),
         ("docs/examples/book-job.yaml", 0),
     ] {
-        let commands = example_commands(example, "othello book ");
-        let find = |step: &str| {
-            commands
-                .iter()
-                .find(|line| line.starts_with(&format!("othello book {step} ")))
-                .unwrap_or_else(|| panic!("{example}: no {step} line in {commands:?}"))
-        };
-        let (shard, merge) = (find("step"), find("merge"));
-        assert_eq!(commands.len(), 2, "{example}: {commands:?}");
-        assert!(shard.contains("--shard \"$K/$N\""), "{shard}");
+        let step = example_step(example, "book", "step");
         let data = dir.join(example.rsplit('/').next().unwrap());
         std::fs::create_dir_all(&data).unwrap();
         let vars = |k: u32| {
@@ -259,14 +287,7 @@ fn the_scheduler_examples_build_a_book_in_steps_of_shards_as_one_build_does() {
             ]
         };
         for _ in 0..12 {
-            for k in [2, 3, 1] {
-                let index = (k - 1 + index_from).to_string();
-                let mut vars = vars(k);
-                vars.push(("SLURM_ARRAY_TASK_ID", index.clone()));
-                vars.push(("JOB_COMPLETION_INDEX", index));
-                run_shell(&dir, shard, &vars);
-            }
-            run_shell(&dir, merge, &vars(0));
+            run_example_step(&dir, &step, index_from, [2, 3, 1], &vars);
         }
         let built = std::fs::read(data.join("book.bin")).unwrap();
         assert!(
@@ -276,20 +297,17 @@ fn the_scheduler_examples_build_a_book_in_steps_of_shards_as_one_build_does() {
         // The merges removed their parts.
         assert!(!data.join("part-1-of-3.book").exists());
     }
-    let slurm = repository_file("docs/examples/book.slurm");
-    let status = Command::new("bash").arg("-n").arg(&slurm).status().unwrap();
-    assert!(status.success());
-    let slurm = std::fs::read_to_string(&slurm).unwrap();
-    assert!(slurm.contains("--dependency=afterok:\"$array\" --export=ALL,STEP=merge"));
-    let yaml = std::fs::read_to_string(repository_file("docs/examples/book-job.yaml")).unwrap();
-    for line in [
-        "completionMode: Indexed",
-        "K=$((JOB_COMPLETION_INDEX + 1))",
-        "step: merge",
-        "kubectl delete job -l app=othello-book",
-    ] {
-        assert!(yaml.contains(line), "{line}");
-    }
+    check_example_files(
+        "docs/examples/book.slurm",
+        &["--dependency=afterok:\"$array\" --export=ALL,STEP=merge"],
+        "docs/examples/book-job.yaml",
+        &[
+            "completionMode: Indexed",
+            "K=$((JOB_COMPLETION_INDEX + 1))",
+            "step: merge",
+            "kubectl delete job -l app=othello-book",
+        ],
+    );
 }
 
 /// `othello book step` with the options of one test build: a step of 3 leaves from `book`.
