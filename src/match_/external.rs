@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use othello::notation::parse_square;
 use othello::{Color, Dimensions, RuleSet, Setup, Square};
 use othello_contain::{Containment, Limits, Tree};
+use othello_engine::arena::clock::seconds_text;
 use othello_engine::arena::{Contestant, Fault, GameSoFar};
 use othello_records::{GameRecord, Metadata, RecordMove, ggf};
 
@@ -319,12 +320,16 @@ pub struct External {
     words: Vec<String>,
     protocol: Protocol,
     timeout: Duration,
+    /// How long the engine may take to answer now: the timeout, or less on a clock.
+    limit: Duration,
     process: Option<Process>,
     /// The plays the engine has been told since its board was cleared (GTP, `None` a pass),
     /// or `None` when its board must be set up again.
     told: Option<Vec<Play>>,
     /// Whether the engine refused a pass (GTP): it is told the moves alone.
     refuses_passes: bool,
+    /// Whether the engine refused `time_settings` (GTP): it is not told the clock.
+    refuses_clock: bool,
     /// CPU time of the processes that have ended.
     spent: Duration,
     /// Numbers `ping` (NBoard).
@@ -345,9 +350,11 @@ impl External {
             words: words.to_vec(),
             protocol,
             timeout,
+            limit: timeout,
             process: None,
             told: None,
             refuses_passes: false,
+            refuses_clock: false,
             spent: Duration::ZERO,
             pings: 0,
         };
@@ -421,7 +428,7 @@ impl External {
     /// Sends a GTP command and reads its answer: the text after `=` (lines joined by
     /// newlines); a `?` answer is an unreadable one.
     fn gtp(&mut self, command: &str) -> Result<String, Fault> {
-        let limit = self.timeout;
+        let limit = self.limit;
         let deadline = Instant::now() + limit;
         let process = self.process()?;
         process.send(command)?;
@@ -459,7 +466,7 @@ impl External {
         self.pings += 1;
         let pong = format!("pong {}", self.pings);
         self.send(&format!("ping {}", self.pings))?;
-        let limit = self.timeout;
+        let limit = self.limit;
         let deadline = Instant::now() + limit;
         let process = self.process()?;
         while process.read_line(deadline, limit)?.trim() != pong {}
@@ -473,6 +480,9 @@ impl External {
             _ => {
                 self.gtp("clear_board")?;
                 self.told = Some(Vec::new());
+                if let Some(clock) = game.clock {
+                    self.tell_clock(&format!("time_settings {} 0 0", seconds_text(clock.left)))?;
+                }
                 0
             }
         };
@@ -494,6 +504,10 @@ impl External {
             self.told.get_or_insert_with(Vec::new).push(play);
         }
         let turn = game.now.turn().expect("a player is on turn");
+        if let Some(clock) = game.clock {
+            let left = seconds_text(clock.left);
+            self.tell_clock(&format!("time_left {} {left} 0", color_name(turn)))?;
+        }
         let answer = self.gtp(&format!("genmove {}", color_name(turn)))?;
         let square = read_move(&answer)?;
         self.told.get_or_insert_with(Vec::new).push(Play {
@@ -503,11 +517,27 @@ impl External {
         Ok(square)
     }
 
+    /// Tells a GTP engine the clock (`time_settings`, `time_left`), unless it refused to hear
+    /// it: an engine without clocks plays on, not told.
+    fn tell_clock(&mut self, command: &str) -> Result<(), Fault> {
+        if self.refuses_clock {
+            return Ok(());
+        }
+        match self.gtp(command) {
+            Ok(_) => Ok(()),
+            Err(Fault::Garbage(_)) => {
+                self.refuses_clock = true;
+                Ok(())
+            }
+            Err(fault) => Err(fault),
+        }
+    }
+
     fn choose_nboard(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
         self.send(&format!("set game {}", ggf::game(&nboard_record(game))))?;
         self.sync()?;
         self.send("go")?;
-        let limit = self.timeout;
+        let limit = self.limit;
         let deadline = Instant::now() + limit;
         let process = self.process()?;
         loop {
@@ -521,8 +551,16 @@ impl External {
     }
 }
 
+/// How long after its time has run out an engine's answer is still awaited (the game is lost
+/// on time either way).
+const CLOCK_GRACE: Duration = Duration::from_secs(1);
+
 impl Contestant for External {
     fn choose(&mut self, game: &GameSoFar) -> Result<Square, Fault> {
+        // On a clock, an answer is awaited until a little after the time runs out.
+        self.limit = game.clock.map_or(self.timeout, |clock| {
+            self.timeout.min(clock.left + CLOCK_GRACE)
+        });
         if self.process.is_none() {
             self.restart()?;
         }

@@ -28,7 +28,7 @@ use clap::Args;
 
 use othello::text::counted;
 use othello_engine::arena::spec::Contender;
-use othello_engine::arena::{Openings, Schedule};
+use othello_engine::arena::{Openings, Schedule, TimeControl};
 use othello_records::{self as record, ReadOptions};
 
 use super::Failure;
@@ -54,7 +54,10 @@ book move is the book's best. gtp:COMMAND or nboard:COMMAND, an engine started f
 gtp:\"gtp-rhino -l 4\".
 
 A game in which a player answers an illegal move or garbage, does not answer within --timeout,
-or crashes is lost by that player (forfeited); an engine is restarted after such a fault.
+runs out of time on the --clock, or crashes is lost by that player (forfeited); an engine is
+restarted after such a fault. On a --clock, GTP engines are told it (time_settings at the start
+of a game, time_left before each genmove), this engine thinks by it, and NBoard engines, whose
+protocol has no clock, play as set.
 
 Exit status: 0 done, 1 a run-time failure (an engine cannot be started, the games cannot be
 saved), 2 bad usage (a player, an openings file or a weights file that cannot be used, --save
@@ -90,6 +93,12 @@ pub struct MatchArgs {
     /// Games played at once, each by a pair of players of its own.
     #[arg(long, value_name = "J", default_value_t = 1, value_parser = super::threads_parser())]
     concurrency: u16,
+
+    /// Each player's time for a game and the increment a move (Fischer), in seconds: 60, or
+    /// 10+0.1. A move is timed from the question to the answer; a player whose move takes
+    /// longer than its time left loses the game.
+    #[arg(long, value_name = "SECONDS[+SECONDS]")]
+    clock: Option<TimeControl>,
 
     /// Seconds an external engine may take to answer (a move or any other command).
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0, value_parser = parse_seconds)]
@@ -167,6 +176,7 @@ fn play_match(args: &MatchArgs) -> Result<(), MatchError> {
     let plan = Plan {
         openings,
         schedule: Schedule { games: args.games },
+        clock: args.clock,
         next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
     };

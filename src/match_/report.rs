@@ -217,7 +217,7 @@ fn record_of(finished: &Finished, black: &str, white: &str) -> GameRecord {
             } else {
                 '+'
             };
-            let how = if matches!(forfeit.fault, Fault::Timeout(_)) {
+            let how = if matches!(forfeit.fault, Fault::Timeout(_) | Fault::OutOfTime { .. }) {
                 't'
             } else {
                 'r'

@@ -11,7 +11,8 @@ use othello_engine::Evaluation;
 use othello_engine::arena::openings;
 use othello_engine::arena::spec::Contender;
 use othello_engine::arena::{
-    Contestant, EnginePlayer, Fault, Finished, GameSoFar, Openings, Schedule, play_game,
+    Contestant, EnginePlayer, Fault, Finished, GameSoFar, Openings, Schedule, TimeControl,
+    play_game,
 };
 
 use super::external::{External, Protocol};
@@ -103,6 +104,7 @@ pub(super) struct Played {
 pub(super) struct Plan {
     pub(super) openings: Openings,
     pub(super) schedule: Schedule,
+    pub(super) clock: Option<TimeControl>,
     pub(super) next: AtomicU64,
     pub(super) stop: AtomicBool,
 }
@@ -120,7 +122,7 @@ pub(super) fn worker(plan: &Plan, mut sides: [Side; 2], results: &Sender<Played>
         let (opening, a_color) = plan.schedule.pairing(index);
         let opening = plan.openings.opening(opening, &mut judge);
         let before = [a.cpu(), b.cpu()];
-        let finished = play_game(&opening, a_color, a, b);
+        let finished = play_game(&opening, a_color, a, b, plan.clock);
         let cpu = [
             a.cpu().saturating_sub(before[0]),
             b.cpu().saturating_sub(before[1]),

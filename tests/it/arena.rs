@@ -12,6 +12,7 @@ use othello_engine::arena::Elo;
 use othello_engine::arena::spec::{BookSpec, Budget, Contender, EngineSpec, EvaluationSpec};
 use othello_engine::computer::Level;
 
+mod clock;
 mod external;
 mod stop;
 

@@ -19,10 +19,11 @@
 //! let schedule = Schedule { games: 2 };
 //! let (opening, a_color) = schedule.pairing(0);
 //! let start = openings.opening(opening, &mut judge);
-//! let finished = play_game(&start, a_color, &mut a, &mut b);
+//! let finished = play_game(&start, a_color, &mut a, &mut b, None);
 //! assert!(finished.end.is_over() && finished.forfeit.is_none());
 //! ```
 
+pub mod clock;
 pub mod openings;
 pub mod spec;
 
@@ -31,11 +32,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::book::Book;
+use crate::clock::Instant;
 use crate::{Engine, Evaluation, Limits};
 use othello::Color;
 use othello::Game;
 use othello::Square;
 
+use clock::Clocks;
+pub use clock::{TimeControl, TimeLeft};
 pub use openings::{Opening, Openings};
 use spec::{Budget, EngineSpec};
 
@@ -48,6 +52,8 @@ pub struct GameSoFar<'a> {
     pub moves: &'a [Square],
     /// The position now.
     pub now: &'a Game,
+    /// The clock of the player on turn, in a game played on one.
+    pub clock: Option<TimeLeft>,
 }
 
 impl GameSoFar<'_> {
@@ -78,6 +84,13 @@ pub enum Fault {
     Garbage(String),
     /// It did not answer in time.
     Timeout(Duration),
+    /// Its move took longer than the time it had left on the game's clock.
+    OutOfTime {
+        /// How long the move took.
+        took: Duration,
+        /// The time it had left.
+        left: Duration,
+    },
     /// Its answer went on past this many bytes (it was cut off there).
     Overlong(u64),
     /// It ended, or could not be talked to (how).
@@ -90,6 +103,12 @@ impl fmt::Display for Fault {
             Fault::Illegal(answer) => write!(f, "illegal move {answer}"),
             Fault::Garbage(answer) => write!(f, "answered {answer:?}, not a move"),
             Fault::Timeout(limit) => write!(f, "no answer within {} s", limit.as_secs_f64()),
+            Fault::OutOfTime { took, left } => write!(
+                f,
+                "out of time (a move of {} s with {} s left)",
+                clock::seconds_text(*took),
+                clock::seconds_text(*left)
+            ),
             Fault::Overlong(limit) => write!(f, "an answer longer than {limit} bytes, cut off"),
             Fault::Crashed(how) => write!(f, "crashed ({how})"),
         }
@@ -120,6 +139,10 @@ impl EnginePlayer {
     /// a book file is read by the caller and given with [`EnginePlayer::with_book`].
     #[must_use]
     pub fn new(spec: &EngineSpec, evaluation: Evaluation) -> EnginePlayer {
+        // The compiled-in weights are read now, not on the first move's clock.
+        if matches!(evaluation, Evaluation::Trained) {
+            std::sync::LazyLock::force(&crate::patterns::WEIGHTS);
+        }
         let mut engine = openings::match_engine();
         engine.set_evaluation(evaluation);
         engine.set_selective(spec.selective);
@@ -138,8 +161,9 @@ impl EnginePlayer {
         self
     }
 
-    /// The limits of its search in `game`: its budget's, with its share of the clock if given.
-    fn limits(&self, game: &Game) -> Limits {
+    /// The limits of its search in `game`: its budget's, with its share of the clock if given,
+    /// or its time by the game's clock if it has one.
+    fn limits(&self, game: &Game, clock: Option<TimeLeft>) -> Limits {
         let mut limits = match self.budget {
             Budget::Level(level) => level.profile().limits(game),
             Budget::Nodes(nodes) => Limits {
@@ -150,6 +174,11 @@ impl EnginePlayer {
         if let Some(share) = self.share {
             limits.target = Some(share);
             limits.time = Some(share.mul_f64(spec::CAP_PER_SHARE));
+        }
+        if let Some(clock) = clock {
+            let (share, hard) = clock.budget(game.board().empties());
+            limits.target = Some(share);
+            limits.time = Some(hard);
         }
         limits
     }
@@ -168,7 +197,7 @@ impl Contestant for EnginePlayer {
             return Ok(best.square);
         }
         self.engine
-            .search(game.now, &self.limits(game.now))
+            .search(game.now, &self.limits(game.now, game.clock))
             .map(|report| report.best_move)
             .map_err(|error| Fault::Crashed(error.to_string()))
     }
@@ -224,7 +253,9 @@ impl Finished {
 }
 
 /// Plays one game from `opening`, player A with `a_color`, until it is over or a player cannot
-/// give a legal move. The driver checks every move: an illegal one forfeits the game.
+/// give a legal move, on `clock` if given. The driver checks every move: an illegal one
+/// forfeits the game, as does one that takes longer than its player's time left (timed by the
+/// wall clock from the question to the answer).
 ///
 /// # Panics
 /// Never: a move is played only once checked legal.
@@ -233,16 +264,25 @@ pub fn play_game(
     a_color: Color,
     a: &mut dyn Contestant,
     b: &mut dyn Contestant,
+    clock: Option<TimeControl>,
 ) -> Finished {
     let mut now = opening.position().clone();
     let mut moves = opening.moves().to_vec();
     let mut forfeit = None;
+    let mut clocks = clock.map(Clocks::new);
     while let Some(turn) = now.turn() {
         let player: &mut dyn Contestant = if turn == a_color { &mut *a } else { &mut *b };
-        let answer = player.choose(&GameSoFar {
+        let asked = Instant::now();
+        let mut answer = player.choose(&GameSoFar {
             moves: &moves,
             now: &now,
+            clock: clocks.map(|clocks| clocks.on_turn(turn)),
         });
+        if let Some(clocks) = &mut clocks
+            && let Err(fault) = clocks.charge(turn, asked.elapsed())
+        {
+            answer = Err(fault);
+        }
         match answer {
             Ok(square) if now.is_legal(square) => {
                 now.play(square).expect("checked legal");
@@ -428,7 +468,7 @@ mod tests {
         };
         let mut engine = EnginePlayer::new(&spec, Evaluation::Classic);
         let mut stubborn = Stubborn(Square::new(0, 0));
-        let finished = play_game(&start, Color::White, &mut stubborn, &mut engine);
+        let finished = play_game(&start, Color::White, &mut stubborn, &mut engine, None);
         assert_eq!(finished.moves.len(), 1, "black moved, white forfeited");
         assert_eq!(finished.end.board().empties(), 59);
         assert_eq!(
@@ -460,7 +500,7 @@ mod tests {
                 share,
                 ..EngineSpec::default()
             };
-            EnginePlayer::new(&spec, Evaluation::Classic).limits(&game)
+            EnginePlayer::new(&spec, Evaluation::Classic).limits(&game, None)
         };
         let level = player(Budget::Level(crate::computer::Level::MAX), None);
         assert_eq!((level.target, level.time), (Some(share), Some(cap)));
@@ -498,8 +538,8 @@ mod tests {
             let mut b = EnginePlayer::new(&spec, Evaluation::Trained);
             for index in 0..2 {
                 let opening = openings.opening(index, &mut judge);
-                let first = play_game(&opening, Color::Black, &mut a, &mut b);
-                let second = play_game(&opening, Color::White, &mut a, &mut b);
+                let first = play_game(&opening, Color::Black, &mut a, &mut b, None);
+                let second = play_game(&opening, Color::White, &mut a, &mut b, None);
                 assert_eq!(first.moves, second.moves, "opening {index} at {budget:?}");
                 assert_eq!(
                     first.end.margin(Color::Black),

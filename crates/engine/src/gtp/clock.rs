@@ -35,8 +35,7 @@ impl Clock {
         let share = if stones > 0 {
             left / stones
         } else {
-            // My moves still to come; keep a tenth of the time in reserve.
-            left.mul_f64(0.9) / empties.div_ceil(2).max(1)
+            crate::arena::clock::share_of(left, empties)
         };
         Some((share + per_stone).max(Duration::from_millis(10)))
     }
@@ -46,6 +45,6 @@ impl Clock {
     pub(super) fn hard_limit(&self, player: Color, share: Duration) -> Duration {
         let main = self.settings.map_or(Duration::ZERO, |(main, _, _)| main);
         let left = self.left[player].map_or(main, |(left, _)| left);
-        (share * 2).min(left / 2).max(share)
+        crate::arena::clock::hard_limit(share, left)
     }
 }
