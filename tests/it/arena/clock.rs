@@ -5,12 +5,7 @@ use std::time::Duration;
 
 use crate::support::{othello, scratch, script};
 
-use super::external::gtp_fake_running;
-
-/// This test binary's `othello`, quoted for a player's command line.
-fn binary() -> String {
-    shell_words::quote(env!("CARGO_BIN_EXE_othello")).into_owned()
-}
+use super::external::{binary, gtp_fake_running};
 
 /// `othello match` with `args` after its own: status and standard output.
 fn run_match(args: &[&str]) -> (bool, String) {

@@ -9,7 +9,7 @@ use predicates::prelude::*;
 use crate::support::{othello, scratch, script};
 
 /// This test binary's `othello`, quoted for a player's command line.
-fn binary() -> String {
+pub(super) fn binary() -> String {
     shell_words::quote(env!("CARGO_BIN_EXE_othello")).into_owned()
 }
 
