@@ -93,11 +93,21 @@ impl TimeLeft {
     }
 }
 
+/// Empty squares from which the rest of a game takes little time (the exact solve's, at most
+/// a fraction of a second).
+const QUICK_EMPTIES: u32 = 12;
+
+/// How much of its even share of the time left a move aims at: iterative deepening ends a
+/// search, on average, well within its aim (it starts no iteration that would overrun it).
+const AIM: f64 = 1.5;
+
 /// The share of `left` for one move with `empties` empty squares: the time shared among the
-/// mover's moves still to come, a tenth kept in reserve.
+/// mover's moves still to come before the last, quick empty squares (by [`AIM`]), and at most
+/// half of it.
 #[must_use]
 pub(crate) fn share_of(left: Duration, empties: u32) -> Duration {
-    left.mul_f64(0.9) / empties.div_ceil(2).max(1)
+    let moves = empties.saturating_sub(QUICK_EMPTIES).div_ceil(2).max(1);
+    (left.mul_f64(AIM) / moves).min(left / 2)
 }
 
 /// The longest a search whose share is `share` may take with `left` on the clock: twice the
@@ -219,7 +229,7 @@ mod tests {
         let limits = player.limits(&game, Some(clock));
         assert_eq!(
             (limits.target, limits.time),
-            (Some(ms(1800)), Some(ms(3600)))
+            (Some(ms(3750)), Some(ms(7500)))
         );
         assert_eq!(limits.nodes, Some(5000));
     }
@@ -280,13 +290,15 @@ mod tests {
             left: ms(60_000),
             increment: Duration::ZERO,
         };
-        // 30 moves to come at 60 empties: 54 s / 30.
-        assert_eq!(clock.budget(60), (ms(1800), ms(3600)));
+        // 24 moves to come at 60 empties before the last 12: 1.5 * 60 s / 24.
+        assert_eq!(clock.budget(60), (ms(3750), ms(7500)));
         let with_increment = TimeLeft {
-            increment: ms(200),
+            increment: ms(250),
             ..clock
         };
-        assert_eq!(with_increment.budget(60), (ms(2000), ms(4000)));
+        assert_eq!(with_increment.budget(60), (ms(4000), ms(8000)));
+        // From 14 empties on, one move to come: at most half the time left.
+        assert_eq!(clock.budget(14), (ms(30_000), ms(30_000)));
         // Little time left: both at half of it, whatever the increment.
         let short = TimeLeft {
             left: ms(100),

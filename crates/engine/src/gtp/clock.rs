@@ -15,9 +15,10 @@ pub(super) struct Clock {
 }
 
 impl Clock {
-    /// How long `player` may think over a move with `empties` empty squares left: the time left
-    /// shared among the moves still to play (or the stones of the byo-yomi period), plus the
-    /// byo-yomi time of one stone; `None` without time limits.
+    /// How long `player` may think over a move with `empties` empty squares left: in main time,
+    /// its share of the time left ([`crate::arena::clock::share_of`]) plus the byo-yomi time of
+    /// one stone; in a byo-yomi period, the period's time left over its stones left, a tenth
+    /// kept in reserve; `None` without time limits.
     pub(super) fn budget(&self, player: Color, empties: u32) -> Option<Duration> {
         let (main, byo_time, byo_stones) = self.settings?;
         if byo_stones == 0 && !byo_time.is_zero() {
@@ -33,11 +34,12 @@ impl Clock {
             Duration::ZERO
         };
         let share = if stones > 0 {
-            left / stones
+            // In a byo-yomi period: its time left over its stones left, a tenth in reserve.
+            left.mul_f64(0.9) / stones
         } else {
-            crate::arena::clock::share_of(left, empties)
+            crate::arena::clock::share_of(left, empties) + per_stone
         };
-        Some((share + per_stone).max(Duration::from_millis(10)))
+        Some(share.max(Duration::from_millis(10)))
     }
 
     /// The longest `player` may think over a move whose share is `share`: twice the share, but

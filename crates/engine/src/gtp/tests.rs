@@ -133,7 +133,11 @@ fn showboard_and_time_budget() {
         settings: Some((Duration::from_secs(300), Duration::ZERO, 0)),
         left: ByColor::default(),
     };
-    assert_eq!(clock.budget(Color::Black, 60), Some(Duration::from_secs(9)));
+    // 1.5 times 300 s over the 24 moves before the last 12 empty squares.
+    assert_eq!(
+        clock.budget(Color::Black, 60),
+        Some(Duration::from_millis(18_750))
+    );
     let no_limit = Clock {
         settings: Some((Duration::ZERO, Duration::from_secs(1), 0)),
         left: ByColor::default(),
@@ -144,7 +148,7 @@ fn showboard_and_time_budget() {
     assert_eq!(text(&mut gtp, "time_left white 30 5"), "= \n\n");
     assert_eq!(
         gtp.clock.budget(Color::White, 60),
-        Some(Duration::from_secs(6))
+        Some(Duration::from_millis(5400))
     );
     // Twice the share, at most half the time left, at least the share.
     let six = Duration::from_secs(6);
@@ -159,4 +163,10 @@ fn showboard_and_time_budget() {
     );
     assert_eq!(text(&mut gtp, "time_left white 10 0"), "= \n\n");
     assert_eq!(gtp.clock.hard_limit(Color::White, six), six);
+    // The last stone of a byo-yomi period: 9 of its 10 s, and never past them.
+    assert_eq!(text(&mut gtp, "time_settings 0 10 1"), "= \n\n");
+    assert_eq!(text(&mut gtp, "time_left black 10 1"), "= \n\n");
+    let nine = Duration::from_secs(9);
+    assert_eq!(gtp.clock.budget(Color::Black, 30), Some(nine));
+    assert_eq!(gtp.clock.hard_limit(Color::Black, nine), nine);
 }
