@@ -495,11 +495,7 @@ impl External {
                 None if self.refuses_passes => {}
                 // An engine that refuses a pass (GRhino: "? syntax error") sees whose move it
                 // is from the moves alone: it is not sent passes again.
-                None => match self.gtp(&format!("play {color} pass")) {
-                    Ok(_) => {}
-                    Err(Fault::Garbage(_)) => self.refuses_passes = true,
-                    Err(fault) => return Err(fault),
-                },
+                None => self.refuses_passes = !self.gtp_heard(&format!("play {color} pass"))?,
             }
             self.told.get_or_insert_with(Vec::new).push(play);
         }
@@ -520,15 +516,18 @@ impl External {
     /// Tells a GTP engine the clock (`time_settings`, `time_left`), unless it refused to hear
     /// it: an engine without clocks plays on, not told.
     fn tell_clock(&mut self, command: &str) -> Result<(), Fault> {
-        if self.refuses_clock {
-            return Ok(());
+        if !self.refuses_clock {
+            self.refuses_clock = !self.gtp_heard(command)?;
         }
+        Ok(())
+    }
+
+    /// Sends a GTP command the engine may refuse: whether it accepted it (a `?` answer is a
+    /// refusal, not a fault).
+    fn gtp_heard(&mut self, command: &str) -> Result<bool, Fault> {
         match self.gtp(command) {
-            Ok(_) => Ok(()),
-            Err(Fault::Garbage(_)) => {
-                self.refuses_clock = true;
-                Ok(())
-            }
+            Ok(_) => Ok(true),
+            Err(Fault::Garbage(_)) => Ok(false),
             Err(fault) => Err(fault),
         }
     }

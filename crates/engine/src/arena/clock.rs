@@ -9,6 +9,7 @@ use std::time::Duration;
 use othello::{ByColor, Color};
 
 use super::Fault;
+use crate::clock::{hard_limit, share_of};
 
 /// The longest time a clock may give, in seconds: a day.
 const MAX_SECONDS: f64 = 86_400.0;
@@ -28,6 +29,9 @@ impl FromStr for TimeControl {
     /// `SECONDS` or `SECONDS+SECONDS` (`60`, `10+0.1`): the time for a game, above 0, and the
     /// increment a move, each at most a day, to the millisecond.
     fn from_str(text: &str) -> Result<TimeControl, String> {
+        let error = |problem: String| {
+            format!("expected SECONDS[+SECONDS] (as 60 or 10+0.1), found {text:?}: {problem}")
+        };
         let (main, increment) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
         let seconds = |part: &str, what: &str| {
             part.trim()
@@ -35,20 +39,12 @@ impl FromStr for TimeControl {
                 .ok()
                 .filter(|s| s.is_finite() && (0.0..=MAX_SECONDS).contains(s))
                 .map(|s| Duration::from_millis((s * 1000.0).round() as u64))
-                .ok_or_else(|| {
-                    format!(
-                        "expected SECONDS[+SECONDS] (as 60 or 10+0.1), found {text:?}: {what} \
-                         is not seconds from 0 to {MAX_SECONDS}"
-                    )
-                })
+                .ok_or_else(|| error(format!("{what} is not seconds from 0 to {MAX_SECONDS}")))
         };
         let main = seconds(main, "the time for a game")?;
         let increment = seconds(increment, "the increment")?;
         if main.is_zero() {
-            return Err(format!(
-                "expected SECONDS[+SECONDS] (as 60 or 10+0.1), found {text:?}: the time for a \
-                 game must be above 0"
-            ));
+            return Err(error("the time for a game must be above 0".to_owned()));
         }
         Ok(TimeControl { main, increment })
     }
@@ -91,30 +87,6 @@ impl TimeLeft {
         let share = (share_of(self.left, empties) + self.increment).min(self.left / 2);
         (share, hard_limit(share, self.left))
     }
-}
-
-/// Empty squares from which the rest of a game takes little time (the exact solve's, at most
-/// a fraction of a second).
-const QUICK_EMPTIES: u32 = 12;
-
-/// How much of its even share of the time left a move aims at: iterative deepening ends a
-/// search, on average, well within its aim (it starts no iteration that would overrun it).
-const AIM: f64 = 1.5;
-
-/// The share of `left` for one move with `empties` empty squares: the time shared among the
-/// mover's moves still to come before the last, quick empty squares (by [`AIM`]), and at most
-/// half of it.
-#[must_use]
-pub(crate) fn share_of(left: Duration, empties: u32) -> Duration {
-    let moves = empties.saturating_sub(QUICK_EMPTIES).div_ceil(2).max(1);
-    (left.mul_f64(AIM) / moves).min(left / 2)
-}
-
-/// The longest a search whose share is `share` may take with `left` on the clock: twice the
-/// share, but never more than half the time left (nor less than the share).
-#[must_use]
-pub(crate) fn hard_limit(share: Duration, left: Duration) -> Duration {
-    (share * 2).min(left / 2).max(share)
 }
 
 /// Both players' clocks in a game.

@@ -16,7 +16,7 @@ pub(super) struct Clock {
 
 impl Clock {
     /// How long `player` may think over a move with `empties` empty squares left: in main time,
-    /// its share of the time left ([`crate::arena::clock::share_of`]) plus the byo-yomi time of
+    /// its share of the time left ([`crate::clock::share_of`]) plus the byo-yomi time of
     /// one stone; in a byo-yomi period, the period's time left over its stones left, a tenth
     /// kept in reserve; `None` without time limits.
     pub(super) fn budget(&self, player: Color, empties: u32) -> Option<Duration> {
@@ -37,7 +37,7 @@ impl Clock {
             // In a byo-yomi period: its time left over its stones left, a tenth in reserve.
             left.mul_f64(0.9) / stones
         } else {
-            crate::arena::clock::share_of(left, empties) + per_stone
+            crate::clock::share_of(left, empties) + per_stone
         };
         Some(share.max(Duration::from_millis(10)))
     }
@@ -47,6 +47,6 @@ impl Clock {
     pub(super) fn hard_limit(&self, player: Color, share: Duration) -> Duration {
         let main = self.settings.map_or(Duration::ZERO, |(main, _, _)| main);
         let left = self.left[player].map_or(main, |(left, _)| left);
-        crate::arena::clock::hard_limit(share, left)
+        crate::clock::hard_limit(share, left)
     }
 }
