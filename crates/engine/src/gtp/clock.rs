@@ -27,7 +27,7 @@ impl Clock {
         if main.is_zero() && byo_time.is_zero() {
             return None;
         }
-        let (left, stones) = self.left[player].unwrap_or((main, 0));
+        let (left, stones) = self.time_left(player);
         let per_stone = if byo_stones > 0 {
             byo_time / byo_stones
         } else {
@@ -45,8 +45,13 @@ impl Clock {
     /// The longest `player` may think over a move whose share is `share`: twice the share, but
     /// never more than half the time left (nor less than the share).
     pub(super) fn hard_limit(&self, player: Color, share: Duration) -> Duration {
+        crate::clock::hard_limit(share, self.time_left(player).0)
+    }
+
+    /// `player`'s time left and stones left in its byo-yomi period: as `time_left` last said,
+    /// else the main time (and no period).
+    fn time_left(&self, player: Color) -> (Duration, u32) {
         let main = self.settings.map_or(Duration::ZERO, |(main, _, _)| main);
-        let left = self.left[player].map_or(main, |(left, _)| left);
-        crate::clock::hard_limit(share, left)
+        self.left[player].unwrap_or((main, 0))
     }
 }
