@@ -241,8 +241,7 @@ fn limits(
         None => Limits {
             depth,
             time,
-            target: None,
-            nodes: None,
+            ..Limits::default()
         },
     })
 }

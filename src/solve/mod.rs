@@ -275,7 +275,7 @@ pub fn run(args: &SolveArgs) -> Result<(), SolveError> {
         depth: args.depth,
         nodes: None,
         time: args.time,
-        target: None,
+        ..Limits::default()
     };
     let largest = entries
         .iter()

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::{progress, thread_pool, threads_parser};
 use othello::text::counted;
-use othello_engine::train::{Rescoring, Sample, SampleError};
+use othello_engine::train::{Rescoring, Sample, SampleError, rescored_game};
 
 use super::data::{open_data, read_games};
 use super::error::{TrainError, file_error};
@@ -94,13 +94,8 @@ pub(super) fn run(args: &RescoreArgs) -> Result<(), TrainError> {
                 .map_init(
                     || engine_with(&evaluation),
                     |engine, game| {
-                        let mut bytes =
-                            Vec::with_capacity(game.len() * othello_engine::train::RECORD_BYTES);
-                        for sample in *game {
-                            let rescored = sample.rescored(engine, rescoring)?;
-                            bytes.extend_from_slice(&rescored.to_bytes());
-                        }
-                        Ok(bytes)
+                        let rescored = rescored_game(game, engine, rescoring)?;
+                        Ok(rescored.iter().flat_map(Sample::to_bytes).collect())
                     },
                 )
                 .collect()

@@ -173,6 +173,7 @@ impl Profile {
             nodes: Some(self.nodes),
             time: self.time,
             target: self.target,
+            floor: None,
         }
     }
 }

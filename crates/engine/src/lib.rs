@@ -206,12 +206,38 @@ impl Engine {
         stop: &AtomicBool,
         on_progress: &mut dyn FnMut(&SearchReport),
     ) -> Result<SearchReport, EngineError> {
+        // A fresh table for every search keeps searches reproducible.
+        self.tables.clear();
+        self.run(game, limits, stop, on_progress)
+    }
+
+    /// Searches like [`Engine::search`], but with what the tables hold from the searches
+    /// before (which [`Engine::search`] forgets): a position solved after the position one of
+    /// its moves leads to finds that position's proof there. An exact score does not depend
+    /// on the tables; the nodes it takes, and the score of a search that is not exact, do.
+    ///
+    /// # Errors
+    /// As [`Engine::search`].
+    pub fn search_after_others(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+    ) -> Result<SearchReport, EngineError> {
+        self.run(game, limits, &AtomicBool::new(false), &mut |_| {})
+    }
+
+    /// The search of [`Engine::search_with`] on the tables as they are.
+    fn run(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_progress: &mut dyn FnMut(&SearchReport),
+    ) -> Result<SearchReport, EngineError> {
         if limits.depth == Some(0) {
             return Err(EngineError::ZeroDepth);
         }
         let turn = game.turn().ok_or(EngineError::GameOver)?;
-        // A fresh table for every search keeps searches reproducible.
-        self.tables.clear();
         self.visited.store(0, Ordering::Relaxed);
         let job = driver::SearchJob {
             board: game.board(),

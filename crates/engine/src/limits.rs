@@ -39,6 +39,11 @@ pub struct Limits {
     /// iteration's time, grown as it grew from the one before); `time` still stops an
     /// iteration under way.
     pub target: Option<Duration>,
+    /// A score the position is known to reach, in discs for the player to move (a move's
+    /// exact value): the exact solve tests first whether any move does better, with a null
+    /// window there, instead of searching for the score from a guess. Only the exact solve
+    /// reads it, and a wrong floor costs time, never the score.
+    pub floor: Option<i32>,
 }
 
 impl Limits {

@@ -237,7 +237,8 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
     let mut depth = 1;
     loop {
         if solve_at(depth) {
-            if shape.endcut.is_some() && n >= SELECTIVE_SOLVE_MIN {
+            // A floor guesses better than a selective solve would.
+            if shape.endcut.is_some() && n >= SELECTIVE_SOLVE_MIN && limits.floor.is_none() {
                 guess = selective_solves(
                     searcher,
                     team,
@@ -248,7 +249,9 @@ fn iterate<B: SearchBits, R: Rules, C: Cpu>(
                     on_progress,
                 );
             }
-            if let Some(score) = solve_root(searcher, team, position, &mut root, guess) {
+            if let Some(score) =
+                solve_root(searcher, team, position, &mut root, guess, limits.floor)
+            {
                 best_line = BestLine {
                     best: root[0].index,
                     score,
@@ -314,7 +317,7 @@ fn selective_solves<B: SearchBits, R: Rules, C: Cpu>(
     let n = position.empties(&searcher.shape().geo).count();
     for (t, confidence) in SELECTIVITIES {
         searcher.end_cut = Some(t);
-        if let Some(score) = solve_root(searcher, team, position, root, guess) {
+        if let Some(score) = solve_root(searcher, team, position, root, guess, None) {
             guess = Some(score);
             *best_line = BestLine {
                 best: root[0].index,
@@ -334,18 +337,21 @@ fn selective_solves<B: SearchBits, R: Rules, C: Cpu>(
     guess
 }
 
-/// The exact root search, with an aspiration window around `guess`.
+/// The exact root search, with an aspiration window around `guess`, or from a null window
+/// at `floor`, a score the position is known to reach.
 fn solve_root<B: SearchBits, R: Rules, C: Cpu>(
     searcher: &mut Searcher<B, R, C>,
     team: &Team<B, C>,
     position: Position<B>,
     root: &mut [RootMove],
     guess: Option<i32>,
+    floor: Option<i32>,
 ) -> Option<i32> {
     let cells = searcher.shape().cells;
-    let (mut low, mut high) = match guess {
-        Some(guess) => (guess - 3, guess + 3),
-        _ => (-cells - 1, cells + 1),
+    let (mut low, mut high) = match (floor, guess) {
+        (Some(floor), _) => (floor - 1, floor + 1),
+        (None, Some(guess)) => (guess - 3, guess + 3),
+        (None, None) => (-cells - 1, cells + 1),
     };
     // An exact score that fails low (high) is an upper (lower) bound, so the other end of the
     // window closes in on it. A selective solve's scores bound nothing (its cut-offs change

@@ -1,12 +1,11 @@
-//! Self-play data: a position and its target score ([`Sample`]), checked, rescored by a deeper
-//! search or an exact solve ([`Sample::rescored`]), and the data file that holds the samples
-//! of whole games ([`read_data`], [`data_bytes`]).
+//! Self-play data: a position and its target score ([`Sample`]), checked, and the data file
+//! that holds the samples of whole games ([`read_data`], [`data_bytes`]); the samples are
+//! rescored in [`super::rescore`].
 
 use std::io::Read;
 
 use thiserror::Error;
 
-use crate::{Engine, Limits};
 use othello::Color;
 use othello::Dimensions;
 use othello::Game;
@@ -195,51 +194,6 @@ impl Sample {
             RuleSet::Full,
         ))
     }
-
-    /// The sample rescored as `rescoring` says: a position that is not exact gets the exact
-    /// value of perfect play (and is flagged exact) when it has at most
-    /// [`Rescoring::exact_empties`] empty squares, otherwise the value of a
-    /// [`Rescoring::depth`]-ply search with `engine`, in discs, when it has at least
-    /// [`Rescoring::from_empties`]; any other sample is returned unchanged.
-    ///
-    /// # Errors
-    /// What is wrong with the sample ([`Sample::check`]).
-    pub fn rescored(
-        &self,
-        engine: &mut Engine,
-        rescoring: Rescoring,
-    ) -> Result<Sample, SampleError> {
-        let empties = self.empties();
-        let exact = empties <= rescoring.exact_empties;
-        if self.exact || !(exact || empties >= rescoring.from_empties) {
-            return Ok(*self);
-        }
-        let limits = if exact {
-            Limits::exact()
-        } else {
-            Limits::depth(rescoring.depth)
-        };
-        let report = engine
-            .search(&self.game()?, &limits)
-            .map_err(|_| SampleError::NoMove)?;
-        let score = report.score.clamp(-64, 64);
-        Ok(Sample {
-            score: i8::try_from(score).unwrap_or(if score < 0 { -64 } else { 64 }),
-            exact,
-            ..*self
-        })
-    }
-}
-
-/// Which positions [`Sample::rescored`] scores again, and how.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rescoring {
-    /// Depth of the search that scores a position.
-    pub depth: u32,
-    /// Positions with fewer empty squares keep their scores (unless solved exactly).
-    pub from_empties: u32,
-    /// Positions with at most this many empty squares are solved exactly (0: none is).
-    pub exact_empties: u32,
 }
 
 /// The whole games of a data file read from `input` in batches of a few thousand records,
@@ -324,6 +278,7 @@ pub fn count_games(samples: &[Sample]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::Rescoring;
     use crate::train::SelfPlay;
 
     #[test]
@@ -354,75 +309,6 @@ mod tests {
         assert_eq!(read.samples, game);
         assert!(!read.headed);
         assert_eq!(read.whole_bytes, (game.len() * RECORD_BYTES) as u64);
-    }
-
-    #[test]
-    fn rescoring_replaces_the_inexact_scores_from_the_threshold_on() {
-        let config = SelfPlay {
-            solve_empties: 12,
-            depth: 1,
-            ..SelfPlay::default()
-        };
-        let mut engine = SelfPlay::engine();
-        let game = config.game(&mut engine, 2);
-        let rescoring = Rescoring {
-            depth: 3,
-            from_empties: 40,
-            exact_empties: 0,
-        };
-        for sample in &game {
-            let rescored = sample.rescored(&mut engine, rescoring).unwrap();
-            if sample.exact || sample.empties() < 40 {
-                assert_eq!(rescored, *sample);
-            } else {
-                let report = engine
-                    .search(&sample.game().unwrap(), &Limits::depth(3))
-                    .unwrap();
-                let expected = Sample {
-                    score: report.score as i8,
-                    ..*sample
-                };
-                assert_eq!(rescored, expected);
-            }
-        }
-        assert!(game.iter().any(|s| s.empties() >= 40));
-    }
-
-    #[test]
-    fn rescoring_solves_the_last_positions_exactly() {
-        let config = SelfPlay {
-            solve_empties: 0,
-            depth: 1,
-            ..SelfPlay::default()
-        };
-        let mut engine = SelfPlay::engine();
-        let game = config.game(&mut engine, 5);
-        assert!(game.iter().all(|s| !s.exact));
-        let rescoring = Rescoring {
-            depth: 2,
-            from_empties: 50,
-            exact_empties: 10,
-        };
-        let mut solved = 0;
-        for sample in &game {
-            let rescored = sample.rescored(&mut engine, rescoring).unwrap();
-            let empties = sample.empties();
-            if empties <= 10 {
-                let report = engine
-                    .search(&sample.game().unwrap(), &Limits::exact())
-                    .unwrap();
-                assert!(rescored.exact);
-                assert_eq!(i32::from(rescored.score), report.score);
-                solved += 1;
-            } else if empties < 50 {
-                assert_eq!(rescored, *sample);
-            } else {
-                assert!(!rescored.exact);
-            }
-            // Rescoring again changes nothing (a solved sample is exact now).
-            assert_eq!(rescored.rescored(&mut engine, rescoring).unwrap(), rescored);
-        }
-        assert!(solved >= 5);
     }
 
     #[test]
