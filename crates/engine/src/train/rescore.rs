@@ -7,8 +7,8 @@ use crate::{Engine, Limits};
 
 /// The samples of one game (in the order played) each rescored as [`Sample::rescored`] says,
 /// the last first: a position solved exactly whose next sample follows from it by one move
-/// (and the opponent's pass) and is exact starts from that move's value, so that its solve only
-/// has to show that no other move does better, or find the one that does.
+/// (or a move and the opponent's pass) and is exact starts from that move's value, so that its
+/// solve only has to show that no other move does better, or find the one that does.
 ///
 /// # Errors
 /// What is wrong with a sample ([`Sample::check`]).
@@ -54,8 +54,8 @@ impl Sample {
 
     /// [`Sample::rescored`], where `next` is the game's next sample as rescored just before
     /// with `engine`: when both are solved exactly and a move leads from this position to
-    /// `next`, the solve starts from that move's value (its floor) on the tables that hold
-    /// `next`'s proof.
+    /// `next`, the solve starts from that move's value (its floor) on the tables as they are,
+    /// which hold `next`'s proof when `next` was just solved.
     fn rescored_from(
         &self,
         engine: &mut Engine,
