@@ -48,7 +48,8 @@ use othello::text::counted;
 
 pub use binary::FORMAT_VERSION;
 pub use position::BookPosition;
-use position::{Next, check_position};
+pub(crate) use position::Next;
+use position::check_position;
 use values::Derived;
 pub use values::{Entry, Known};
 

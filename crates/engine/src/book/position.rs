@@ -131,7 +131,7 @@ impl BookPosition {
     }
 
     /// Each legal move (square index) and what follows it, in square order.
-    pub(super) fn children(self) -> impl Iterator<Item = (u32, Next)> {
+    pub(crate) fn children(self) -> impl Iterator<Item = (u32, Next)> {
         let mut moves = self.moves();
         std::iter::from_fn(move || {
             (moves != 0).then(|| {
@@ -145,7 +145,7 @@ impl BookPosition {
 
 /// What follows a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Next {
+pub(crate) enum Next {
     /// A position to move in: the opponent's, or the mover's again when the opponent has to
     /// pass.
     Position {

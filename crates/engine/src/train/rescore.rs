@@ -3,6 +3,7 @@
 //! position's ([`rescored_game`]).
 
 use super::data::{Sample, SampleError};
+use crate::book::{BookPosition, Next};
 use crate::{Engine, Limits};
 
 /// The samples of one game (in the order played) each rescored as [`Sample::rescored`] says,
@@ -96,20 +97,20 @@ impl Sample {
     /// The value for this sample's mover of the move that leads to `next` (directly, or
     /// followed by the opponent's pass), from `next`'s score; `None` if no move does.
     fn value_through(&self, next: &Sample) -> Option<i32> {
-        let mut moves = othello::eight::legal_moves(self.me, self.opp);
-        while moves != 0 {
-            let square = moves.trailing_zeros();
-            moves &= moves - 1;
-            let flips = othello::eight::flips(self.me, self.opp, square);
-            let (me, opp) = (self.me | flips | 1 << square, self.opp & !flips);
-            if (next.me, next.opp) == (opp, me) {
-                return Some(-i32::from(next.score));
+        let position = BookPosition {
+            player: self.me,
+            opponent: self.opp,
+        };
+        position.children().find_map(|(_, after)| match after {
+            Next::Position {
+                position,
+                same_mover,
+            } if (position.player, position.opponent) == (next.me, next.opp) => {
+                let score = i32::from(next.score);
+                Some(if same_mover { score } else { -score })
             }
-            if (next.me, next.opp) == (me, opp) && othello::eight::legal_moves(opp, me) == 0 {
-                return Some(i32::from(next.score));
-            }
-        }
-        None
+            _ => None,
+        })
     }
 }
 
