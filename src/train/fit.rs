@@ -10,7 +10,7 @@ use crate::{progress, thread_pool, threads_parser};
 use othello::text::counted;
 use othello_engine::patterns::{MAX_FILE_BYTES, PHASES, Weights, WeightsError};
 use othello_engine::train::data::count_games;
-use othello_engine::train::fit::FitConfig;
+use othello_engine::train::fit::{FitConfig, Method};
 use othello_io::atomic::{check_overwrite, write_atomic};
 
 use super::data::read_games;
@@ -36,7 +36,7 @@ pub(super) struct FitArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
 
-    /// Passes of gradient descent.
+    /// Passes over the data.
     #[arg(long, value_name = "N", default_value_t = 300)]
     epochs: u32,
 
@@ -44,13 +44,18 @@ pub(super) struct FitArgs {
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(0..=999))]
     holdout: u32,
 
-    /// The step size.
-    #[arg(long, value_name = "X", default_value_t = 0.01)]
+    /// The step size of gradient descent.
+    #[arg(long, value_name = "X", default_value_t = 0.01, conflicts_with = "ridge", value_parser = non_negative)]
     rate: f32,
 
-    /// Occurrences added to every configuration's count.
-    #[arg(long, value_name = "X", default_value_t = 10.0)]
+    /// Occurrences added to every configuration's count in gradient descent.
+    #[arg(long, value_name = "X", default_value_t = 10.0, conflicts_with = "ridge", value_parser = non_negative)]
     damping: f32,
+
+    /// Fit by conjugate gradients instead of gradient descent, with this penalty on each
+    /// weight's square (in occurrences: a configuration seen X times is pulled half way to 0).
+    #[arg(long, value_name = "X", value_parser = non_negative)]
+    ridge: Option<f32>,
 
     /// Empty squares outside its phase whose positions each phase's table also fits.
     #[arg(long, value_name = "N", default_value_t = 3)]
@@ -63,6 +68,14 @@ pub(super) struct FitArgs {
     /// Worker threads (one phase each at a time).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_parser())]
     threads: u16,
+}
+
+/// A finite number at or above 0.
+fn non_negative(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("'{text}' is not a number at or above 0")),
+    }
 }
 
 pub(super) fn run(args: &FitArgs) -> Result<(), TrainError> {
@@ -81,8 +94,13 @@ pub(super) fn run(args: &FitArgs) -> Result<(), TrainError> {
         epochs: args.epochs,
         holdout_per_mille: args.holdout,
         overlap: args.overlap,
-        rate: args.rate,
-        damping: args.damping,
+        method: match args.ridge {
+            Some(ridge) => Method::Conjugate { ridge },
+            None => Method::Descent {
+                rate: args.rate,
+                damping: args.damping,
+            },
+        },
     };
     let pool = thread_pool(args.threads).map_err(TrainError::from)?;
     let mut out = stdout();

@@ -47,11 +47,7 @@ fn selfplay_rejects_a_bad_opening_range() {
 fn fit_writes_a_weights_file_the_engine_can_read() {
     let dir = scratch("train", "fit");
     let (data, weights) = (games(&dir, 4), dir.join("weights.bin"));
-    othello()
-        .args(["train", "fit"])
-        .arg(&data)
-        .arg("--out")
-        .arg(&weights)
+    fit(&data, &weights)
         .args(["--epochs", "4", "--report-every", "2"])
         .assert()
         .success()
@@ -102,6 +98,17 @@ fn solve_names_a_weights_file_it_cannot_use() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no-such-weights.bin: "));
+}
+
+/// `othello train fit DATA --out OUT`, to be given more arguments.
+fn fit(data: &std::path::Path, out: &std::path::Path) -> assert_cmd::Command {
+    let mut command = othello();
+    command
+        .args(["train", "fit"])
+        .arg(data)
+        .arg("--out")
+        .arg(out);
+    command
 }
 
 /// `count` short self-play games in a new data file of `dir`.
@@ -398,4 +405,37 @@ fn fit_names_a_missing_data_file() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("no-such-file.bin"));
+}
+
+#[test]
+fn fit_by_conjugate_gradients_writes_weights_and_refuses_a_bad_ridge() {
+    let dir = scratch("train", "fit-ridge");
+    let (data, weights) = (games(&dir, 4), dir.join("weights.bin"));
+    fit(&data, &weights)
+        .args(["--ridge", "10", "--epochs", "4", "--report-every", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("    4 "));
+    let bytes = std::fs::read(&weights).unwrap();
+    let read = othello_engine::patterns::Weights::from_bytes(&bytes).unwrap();
+    assert!(read.values().iter().any(|&weight| weight != 0));
+    for (args, message) in [
+        (&["--ridge", "-1"][..], "unexpected argument '-1'"),
+        (&["--ridge=-1"][..], "'-1' is not a number at or above 0"),
+        (
+            &["--ridge", "NaN"][..],
+            "'NaN' is not a number at or above 0",
+        ),
+        (
+            &["--ridge", "1", "--rate", "0.1"][..],
+            "cannot be used with",
+        ),
+    ] {
+        fit(&data, &dir.join("other.bin"))
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+    assert!(!dir.join("other.bin").exists());
 }
