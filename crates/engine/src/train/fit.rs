@@ -2,10 +2,10 @@
 //! between the evaluation and the samples' scores made small by gradient descent (each
 //! weight's step scaled by how often its configuration occurs) or by conjugate gradients (on
 //! the error plus a ridge penalty, preconditioned by the same counts); the configurations that
-//! a symmetry of their pattern exchanges share one weight. Samples of whole games are held out (chosen by the seed) to
-//! measure the error on positions the fit has not seen, and each phase keeps the weights of
-//! the epoch where that error was lowest (early stopping). The result depends only on the
-//! samples and the configuration.
+//! a symmetry of their pattern exchanges share one weight. Samples of whole games are held out
+//! (chosen by the seed) to measure the error on positions the fit has not seen, and each phase
+//! keeps the weights of the epoch where that error was lowest (early stopping). The result
+//! depends only on the samples and the configuration.
 
 use rayon::prelude::*;
 
@@ -208,9 +208,14 @@ pub fn fit(
     (Weights::new(layout, values), errors)
 }
 
-/// The evaluation of one sample (its weight indexes) by `weights`.
-fn predict(weights: &[f32], constant: usize, indexes: &[u32]) -> f32 {
-    weights[constant] + indexes.iter().map(|&i| weights[i as usize]).sum::<f32>()
+/// The evaluation of one sample (its weight indexes) by `weights`; with a search direction
+/// for weights, how the evaluation moves along it.
+fn predict<T: Copy + std::ops::Add<Output = T> + std::iter::Sum>(
+    weights: &[T],
+    constant: usize,
+    indexes: &[u32],
+) -> T {
+    weights[constant] + indexes.iter().map(|&i| weights[i as usize]).sum::<T>()
 }
 
 /// The mean absolute held-out error of a phase's weights, which become its best if lower than
@@ -358,8 +363,7 @@ impl Conjugate {
             .enumerate()
             .map(|(index, &w)| -ridge.on(index) * f64::from(w))
             .collect();
-        let errors_wide: Vec<f64> = errors.iter().map(|&e| f64::from(e)).collect();
-        scatter(data, features, constant, &errors_wide, &mut residual);
+        scatter(data, features, constant, &errors, &mut residual);
         let direction = ridge.precondition(data, &residual);
         let rho = dot(&residual, &direction);
         Conjugate {
@@ -378,13 +382,7 @@ impl Conjugate {
         let through: Vec<f64> = data
             .training
             .chunks_exact(features)
-            .map(|indexes| {
-                self.direction[constant]
-                    + indexes
-                        .iter()
-                        .map(|&i| self.direction[i as usize])
-                        .sum::<f64>()
-            })
+            .map(|indexes| predict(&self.direction, constant, indexes))
             .collect();
         let mut product: Vec<f64> = self
             .direction
@@ -424,8 +422,15 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Adds each training sample's value in `values` to the weights it reads (and the constant).
-fn scatter(data: &PhaseData, features: usize, constant: usize, values: &[f64], into: &mut [f64]) {
+fn scatter<T: Copy + Into<f64>>(
+    data: &PhaseData,
+    features: usize,
+    constant: usize,
+    values: &[T],
+    into: &mut [f64],
+) {
     for (indexes, &value) in data.training.chunks_exact(features).zip(values) {
+        let value = value.into();
         for &index in indexes {
             into[index as usize] += value;
         }
