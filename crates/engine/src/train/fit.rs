@@ -457,6 +457,15 @@ mod tests {
         errors.iter().map(|e| e.training_error).sum()
     }
 
+    /// The default configuration with `epochs` epochs of `method`.
+    fn configured(epochs: u32, method: Method) -> FitConfig {
+        FitConfig {
+            epochs,
+            method,
+            ..FitConfig::default()
+        }
+    }
+
     #[test]
     fn the_fit_lowers_the_error_and_depends_on_the_seed_only() {
         let samples = data();
@@ -467,11 +476,7 @@ mod tests {
             },
             Method::Conjugate { ridge: 1.0 },
         ] {
-            let config = FitConfig {
-                epochs: 40,
-                method,
-                ..FitConfig::default()
-            };
+            let config = configured(40, method);
             let mut first_errors = Vec::new();
             let (weights, errors) = fit(&samples, &config, 1, &mut |epoch, errors| {
                 if epoch == 1 {
@@ -490,14 +495,7 @@ mod tests {
     #[test]
     fn conjugate_gradients_go_further_than_descent_in_the_same_epochs() {
         let samples = data();
-        let errors = |method| {
-            let config = FitConfig {
-                epochs: 10,
-                method,
-                ..FitConfig::default()
-            };
-            total(&fit(&samples, &config, 10, &mut |_, _| {}).1)
-        };
+        let errors = |method| total(&fit(&samples, &configured(10, method), 10, &mut |_, _| {}).1);
         let descent = errors(Method::Descent {
             rate: 0.01,
             damping: 10.0,
@@ -511,10 +509,8 @@ mod tests {
         let samples = data();
         let size = |ridge| {
             let config = FitConfig {
-                epochs: 30,
                 holdout_per_mille: 0,
-                method: Method::Conjugate { ridge },
-                ..FitConfig::default()
+                ..configured(30, Method::Conjugate { ridge })
             };
             let (weights, _) = fit(&samples, &config, 30, &mut |_, _| {});
             weights
