@@ -117,13 +117,30 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         {
             return cut;
         }
-        let mut list = self.midgame_children(pos, features, moves, depth, table_move);
         let window = Window { alpha, beta };
+        let mut first = Best::NONE;
+        let mut rest = moves;
+        if depth >= 2
+            && let Some(index) = table_move
+        {
+            // The table's move is searched before the others are ordered: when it cuts off,
+            // their evaluations are saved.
+            first = self.midgame_first(pos, features, index, depth, window);
+            if self.aborted {
+                return 0;
+            }
+            if first.score >= beta {
+                Self::store(self.table, key, first.score, window, depth, first.index);
+                return first.score;
+            }
+            rest = moves & !B::single(index);
+        }
+        let mut list = self.midgame_children(pos, features, rest, depth, table_move);
         let best = self.search_moves(
             pos,
             &mut list,
             window,
-            Best::NONE,
+            first,
             false,
             #[inline(always)]
             |s: &mut Self, child, a, b| {
@@ -167,10 +184,34 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         evaluate_with_moves::<B, R, C>(shape, pos, my_moves.count(), Some(features), self.cpu)
     }
 
+    /// The move at cell `index` from `pos` (whose features are `features`), `depth` plies deep,
+    /// searched with the full window before the other moves are ordered: its score and cell.
+    #[inline(always)]
+    fn midgame_first(
+        &mut self,
+        pos: Position<B>,
+        features: &Features,
+        index: u32,
+        depth: u32,
+        window: Window,
+    ) -> Best {
+        let child = self.play(pos, index);
+        let after = features_after(self.shape, features, pos, child);
+        self.ply += 1;
+        let score =
+            -self.midgame_from(child, &after, depth - 1, -window.beta, -window.alpha, false);
+        self.ply -= 1;
+        Best {
+            score,
+            index: Some(index),
+        }
+    }
+
     /// The midgame's moves `moves` from `pos` (whose features are `features`), `depth` plies
-    /// deep, with their sort keys: the table's move first; from 2 plies on the others by
-    /// [`ordering::quick_key`], from [`ordering::MIDGAME_EVALUATED_MIN`] with the evaluation of
-    /// the position after them. Below 2 plies children are made only if searched.
+    /// deep, with their sort keys: from 2 plies on by [`ordering::quick_key`], from
+    /// [`ordering::MIDGAME_EVALUATED_MIN`] with the evaluation of the position after them (the
+    /// table's move, searched before, is not among them). Below 2 plies children are made only
+    /// if searched, the table's move first.
     #[inline(always)]
     fn midgame_children(
         &mut self,
