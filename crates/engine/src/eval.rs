@@ -91,6 +91,7 @@ pub(crate) fn evaluate_with_moves<B: Bits, R: Rules, C: Cpu>(
         let (me, opp) = (pos.me.low_u64(), pos.opp.low_u64());
         return match features {
             Some(features) => weights.evaluate_features(
+                cpu,
                 features,
                 64 - (me | opp).count_ones(),
                 my_moves,

@@ -141,6 +141,12 @@ pub struct PatternLayout {
     /// the pattern's `k`-th cell, 0 in the patterns without it): what a disc changes in
     /// [`super::Features`].
     pub(super) digits: Vec<[u16; LANES]>,
+    /// For each lane, where its pattern's class's weights start in a phase's table (0 for the
+    /// lanes without a pattern): [`Probe::offset`] laid out as the lanes, for the gathered sum.
+    pub(super) lane_offsets: [i32; LANES],
+    /// For each lane, -1 (all bits set) if a pattern has it, else 0: which lanes the gathered
+    /// sum reads.
+    pub(super) lane_used: [i32; LANES],
 }
 
 /// What the evaluation reads of one pattern.
@@ -221,7 +227,11 @@ impl PatternLayout {
         let mut ternary = Vec::new();
         let mut probes = Vec::new();
         let mut digits = vec![[0; LANES]; 64];
+        let mut lane_offsets = [0; LANES];
+        let mut lane_used = [0; LANES];
         for (lane, instance) in instances.iter().enumerate() {
+            lane_offsets[lane] = i32::try_from(instance.offset).expect("a table of i32 size");
+            lane_used[lane] = -1;
             probes.push(Probe {
                 mask: instance.mask,
                 ternary: ternary.len() as u32,
@@ -254,6 +264,8 @@ impl PatternLayout {
             ternary,
             probes,
             digits,
+            lane_offsets,
+            lane_used,
         }
     }
 

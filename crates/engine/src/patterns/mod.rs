@@ -15,7 +15,7 @@
 //! The search reads them so only where a search starts: from there it keeps every index up to
 //! date move by move (`Features`: the new disc and each turned one add or take a power of
 //! three in the patterns through their cell), so that an evaluation is one table read per
-//! pattern.
+//! pattern, eight of them at a time by AVX2 gathers on x86-64-v3.
 //!
 //! The weights are fitted by `othello train fit` (see [`crate::train`]) and stored in a file
 //! of [`Weights::to_bytes`]'s format; the engine's own file is compiled into the binary.

@@ -153,10 +153,17 @@ fn features_kept_move_by_move_equal_those_read_from_the_board() {
             let my_moves = Full::legal_moves(&geo, me, opp).count_ones();
             let their_moves = Full::legal_moves(&geo, opp, me).count_ones();
             let empties = 64 - (me | opp).count_ones();
+            let expected = weights.evaluate(Portable, me, opp, my_moves, their_moves);
             assert_eq!(
-                weights.evaluate_features(&features, empties, my_moves, their_moves),
-                weights.evaluate(Portable, me, opp, my_moves, their_moves)
+                weights.evaluate_features(Portable, &features, empties, my_moves, their_moves),
+                expected
             );
+            #[cfg(target_arch = "x86_64")]
+            if let Some(v3) = othello::cpu::X86_64V3::detect() {
+                let gathered =
+                    weights.evaluate_features(v3, &features, empties, my_moves, their_moves);
+                assert_eq!(gathered, expected);
+            }
             let moves = Full::legal_moves(&geo, me, opp);
             if moves == 0 {
                 if their_moves == 0 {

@@ -98,6 +98,7 @@ impl Weights {
     ) -> i32 {
         let features = self.features(cpu, me, opp);
         self.evaluate_features(
+            cpu,
             &features,
             64 - (me | opp).count_ones(),
             my_moves,
@@ -152,15 +153,22 @@ impl Weights {
     /// [`Weights::evaluate`] of the position whose features are `features`, with `empties`
     /// empty cells.
     #[inline(always)]
-    pub(crate) fn evaluate_features(
+    pub(crate) fn evaluate_features<C: Cpu>(
         &self,
+        cpu: C,
         features: &Features,
         empties: u32,
         my_moves: u32,
         their_moves: u32,
     ) -> i32 {
         let table = self.table(empties);
-        let mut score = self.moves_and_constant(table, my_moves, their_moves);
+        let score = self.moves_and_constant(table, my_moves, their_moves);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v3) = cpu.x86_64_v3() {
+            return score + gathered_sum(v3, &self.layout, table, &features.mover);
+        }
+        let _ = cpu;
+        let mut score = score;
         for (probe, &index) in self.layout.probes.iter().zip(&features.mover) {
             score += i32::from(table[probe.offset as usize + usize::from(index)]);
         }
@@ -195,5 +203,63 @@ impl Weights {
             .map(|&index| i32::from(table[index as usize]))
             .sum::<i32>()
             + constant
+    }
+}
+
+/// The sum of the weights of `table` (a phase's) that the pattern indexes `indexes` select:
+/// `table[lane_offsets[lane] + indexes[lane]]` over the lanes that have a pattern, eight lanes
+/// at a time by AVX2 gathers.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn gathered_sum(
+    _v3: othello::cpu::X86_64V3,
+    layout: &PatternLayout,
+    table: &[i16],
+    indexes: &[u16; LANES],
+) -> i32 {
+    use std::arch::x86_64::{
+        _mm_add_epi32, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_shuffle_epi32, _mm256_add_epi32,
+        _mm256_castsi256_si128, _mm256_cvtepu16_epi32, _mm256_extracti128_si256,
+        _mm256_loadu_si256, _mm256_mask_i32gather_epi32, _mm256_setzero_si256, _mm256_slli_epi32,
+        _mm256_srai_epi32,
+    };
+    // Every lane with a pattern reads 4 bytes at its weight: the weight and the one after it,
+    // which exists (each class's table is followed by the move counts' weights and the
+    // constant). The index of a lane is below 3 to the power of its pattern's cells (each
+    // digit 0, 1 or 2, kept so by `features_after`), so the read stays inside the phase.
+    debug_assert!(
+        layout
+            .probes
+            .iter()
+            .zip(indexes)
+            .all(|(probe, &index)| (probe.offset as usize + usize::from(index)) < layout.mobility)
+    );
+    debug_assert_eq!(table.len(), layout.stride);
+    #[allow(
+        clippy::cast_ptr_alignment,
+        reason = "a gather reads unaligned addresses"
+    )]
+    let base = table.as_ptr().cast::<i32>();
+    // SAFETY: the marker proves AVX2 (the caller's copy is compiled for x86-64-v3); the loads
+    // are unaligned reads of 8 lanes inside arrays of `LANES` (a multiple of 8); the gathers
+    // read only the lanes with a pattern, inside `table` (above).
+    unsafe {
+        let mut sum = _mm256_setzero_si256();
+        for chunk in (0..LANES).step_by(8) {
+            let index = _mm256_cvtepu16_epi32(_mm_loadu_si128(indexes.as_ptr().add(chunk).cast()));
+            let offset = _mm256_loadu_si256(layout.lane_offsets.as_ptr().add(chunk).cast());
+            let used = _mm256_loadu_si256(layout.lane_used.as_ptr().add(chunk).cast());
+            let at = _mm256_add_epi32(index, offset);
+            let pairs = _mm256_mask_i32gather_epi32::<2>(_mm256_setzero_si256(), base, at, used);
+            // The low half of each 4 bytes read is the weight: sign-extended.
+            sum = _mm256_add_epi32(sum, _mm256_srai_epi32::<16>(_mm256_slli_epi32::<16>(pairs)));
+        }
+        let half = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256::<1>(sum),
+        );
+        let quarter = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
+        let eighth = _mm_add_epi32(quarter, _mm_shuffle_epi32::<0b10_11_00_01>(quarter));
+        _mm_cvtsi128_si32(eighth)
     }
 }
