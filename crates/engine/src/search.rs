@@ -108,10 +108,10 @@ pub(crate) struct Searcher<'a, B, R, C> {
     /// Whether the midgame search may cut off with [`Searcher::probcut`]: not inside
     /// [`Searcher::ordering_search`].
     selective: bool,
+    /// The lists of moves given back, for the next nodes to take.
     lists: Vec<Vec<Candidate<B>>>,
     /// The solver of the board's last empties.
     finisher: Finisher,
-    ply: usize,
     /// The threads that may take part of the solver's nodes from [`SPLIT_MIN`] empties once
     /// their first move is searched; `None` with one thread.
     pub split: Option<&'a dyn Split<B, R, C>>,
@@ -164,7 +164,6 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             selective: shape.probcut.is_some(),
             lists: Vec::new(),
             finisher: Finisher::for_board::<B, R>(shape),
-            ply: 0,
             split: None,
             _rules: PhantomData,
         }
@@ -194,18 +193,18 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         pos.play::<R>(&self.shape.geo, B::single(index))
     }
 
+    /// An empty list of moves, from the lists given back (any node may take one while another
+    /// holds its own: a cut-off's check or an ordering search runs inside a node), so that a
+    /// search allocates only as many as it nests.
     fn take_list(&mut self) -> Vec<Candidate<B>> {
-        if self.lists.len() <= self.ply {
-            self.lists
-                .resize_with(self.ply + 1, || Vec::with_capacity(32));
-        }
-        let mut list = std::mem::take(&mut self.lists[self.ply]);
+        let mut list = self.lists.pop().unwrap_or_else(|| Vec::with_capacity(32));
         list.clear();
         list
     }
 
+    /// Gives back a list of [`Searcher::take_list`] for the next node.
     fn give_back(&mut self, list: Vec<Candidate<B>>) {
-        self.lists[self.ply] = list;
+        self.lists.push(list);
     }
 
     /// The table key of a position for the midgame (`exact == false`) or the solver.
@@ -330,7 +329,6 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
             let candidate = pick_best(list, i);
             let index = candidate.index();
             let child = candidate.child.unwrap_or_else(|| self.play(pos, index));
-            self.ply += 1;
             let mut score;
             if i == 0 && best.index.is_none() {
                 score = -search(self, child, -beta, -alpha);
@@ -340,7 +338,6 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
                     score = -search(self, child, -beta, -score);
                 }
             }
-            self.ply -= 1;
             if self.aborted {
                 return None;
             }

@@ -118,6 +118,9 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
             return cut;
         }
         let window = Window { alpha, beta };
+        if depth == 1 {
+            return self.midgame_leaves(pos, features, moves, window, key, table_move);
+        }
         let mut first = Best::NONE;
         let mut rest = moves;
         if depth >= 2
@@ -184,6 +187,52 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         evaluate_with_moves::<B, R, C>(shape, pos, my_moves.count(), Some(features), self.cpu)
     }
 
+    /// [`Searcher::midgame_body`] one ply from the horizon, with the window `window`, its
+    /// table key `key`: the table's move first, then the others in the order of the deeper
+    /// nodes' lists when their keys tie (highest cell first). A leaf's value does not depend
+    /// on the window, so no move is searched again and none needs a key.
+    #[inline(always)]
+    fn midgame_leaves(
+        &mut self,
+        pos: Position<B>,
+        features: &Features,
+        moves: B,
+        window: Window,
+        key: u64,
+        table_move: Option<u32>,
+    ) -> i32 {
+        let shape = self.shape;
+        let mut list = self.take_list();
+        list.extend(
+            moves
+                .members()
+                .filter(|&index| Some(index) != table_move)
+                .map(|index| Candidate::new(0, index, None)),
+        );
+        let order = table_move
+            .into_iter()
+            .chain(list.iter().rev().map(Candidate::index));
+        let mut best = Best::NONE;
+        for index in order {
+            let child = self.play(pos, index);
+            let score = -self.horizon(child, &features_after(shape, features, pos, child));
+            if self.aborted {
+                break;
+            }
+            if score > best.score {
+                best = Best {
+                    score,
+                    index: Some(index),
+                };
+                if score >= window.beta {
+                    break;
+                }
+            }
+        }
+        let best = (!self.aborted).then_some(best);
+        self.conclude(list, best, key, window, 1, Some(self.table))
+    }
+
     /// The move at cell `index` from `pos` (whose features are `features`), `depth` plies deep,
     /// searched with the full window before the other moves are ordered: its score and cell.
     #[inline(always)]
@@ -197,10 +246,8 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
     ) -> Best {
         let child = self.play(pos, index);
         let after = features_after(self.shape, features, pos, child);
-        self.ply += 1;
         let score =
             -self.midgame_from(child, &after, depth - 1, -window.beta, -window.alpha, false);
-        self.ply -= 1;
         Best {
             score,
             index: Some(index),

@@ -255,9 +255,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
             .swap_remove(place)
             .child
             .expect("the solver makes every child");
-        self.ply += 1;
         let score = -self.solve(child, -beta, -alpha, false);
-        self.ply -= 1;
         Some(Best {
             score,
             index: Some(index),
@@ -311,9 +309,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
             // Scores far below the parent's window need no precision: the child's search may
             // stop once it proves one (fail-soft, the bound still orders the move).
             let bound = (SOLVE_ORDERING_MARGIN - parent.alpha * SCALE).min(INFINITY);
-            self.ply += 1;
             let score = -self.ordering_search(child, depth, bound);
-            self.ply -= 1;
             return ordering::shallow_key(score, mobility);
         }
         let key = ordering::fastest_first_key(
