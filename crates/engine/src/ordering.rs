@@ -20,8 +20,6 @@ const SOLVE_SHALLOW_MIN: u32 = 16;
 /// Empties from which the solver's fastest-first key adds the evaluation of the position
 /// after the move ([`evaluated_key`]).
 const SOLVE_EVALUATED_MIN: u32 = 12;
-/// The midgame's key for the table's move: above every [`quick_key`].
-pub(crate) const MIDGAME_TABLE_MOVE: i32 = 1 << 20;
 /// The solver's key for the table's move: above every other key of the solver.
 pub(crate) const SOLVE_TABLE_MOVE: i32 = 1 << 28;
 /// What each of the opponent's replies (corners count twice) costs a move in the solver's

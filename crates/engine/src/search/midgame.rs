@@ -6,16 +6,13 @@
 use super::{Best, Searcher};
 use crate::bounds::{INFINITY, Window};
 use crate::eval::{SCALE, evaluate_with_moves, features_after, read_features};
-use crate::ordering::{self, Candidate, MIDGAME_TABLE_MOVE};
+use crate::ordering::{self, Candidate};
 use crate::patterns::Features;
 use crate::probcut::{self, ProbCut};
 use othello::Rules;
 use othello::bitboard::SearchBits;
 use othello::cpu::Cpu;
 use othello::position::Position;
-
-/// Depth from which the midgame search probes the table.
-const MIDGAME_TABLE_MIN: u32 = 1;
 
 impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
     /// Negamax alpha-beta with principal-variation search to `depth` plies, in evaluation units.
@@ -94,9 +91,8 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         }
         let key = self.key(pos, false);
         let mut table_move = None;
-        if depth >= MIDGAME_TABLE_MIN
-            && let Some(hit) = self.table.probe(key)
-        {
+        // (Every node from 1 ply probes the table and stores its result.)
+        if let Some(hit) = self.table.probe(key) {
             if hit.depth >= depth {
                 if hit.lower >= beta {
                     return hit.lower;
@@ -123,11 +119,9 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         }
         let mut first = Best::NONE;
         let mut rest = moves;
-        if depth >= 2
-            && let Some(index) = table_move
-        {
-            // The table's move is searched before the others are ordered: when it cuts off,
-            // their evaluations are saved.
+        if let Some(index) = table_move {
+            // The table's move is searched before the others are keyed: when it cuts off,
+            // their keys are never made.
             first = self.midgame_first(pos, features, index, depth, window);
             if self.aborted {
                 return 0;
@@ -138,7 +132,7 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
             }
             rest = moves & !B::single(index);
         }
-        let mut list = self.midgame_children(pos, features, rest, depth, table_move);
+        let mut list = self.midgame_children(pos, features, rest, depth);
         let best = self.search_moves(
             pos,
             &mut list,
@@ -148,16 +142,10 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
             #[inline(always)]
             |s: &mut Self, child, a, b| {
                 let after = features_after(s.shape, features, pos, child);
-                if depth == 1 {
-                    // The leaves, without a call.
-                    s.horizon(child, &after)
-                } else {
-                    s.midgame_from(child, &after, depth - 1, a, b, false)
-                }
+                s.midgame_from(child, &after, depth - 1, a, b, false)
             },
         );
-        let table = (depth >= MIDGAME_TABLE_MIN).then_some(self.table);
-        self.conclude(list, best, key, window, depth, table)
+        self.conclude(list, best, key, window, depth, Some(self.table))
     }
 
     /// Counts a midgame node at `pos`: its value when that is known already, 0 once the budget
@@ -254,11 +242,10 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         }
     }
 
-    /// The midgame's moves `moves` from `pos` (whose features are `features`), `depth` plies
-    /// deep, with their sort keys: from 2 plies on by [`ordering::quick_key`], from
-    /// [`ordering::MIDGAME_EVALUATED_MIN`] with the evaluation of the position after them (the
-    /// table's move, searched before, is not among them). Below 2 plies children are made only
-    /// if searched, the table's move first.
+    /// The midgame's moves `moves` from `pos` (whose features are `features`), `depth >= 2`
+    /// plies deep, with their sort keys: [`ordering::quick_key`], from
+    /// [`ordering::MIDGAME_EVALUATED_MIN`] plies with the evaluation of the position after them
+    /// added (the table's move, searched before, is not among them).
     #[inline(always)]
     fn midgame_children(
         &mut self,
@@ -266,37 +253,29 @@ impl<B: SearchBits, R: Rules, C: Cpu> Searcher<'_, B, R, C> {
         features: &Features,
         moves: B,
         depth: u32,
-        table_move: Option<u32>,
     ) -> Vec<Candidate<B>> {
         let shape = self.shape;
         let mut list = self.take_list();
         for index in moves.members() {
-            let (key, child) = if Some(index) == table_move {
-                (MIDGAME_TABLE_MOVE, None)
-            } else if depth >= 2 {
-                let child = self.play(pos, index);
-                // Its table slot, fetched ahead (the child probes it at `depth - 1 >= 1`).
-                self.table.prefetch(self.key(child, false));
-                let replies = self.moves(child);
-                let quick = ordering::quick_key(shape, pos, index, replies);
-                let key = if depth >= ordering::MIDGAME_EVALUATED_MIN {
-                    let after = features_after(shape, features, pos, child);
-                    let evaluation = evaluate_with_moves::<B, R, C>(
-                        shape,
-                        child,
-                        replies.count(),
-                        Some(&after),
-                        self.cpu,
-                    );
-                    ordering::midgame_evaluated_key(quick, evaluation)
-                } else {
-                    quick
-                };
-                (key, Some(child))
+            let child = self.play(pos, index);
+            // Its table slot, fetched ahead (the child probes it at `depth - 1 >= 1`).
+            self.table.prefetch(self.key(child, false));
+            let replies = self.moves(child);
+            let quick = ordering::quick_key(shape, pos, index, replies);
+            let key = if depth >= ordering::MIDGAME_EVALUATED_MIN {
+                let after = features_after(shape, features, pos, child);
+                let evaluation = evaluate_with_moves::<B, R, C>(
+                    shape,
+                    child,
+                    replies.count(),
+                    Some(&after),
+                    self.cpu,
+                );
+                ordering::midgame_evaluated_key(quick, evaluation)
             } else {
-                (0, None)
+                quick
             };
-            list.push(Candidate::new(key, index, child));
+            list.push(Candidate::new(key, index, Some(child)));
         }
         list
     }
