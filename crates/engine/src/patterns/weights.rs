@@ -162,17 +162,16 @@ impl Weights {
         their_moves: u32,
     ) -> i32 {
         let table = self.table(empties);
-        let score = self.moves_and_constant(table, my_moves, their_moves);
+        let rest = self.moves_and_constant(table, my_moves, their_moves);
         #[cfg(target_arch = "x86_64")]
         if let Some(v3) = cpu.x86_64_v3() {
-            return score + gathered_sum(v3, &self.layout, table, &features.mover);
+            return rest + gathered_sum(v3, &self.layout, table, &features.mover);
         }
         let _ = cpu;
-        let mut score = score;
-        for (probe, &index) in self.layout.probes.iter().zip(&features.mover) {
-            score += i32::from(table[probe.offset as usize + usize::from(index)]);
-        }
-        score
+        let patterns = self.layout.probes.iter().zip(&features.mover);
+        rest + patterns
+            .map(|(probe, &index)| i32::from(table[probe.offset as usize + usize::from(index)]))
+            .sum::<i32>()
     }
 
     /// The weights of the phase of the positions with `empties` empty cells.
