@@ -142,10 +142,13 @@ pub struct PatternLayout {
     /// [`super::Features`].
     pub(super) digits: Vec<[u16; LANES]>,
     /// For each lane, where its pattern's class's weights start in a phase's table (0 for the
-    /// lanes without a pattern): [`Probe::offset`] laid out as the lanes, for the gathered sum.
+    /// lanes without a pattern): [`Probe::offset`] laid out as the lanes, for the gathered sum
+    /// (x86-64 only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) lane_offsets: [i32; LANES],
     /// For each lane, -1 (all bits set) if a pattern has it, else 0: which lanes the gathered
     /// sum reads.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) lane_used: [i32; LANES],
 }
 
