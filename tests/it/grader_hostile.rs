@@ -72,8 +72,16 @@ fn verdicts(programs: &[Value], name: &str) -> Vec<String> {
         .collect()
 }
 
-fn all(verdict: &str) -> Vec<String> {
-    vec![verdict.to_owned(); 3]
+/// Checks that every case of one program has `verdict`; otherwise fails with what the report
+/// says of its cases (exit, detail, standard error), so that a rare failure can be told apart.
+fn expect_all(programs: &[Value], name: &str, verdict: &str) {
+    if verdicts(programs, name) != vec![verdict.to_owned(); 3] {
+        let program = programs.iter().find(|program| program["name"] == name);
+        panic!(
+            "{name}: expected {verdict} in every case, the report says {:#}",
+            program.expect("found by verdicts")["cases"]
+        );
+    }
 }
 
 #[cfg(unix)]
@@ -95,8 +103,8 @@ fn a_fork_bomb_is_its_own_verdict_and_the_others_are_graded() {
     let started = Instant::now();
     let (programs, stderr) = grade(&root, &["--max-processes", "8", "--jobs", "2"]);
     assert!(quiet_but_for_the_fallback_note(&stderr), "{stderr}");
-    assert_eq!(verdicts(&programs, "a-correct"), all("PASS"));
-    assert_eq!(verdicts(&programs, "c-correct"), all("PASS"));
+    expect_all(&programs, "a-correct", "PASS");
+    expect_all(&programs, "c-correct", "PASS");
     // The bomb runs into the cap in the background while its program answers: it is judged
     // like any other (its verdicts are there), and its processes went with its cases.
     assert_eq!(verdicts(&programs, "b-bomb").len(), 3);
@@ -141,8 +149,8 @@ fn setsid_children_are_killed_with_or_without_the_output_held() {
         // Under process groups a setsid child escapes: said, not hidden.
         return;
     }
-    assert_eq!(verdicts(&programs, "a-setsid-detached"), all("PASS"));
-    assert_eq!(verdicts(&programs, "b-setsid-holding"), all("PASS"));
+    expect_all(&programs, "a-setsid-detached", "PASS");
+    expect_all(&programs, "b-setsid-holding", "PASS");
     assert_eq!(processes_with_argument("334.25"), 0);
     assert_eq!(processes_with_argument("334.5"), 0);
 }
@@ -161,9 +169,9 @@ fn a_program_rewriting_the_expected_outputs_is_judged_against_the_originals() {
     );
     class(&root, &[("a-cheat", &cheat), ("b-correct", "exec {o}")]);
     let (programs, _) = grade(&root, &["--jobs", "1"]);
-    assert_eq!(verdicts(&programs, "a-cheat"), all("FAIL"));
+    expect_all(&programs, "a-cheat", "FAIL");
     // The other student is judged against the cases as they were when the check started.
-    assert_eq!(verdicts(&programs, "b-correct"), all("PASS"));
+    expect_all(&programs, "b-correct", "PASS");
     // The program did rewrite them on disk: the protection is reading them first.
     let first = fs::read_to_string(root.join("cases/0001.out")).unwrap();
     assert_eq!(first, "I PASS\n");
@@ -176,7 +184,7 @@ fn a_background_child_holding_the_output_does_not_make_a_timeout() {
     class(&root, &[("a-holding", "sleep 335.5 &\nexec {o}")]);
     let started = Instant::now();
     let (programs, _) = grade(&root, &["--jobs", "3"]);
-    assert_eq!(verdicts(&programs, "a-holding"), all("PASS"));
+    expect_all(&programs, "a-holding", "PASS");
     // Judged when the program exited, not at the 3 s deadline (a grace of 1 s at most).
     assert!(
         started.elapsed() < Duration::from_secs(3),

@@ -129,9 +129,6 @@ pub struct PatternLayout {
     pub mobility: usize,
     /// Weights of one phase: every class's table and the constant, the last one.
     pub stride: usize,
-    /// For each weight, the weight it must equal (the smallest index among the configurations
-    /// a symmetry of the pattern exchanges with it).
-    pub canonical: Vec<u32>,
     /// For each pattern, the base-3 index of each value of its gathered bits.
     pub(super) ternary: Vec<u16>,
     /// For each pattern, its cells, where its part of `ternary` starts and where its class's
@@ -173,14 +170,9 @@ impl PatternLayout {
     pub fn new() -> PatternLayout {
         let mut instances = Vec::new();
         let mut offsets = Vec::new();
-        let mut canonical: Vec<u32> = Vec::new();
         let mut offset = 0;
         for (class_index, class) in CLASSES.iter().enumerate() {
             offsets.push(offset);
-            let size = power_of_three(class.cells.len());
-            let base_mask = class.cells.iter().fold(0u64, |m, &c| m | 1 << c);
-            // Symmetries that map the pattern onto itself, as permutations of its digits.
-            let mut self_maps: Vec<Vec<usize>> = Vec::new();
             let mut seen: Vec<u64> = Vec::new();
             for symmetry in 0..8 {
                 let cells: Vec<u8> = class
@@ -189,13 +181,6 @@ impl PatternLayout {
                     .map(|&c| symmetric_cell(symmetry, c))
                     .collect();
                 let mask = cells.iter().fold(0u64, |m, &c| m | 1 << c);
-                if mask == base_mask {
-                    let digits = cells
-                        .iter()
-                        .map(|c| class.cells.iter().position(|b| b == c).expect("same cells"))
-                        .collect();
-                    self_maps.push(digits);
-                }
                 if !seen.contains(&mask) {
                     seen.push(mask);
                     instances.push(Instance {
@@ -206,26 +191,10 @@ impl PatternLayout {
                     });
                 }
             }
-            for index in 0..size {
-                let digits = to_digits(index, class.cells.len());
-                let smallest = self_maps
-                    .iter()
-                    .map(|map| {
-                        let mut image = vec![0; digits.len()];
-                        for (k, &digit) in digits.iter().enumerate() {
-                            image[map[k]] = digit;
-                        }
-                        from_digits(&image)
-                    })
-                    .min()
-                    .unwrap_or(index);
-                canonical.push((offset + smallest) as u32);
-            }
-            offset += size;
+            offset += power_of_three(class.cells.len());
         }
         let mobility = offset;
         let stride = mobility + 2 * (MOBILITY_MAX as usize + 1) + 1;
-        canonical.extend(mobility as u32..stride as u32);
         assert!(instances.len() <= LANES, "every pattern has a lane");
         let mut ternary = Vec::new();
         let mut probes = Vec::new();
@@ -263,13 +232,59 @@ impl PatternLayout {
             offsets,
             mobility,
             stride,
-            canonical,
             ternary,
             probes,
             digits,
             lane_offsets,
             lane_used,
         }
+    }
+
+    /// For each weight of a phase, the weight it must equal: the smallest index among the
+    /// configurations that a symmetry mapping the pattern onto itself exchanges with it (the
+    /// fit's shared weights; the evaluation does not need them).
+    #[must_use]
+    pub fn canonical(&self) -> Vec<u32> {
+        let mut canonical = Vec::with_capacity(self.stride);
+        for (class, &offset) in CLASSES.iter().zip(&self.offsets) {
+            let base_mask = class.cells.iter().fold(0u64, |m, &c| m | 1 << c);
+            // The symmetries that map the pattern onto itself, as the place value each digit
+            // moves to.
+            let self_maps: Vec<Vec<usize>> = (0..8)
+                .filter(|&symmetry| {
+                    let image = class.cells.iter().map(|&c| symmetric_cell(symmetry, c));
+                    image.fold(0u64, |m, c| m | 1 << c) == base_mask
+                })
+                .map(|symmetry| {
+                    class
+                        .cells
+                        .iter()
+                        .map(|&c| {
+                            let image = symmetric_cell(symmetry, c);
+                            let k = class.cells.iter().position(|&b| b == image);
+                            power_of_three(k.expect("the same cells"))
+                        })
+                        .collect()
+                })
+                .collect();
+            for index in 0..power_of_three(class.cells.len()) {
+                let smallest = self_maps
+                    .iter()
+                    .map(|values| {
+                        let mut rest = index;
+                        values.iter().fold(0, |image, value| {
+                            let digit = rest % 3;
+                            rest /= 3;
+                            image + digit * value
+                        })
+                    })
+                    .min()
+                    .unwrap_or(index);
+                canonical.push((offset + smallest) as u32);
+            }
+        }
+        canonical.extend(self.mobility as u32..self.stride as u32);
+        canonical
     }
 
     /// The weight indexes (within a phase's table) of a position, its patterns read cell by
@@ -319,21 +334,4 @@ impl Default for PatternLayout {
     fn default() -> PatternLayout {
         PatternLayout::new()
     }
-}
-
-fn to_digits(mut index: usize, len: usize) -> Vec<usize> {
-    (0..len)
-        .map(|_| {
-            let digit = index % 3;
-            index /= 3;
-            digit
-        })
-        .collect()
-}
-
-fn from_digits(digits: &[usize]) -> usize {
-    digits
-        .iter()
-        .rev()
-        .fold(0, |index, &digit| index * 3 + digit)
 }

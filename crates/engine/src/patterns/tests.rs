@@ -193,7 +193,30 @@ fn every_class_covers_its_images_once() {
         .map(|class| layout.instances.iter().filter(|i| i.class == class).count())
         .collect();
     assert_eq!(per_class, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
-    for (index, &canonical) in layout.canonical.iter().enumerate() {
-        assert!(canonical as usize <= index);
+    let canonical = layout.canonical();
+    assert_eq!(canonical.len(), layout.stride);
+    for (index, &shared) in canonical.iter().enumerate() {
+        assert!(shared as usize <= index);
+        assert_eq!(canonical[shared as usize], shared);
     }
+    // One weight per configuration up to the pattern's own symmetry: by Burnside's lemma
+    // (3^n + 3^fixed) / 2 for the classes a diagonal or a mirror maps onto themselves.
+    let ends = layout.offsets.iter().skip(1).chain([&layout.mobility]);
+    let weights: Vec<usize> = layout
+        .offsets
+        .iter()
+        .zip(ends)
+        .map(|(&start, &end)| {
+            let mut shared = canonical[start..end].to_vec();
+            shared.sort_unstable();
+            shared.dedup();
+            shared.len()
+        })
+        .collect();
+    assert_eq!(
+        weights,
+        [
+            10206, 59049, 29646, 3321, 3321, 3321, 3321, 1134, 378, 135, 45
+        ]
+    );
 }

@@ -128,6 +128,7 @@ pub fn fit(
     on_epoch: &mut dyn FnMut(u32, &[PhaseError]),
 ) -> (Weights, Vec<PhaseError>) {
     let layout = PatternLayout::new();
+    let canonical = layout.canonical();
     let features = layout.instances.len() + 2;
     let mut phases: Vec<PhaseData> = (0..PHASES)
         .map(|_| PhaseData {
@@ -151,7 +152,7 @@ pub fn fit(
         let indexes: Vec<u32> = layout
             .indexes(sample.me, sample.opp)
             .iter()
-            .map(|&index| layout.canonical[index as usize])
+            .map(|&index| canonical[index as usize])
             .collect();
         let target = f32::from(sample.score);
         if held_out(config.seed, game, config.holdout_per_mille) {
@@ -200,8 +201,8 @@ pub fn fit(
         } else {
             &data.best
         };
-        for &canonical in &layout.canonical {
-            let hundredths = (weights[canonical as usize] * 100.0).round();
+        for &shared in &canonical {
+            let hundredths = (weights[shared as usize] * 100.0).round();
             values.push(hundredths.clamp(-32000.0, 32000.0) as i16);
         }
     }
