@@ -99,6 +99,11 @@ pub fn symmetric_set(symmetry: usize, set: u64) -> u64 {
         .fold(0, |image, cell| image | 1 << symmetric_cell(symmetry, cell))
 }
 
+/// The cells as a bit set.
+fn cell_mask(cells: &[u8]) -> u64 {
+    cells.iter().fold(0, |mask, &cell| mask | 1 << cell)
+}
+
 fn power_of_three(digits: usize) -> usize {
     3usize.pow(digits as u32)
 }
@@ -180,7 +185,7 @@ impl PatternLayout {
                     .iter()
                     .map(|&c| symmetric_cell(symmetry, c))
                     .collect();
-                let mask = cells.iter().fold(0u64, |m, &c| m | 1 << c);
+                let mask = cell_mask(&cells);
                 if !seen.contains(&mask) {
                     seen.push(mask);
                     instances.push(Instance {
@@ -247,21 +252,22 @@ impl PatternLayout {
     pub fn canonical(&self) -> Vec<u32> {
         let mut canonical = Vec::with_capacity(self.stride);
         for (class, &offset) in CLASSES.iter().zip(&self.offsets) {
-            let base_mask = class.cells.iter().fold(0u64, |m, &c| m | 1 << c);
             // The symmetries that map the pattern onto itself, as the place value each digit
             // moves to.
             let self_maps: Vec<Vec<usize>> = (0..8)
-                .filter(|&symmetry| {
-                    let image = class.cells.iter().map(|&c| symmetric_cell(symmetry, c));
-                    image.fold(0u64, |m, c| m | 1 << c) == base_mask
-                })
-                .map(|symmetry| {
+                .map(|symmetry| -> Vec<u8> {
                     class
                         .cells
                         .iter()
-                        .map(|&c| {
-                            let image = symmetric_cell(symmetry, c);
-                            let k = class.cells.iter().position(|&b| b == image);
+                        .map(|&c| symmetric_cell(symmetry, c))
+                        .collect()
+                })
+                .filter(|image| cell_mask(image) == cell_mask(class.cells))
+                .map(|image| {
+                    image
+                        .iter()
+                        .map(|c| {
+                            let k = class.cells.iter().position(|b| b == c);
                             power_of_three(k.expect("the same cells"))
                         })
                         .collect()
