@@ -231,3 +231,28 @@ fn the_fallback_says_so_once_and_still_grades() {
         .success()
         .stdout(predicate::str::contains("3 passed, 0 failed"));
 }
+
+/// A submission whose `run.sh` is still open for writing when grading starts ("Text file
+/// busy" on exec) is started once the file is closed, and passes.
+#[cfg(unix)]
+#[test]
+fn a_program_file_still_being_written_is_waited_for() {
+    let root = scratch("grader_hostile", "busy");
+    class(
+        &root,
+        &[("a-correct", "exec {o}"), ("b-correct", "exec {o}")],
+    );
+    let held = fs::OpenOptions::new()
+        .append(true)
+        .open(root.join("students/b-correct/run.sh"))
+        .unwrap();
+    let closer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        drop(held);
+    });
+    let (programs, stderr) = grade(&root, &[]);
+    closer.join().unwrap();
+    assert!(quiet_but_for_the_fallback_note(&stderr), "{stderr}");
+    expect_all(&programs, "a-correct", "PASS");
+    expect_all(&programs, "b-correct", "PASS");
+}

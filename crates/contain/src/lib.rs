@@ -26,6 +26,7 @@ mod tree;
 
 use std::io;
 use std::process::{Child, Command};
+use std::time::{Duration, Instant};
 
 pub use tree::Tree;
 
@@ -149,10 +150,14 @@ impl Containment {
     /// group of its own in every mode. The returned [`Tree`] kills and measures everything the
     /// program starts; it kills what is left when its last clone is dropped.
     ///
+    /// A program file still open for writing somewhere (`ETXTBSY`: just written, or its
+    /// descriptor inherited for a moment by a child that another thread forked before its own
+    /// `exec`) is tried again for up to [`BUSY_PATIENCE`].
+    ///
     /// # Errors
-    /// The program cannot be started (not found, no permission, or no resources:
-    /// `EAGAIN` when the host or the cgroup has no process to spare), or its cgroup cannot be
-    /// made.
+    /// The program cannot be started (not found, no permission, still busy after the patience,
+    /// or no resources: `EAGAIN` when the host or the cgroup has no process to spare), or its
+    /// cgroup cannot be made.
     pub fn spawn(&self, command: &mut Command, limits: &Limits) -> io::Result<(Child, Tree)> {
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(command, 0);
@@ -160,16 +165,38 @@ impl Containment {
         if let Some(hierarchy) = &self.cgroups {
             let group = hierarchy.run_group(limits, self.pid_namespace)?;
             group.enter_on_start(command, self.pid_namespace, rlimits::Rlimits::of(limits));
-            let child = command.spawn()?;
+            let child = spawn_when_not_busy(command)?;
             let tree = Tree::new(child.id(), Some(group));
             return Ok((child, tree));
         }
         #[cfg(unix)]
         rlimits::Rlimits::of(limits).apply_on_start(command);
         let _ = limits;
-        let child = command.spawn()?;
+        let child = spawn_when_not_busy(command)?;
         let tree = Tree::new(child.id(), None);
         Ok((child, tree))
+    }
+}
+
+/// How long [`Containment::spawn`] keeps trying a program whose file is busy (`ETXTBSY`).
+pub const BUSY_PATIENCE: Duration = Duration::from_secs(2);
+
+/// `command.spawn()`, tried again while the program's file is open for writing somewhere,
+/// with pauses doubling from 1 ms to 100 ms, until [`BUSY_PATIENCE`] has passed.
+fn spawn_when_not_busy(command: &mut Command) -> io::Result<Child> {
+    let give_up = Instant::now() + BUSY_PATIENCE;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match command.spawn() {
+            Err(error)
+                if error.kind() == io::ErrorKind::ExecutableFileBusy
+                    && Instant::now() + pause < give_up =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(100));
+            }
+            result => return result,
+        }
     }
 }
 

@@ -164,3 +164,46 @@ fn a_background_child_holding_output_ends_with_the_program_in_a_namespace() {
     assert_eq!((output.as_str(), code), ("done\n", 0));
     assert!(started.elapsed() < Duration::from_secs(30));
 }
+
+/// A program file open for writing (`ETXTBSY` on `exec`): waited for while it is closed within
+/// the patience, refused as busy when it stays open, in both modes.
+#[test]
+fn a_program_file_still_open_for_writing_is_waited_for_then_refused() {
+    let dir = std::env::temp_dir().join(format!("othello-contain-busy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for disable in [false, true] {
+        let containment = Containment::probe(disable);
+        let path = dir.join(format!("busy-{disable}.sh"));
+        let mut file = std::fs::File::create(&path).unwrap();
+        std::io::Write::write_all(&mut file, b"#!/bin/sh\necho started\n").unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let closer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            drop(file);
+        });
+        let mut command = Command::new(&path);
+        command.stdout(Stdio::piped());
+        let (child, _tree) = containment.spawn(&mut command, &Limits::default()).unwrap();
+        closer.join().unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.stdout, b"started\n", "{:?}", containment.mode());
+
+        let held = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        let started = Instant::now();
+        let error = containment
+            .spawn(&mut Command::new(&path), &Limits::default())
+            .unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::ExecutableFileBusy);
+        assert!(
+            started.elapsed() >= BUSY_PATIENCE / 2,
+            "{:?}",
+            started.elapsed()
+        );
+        drop(held);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
