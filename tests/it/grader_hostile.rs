@@ -37,6 +37,9 @@ fn class(root: &Path, students: &[(&str, &str)]) -> PathBuf {
     cases
 }
 
+/// Two submissions that run this build's `othello`, which passes every case.
+const TWO_CORRECT: &[(&str, &str)] = &[("a-correct", "exec {o}"), ("b-correct", "exec {o}")];
+
 /// Runs `check --each` on the class with `extra` options; the JSON report's programs by name,
 /// and standard error.
 fn grade(root: &Path, extra: &[&str]) -> (Vec<Value>, String) {
@@ -200,10 +203,7 @@ fn a_background_child_holding_the_output_does_not_make_a_timeout() {
 #[test]
 fn the_fallback_says_so_once_and_still_grades() {
     let root = scratch("grader_hostile", "fallback");
-    class(
-        &root,
-        &[("a-correct", "exec {o}"), ("b-correct", "exec {o}")],
-    );
+    class(&root, TWO_CORRECT);
     for (option, variable) in [(Some("--no-cgroups"), None), (None, Some("1"))] {
         let mut command = othello();
         command
@@ -238,10 +238,7 @@ fn the_fallback_says_so_once_and_still_grades() {
 #[test]
 fn a_program_file_still_being_written_is_waited_for() {
     let root = scratch("grader_hostile", "busy");
-    class(
-        &root,
-        &[("a-correct", "exec {o}"), ("b-correct", "exec {o}")],
-    );
+    class(&root, TWO_CORRECT);
     let held = fs::OpenOptions::new()
         .append(true)
         .open(root.join("students/b-correct/run.sh"))

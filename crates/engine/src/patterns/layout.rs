@@ -252,6 +252,7 @@ impl PatternLayout {
     pub fn canonical(&self) -> Vec<u32> {
         let mut canonical = Vec::with_capacity(self.stride);
         for (class, &offset) in CLASSES.iter().zip(&self.offsets) {
+            let base_mask = cell_mask(class.cells);
             // The symmetries that map the pattern onto itself, as the place value each digit
             // moves to.
             let self_maps: Vec<Vec<usize>> = (0..8)
@@ -262,7 +263,7 @@ impl PatternLayout {
                         .map(|&c| symmetric_cell(symmetry, c))
                         .collect()
                 })
-                .filter(|image| cell_mask(image) == cell_mask(class.cells))
+                .filter(|image| cell_mask(image) == base_mask)
                 .map(|image| {
                     image
                         .iter()
