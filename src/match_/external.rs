@@ -16,13 +16,13 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::OnceLock;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
-use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use othello::notation::parse_square;
 use othello::{Color, Dimensions, RuleSet, Setup, Square};
-use othello_contain::{Containment, Limits, Tree};
+use othello_contain::{Containment, Limits, Running, Tree};
 use othello_engine::arena::clock::seconds_text;
 use othello_engine::arena::{Contestant, Fault, GameSoFar};
 use othello_records::{GameRecord, Metadata, RecordMove, ggf};
@@ -35,21 +35,12 @@ pub const MAX_LINE: u64 = 64 * 1024;
 const BACKLOG: usize = 1024;
 
 /// The engines running now, each with its whole process tree.
-static RUNNING: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
+static RUNNING: Running = Running::new();
 
 /// Kills every engine running now, with everything it started, and returns how many there
-/// were; none can be started afterwards (the list stays locked until the process exits, which
-/// the caller is about to do).
+/// were; none can be started afterwards (the process is about to exit).
 pub fn kill_all_for_exit() -> usize {
-    let running = RUNNING
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    for tree in running.iter() {
-        tree.kill_for_exit();
-    }
-    let count = running.len();
-    std::mem::forget(running);
-    count
+    RUNNING.kill_all_for_exit()
 }
 
 /// How engines are contained, probed at the first start; when it is the fallback, said once
@@ -117,12 +108,7 @@ impl Process {
                 });
             }
         }
-        let mut running = RUNNING
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (mut child, tree) = containment().spawn(&mut command, &Limits::default())?;
-        running.push(tree.clone());
-        drop(running);
+        let (mut child, tree) = RUNNING.spawn(containment(), &mut command, &Limits::default())?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let (sender, lines) = sync_channel(BACKLOG);
@@ -193,11 +179,7 @@ impl Drop for Process {
         self.tree.kill();
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let id = self.tree.id();
-        RUNNING
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .retain(|tree| tree.id() != id);
+        RUNNING.remove(&self.tree);
     }
 }
 

@@ -26,6 +26,7 @@ mod tree;
 
 use std::io;
 use std::process::{Child, Command};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 pub use tree::Tree;
@@ -159,44 +160,127 @@ impl Containment {
     /// or no resources: `EAGAIN` when the host or the cgroup has no process to spare), or its
     /// cgroup cannot be made.
     pub fn spawn(&self, command: &mut Command, limits: &Limits) -> io::Result<(Child, Tree)> {
+        self.spawn_into(command, limits, None)
+    }
+
+    /// [`Containment::spawn`], the tree added to `running` (when given) at once: each attempt
+    /// holds the list locked, so that no tree exists unlisted, and a busy program file is
+    /// waited for with the list unlocked.
+    fn spawn_into(
+        &self,
+        command: &mut Command,
+        limits: &Limits,
+        running: Option<&Running>,
+    ) -> io::Result<(Child, Tree)> {
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(command, 0);
         #[cfg(target_os = "linux")]
-        if let Some(hierarchy) = &self.cgroups {
+        let group = if let Some(hierarchy) = &self.cgroups {
             let group = hierarchy.run_group(limits, self.pid_namespace)?;
             group.enter_on_start(command, self.pid_namespace, rlimits::Rlimits::of(limits));
-            let child = spawn_when_not_busy(command)?;
-            let tree = Tree::new(child.id(), Some(group));
-            return Ok((child, tree));
-        }
-        #[cfg(unix)]
+            Some(group)
+        } else {
+            rlimits::Rlimits::of(limits).apply_on_start(command);
+            None
+        };
+        #[cfg(all(unix, not(target_os = "linux")))]
         rlimits::Rlimits::of(limits).apply_on_start(command);
+        #[cfg(not(target_os = "linux"))]
+        let group = None;
         let _ = limits;
-        let child = spawn_when_not_busy(command)?;
-        let tree = Tree::new(child.id(), None);
-        Ok((child, tree))
+        let give_up = Instant::now() + BUSY_PATIENCE;
+        let mut pause = Duration::from_millis(1);
+        loop {
+            let list = running.map(Running::lock);
+            match command.spawn() {
+                Ok(child) => {
+                    let tree = Tree::new(child.id(), group);
+                    if let Some(mut list) = list {
+                        list.push(tree.clone());
+                    }
+                    return Ok((child, tree));
+                }
+                Err(error)
+                    if error.kind() == io::ErrorKind::ExecutableFileBusy
+                        && Instant::now() + pause < give_up =>
+                {
+                    drop(list);
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(100));
+                }
+                Err(error) => return Err(error),
+            }
+        }
     }
 }
 
-/// How long [`Containment::spawn`] keeps trying a program whose file is busy (`ETXTBSY`).
+/// How long [`Containment::spawn`] keeps trying a program whose file is busy (`ETXTBSY`), with
+/// pauses doubling from 1 ms to 100 ms.
 pub const BUSY_PATIENCE: Duration = Duration::from_secs(2);
 
-/// `command.spawn()`, tried again while the program's file is open for writing somewhere,
-/// with pauses doubling from 1 ms to 100 ms, until [`BUSY_PATIENCE`] has passed.
-fn spawn_when_not_busy(command: &mut Command) -> io::Result<Child> {
-    let give_up = Instant::now() + BUSY_PATIENCE;
-    let mut pause = Duration::from_millis(1);
-    loop {
-        match command.spawn() {
-            Err(error)
-                if error.kind() == io::ErrorKind::ExecutableFileBusy
-                    && Instant::now() + pause < give_up =>
-            {
-                std::thread::sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(100));
-            }
-            result => return result,
+/// The trees of the programs a front end is running now, so that an interrupt kills them all:
+/// a tree is listed the moment it exists ([`Running::spawn`]) and none starts after
+/// [`Running::kill_all_for_exit`].
+#[derive(Debug, Default)]
+pub struct Running {
+    trees: Mutex<Vec<Tree>>,
+}
+
+impl Running {
+    /// An empty list, for a `static`.
+    #[must_use]
+    pub const fn new() -> Running {
+        Running {
+            trees: Mutex::new(Vec::new()),
         }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Vec<Tree>> {
+        self.trees.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Starts `command` as [`Containment::spawn`] does, its tree listed here at once.
+    ///
+    /// # Errors
+    /// As [`Containment::spawn`].
+    pub fn spawn(
+        &self,
+        containment: &Containment,
+        command: &mut Command,
+        limits: &Limits,
+    ) -> io::Result<(Child, Tree)> {
+        containment.spawn_into(command, limits, Some(self))
+    }
+
+    /// Takes `tree` off the list (it has ended or been killed).
+    pub fn remove(&self, tree: &Tree) {
+        let id = tree.id();
+        self.lock().retain(|running| running.id() != id);
+    }
+
+    /// How many trees are listed.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no tree is listed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Kills every listed tree, with everything it started, and returns how many there were;
+    /// none can be started afterwards (the list stays locked until the process exits, which
+    /// the caller is about to do).
+    pub fn kill_all_for_exit(&self) -> usize {
+        let list = self.lock();
+        for tree in list.iter() {
+            tree.kill_for_exit();
+        }
+        let count = list.len();
+        std::mem::forget(list);
+        count
     }
 }
 

@@ -165,19 +165,31 @@ fn a_background_child_holding_output_ends_with_the_program_in_a_namespace() {
     assert!(started.elapsed() < Duration::from_secs(30));
 }
 
+/// A fresh directory of this process's for the test `name`.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("othello-contain-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An executable shell script at `path` running `line`, returned still open for writing (so
+/// that starting it fails with `ETXTBSY` until the file is dropped).
+fn script_held_open(path: &std::path::Path, line: &str) -> std::fs::File {
+    let mut file = std::fs::File::create(path).unwrap();
+    std::io::Write::write_all(&mut file, format!("#!/bin/sh\n{line}\n").as_bytes()).unwrap();
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    file
+}
+
 /// A program file open for writing (`ETXTBSY` on `exec`): waited for while it is closed within
 /// the patience, refused as busy when it stays open, in both modes.
 #[test]
 fn a_program_file_still_open_for_writing_is_waited_for_then_refused() {
-    let dir = std::env::temp_dir().join(format!("othello-contain-busy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("busy");
     for disable in [false, true] {
         let containment = Containment::probe(disable);
         let path = dir.join(format!("busy-{disable}.sh"));
-        let mut file = std::fs::File::create(&path).unwrap();
-        std::io::Write::write_all(&mut file, b"#!/bin/sh\necho started\n").unwrap();
-        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-            .unwrap();
+        let file = script_held_open(&path, "echo started");
         let closer = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(200));
             drop(file);
@@ -204,6 +216,55 @@ fn a_program_file_still_open_for_writing_is_waited_for_then_refused() {
             started.elapsed()
         );
         drop(held);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A tree started through [`Running`] is listed at once and taken off by `remove`; while a
+/// busy program file is waited for, the list is not held, so an interrupt's kills are not
+/// kept waiting; after `kill_all_for_exit` the listed trees are dead.
+#[test]
+fn running_lists_each_tree_and_is_free_while_a_start_waits() {
+    let dir = scratch("running");
+    for disable in [false, true] {
+        let containment = Containment::probe(disable);
+        let running = Running::new();
+        let mut sleeper = Command::new("sleep");
+        sleeper.arg("335");
+        let (mut child, tree) = running
+            .spawn(&containment, &mut sleeper, &Limits::default())
+            .unwrap();
+        assert_eq!(running.len(), 1);
+        tree.kill();
+        let _ = child.wait();
+        running.remove(&tree);
+        assert!(running.is_empty());
+
+        let path = dir.join(format!("busy-{disable}.sh"));
+        let file = script_held_open(&path, "exec sleep 336");
+        std::thread::scope(|scope| {
+            let starter = scope.spawn(|| {
+                running
+                    .spawn(&containment, &mut Command::new(&path), &Limits::default())
+                    .unwrap()
+            });
+            std::thread::sleep(Duration::from_millis(100));
+            // Read while the start still waits for the file: not blocked behind it.
+            assert!(running.is_empty());
+            assert!(!starter.is_finished(), "{:?}", containment.mode());
+            std::thread::sleep(Duration::from_millis(400));
+            drop(file);
+            let (mut child, _tree) = starter.join().unwrap();
+            assert_eq!(running.len(), 1);
+            assert_eq!(running.kill_all_for_exit(), 1);
+            let status = child.wait().unwrap();
+            assert_eq!(
+                status.signal(),
+                Some(libc::SIGKILL),
+                "{:?}",
+                containment.mode()
+            );
+        });
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

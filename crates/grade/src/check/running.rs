@@ -5,7 +5,7 @@
 //! as soon as it has exited (whatever it left running is not waited for).
 
 use othello::text::counted;
-use othello_contain::{Containment, Tree};
+use othello_contain::{Containment, Running, Tree};
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -67,26 +67,21 @@ pub(super) struct Run {
 }
 
 /// The programs running now.
-static RUNNING: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
+static RUNNING: Running = Running::new();
 
 /// On SIGINT, SIGTERM or SIGHUP, kills every program still running with its tree (each leads a
 /// process group of its own, which the terminal's Ctrl-C does not reach) and exits with status
 /// 130.
 pub(super) fn stop_children_on_interrupt() -> Result<(), CheckError> {
     ctrlc::set_handler(|| {
-        // Held until the exit, so no program can be started after the kills.
-        let running = RUNNING
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        for tree in running.iter() {
-            tree.kill_for_exit();
-        }
+        // No program can be started after the kills.
+        let stopped = RUNNING.kill_all_for_exit();
         // Written without `eprintln!`, which panics when standard error has gone: the exit
         // must come whatever the stream does.
         let _ = writeln!(
             io::stderr(),
             "\nothello: interrupted; stopped {}",
-            counted(running.len(), "running case", "running cases")
+            counted(stopped, "running case", "running cases")
         );
         std::process::exit(130);
     })
@@ -167,26 +162,14 @@ pub(super) fn execute(
     };
     let started = Instant::now();
     let deadline = started + limits.timeout;
-    let (child, tree) = {
-        let mut running = RUNNING
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (child, tree) = launch
-            .containment
-            .spawn(&mut process, &tree_limits)
-            .map_err(ExecuteError::Program)?;
-        running.push(tree.clone());
-        (child, tree)
-    };
-    let pid = tree.id();
+    let (child, tree) = RUNNING
+        .spawn(launch.containment, &mut process, &tree_limits)
+        .map_err(ExecuteError::Program)?;
     let result = supervise(child, &tree, input, cap, deadline);
     if result.is_err() {
         tree.kill();
     }
-    RUNNING
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .retain(|running| running.id() != pid);
+    RUNNING.remove(&tree);
     let mut run = result.map_err(ExecuteError::Threads)?;
     run.elapsed = started.elapsed();
     // Everything has ended: the cgroup's count is the whole tree's CPU time.
