@@ -1,6 +1,6 @@
 //! `othello check` against hostile programs, the five faults of a first hostile pass: a fork
 //! bomb under a process cap, `setsid` children with and without the output held, a program that
-//! rewrites the expected outputs, a background child holding standard output; and the fallback
+//! rewrites the expected outputs and its neighbour's program, a background child holding standard output; and the fallback
 //! to process groups, forced. What needs cgroups is checked where the host has them (and said
 //! where it does not).
 
@@ -166,18 +166,36 @@ fn a_program_rewriting_the_expected_outputs_is_judged_against_the_originals() {
         .join("cases")
         .canonicalize()
         .unwrap_or(root.join("cases"));
+    let neighbour = root.join("students/b-correct/run.sh");
     let cheat = format!(
-        "for f in {}/*.out; do echo 'I PASS' > \"$f\"; done\necho 'I PASS'",
-        cases.display()
+        "for f in {}/*.out; do echo 'I PASS' > \"$f\"; done 2>/dev/null\n\
+         echo 'echo I PASS' > {} 2>/dev/null\n\
+         echo kept > \"$OTHELLO_SUBMISSION/own\"\necho 'I PASS'",
+        cases.display(),
+        neighbour.display()
     );
     class(&root, &[("a-cheat", &cheat), ("b-correct", "exec {o}")]);
-    let (programs, _) = grade(&root, &["--jobs", "1"]);
+    let (programs, stderr) = grade(&root, &["--jobs", "1"]);
     expect_all(&programs, "a-cheat", "FAIL");
     // The other student is judged against the cases as they were when the check started.
     expect_all(&programs, "b-correct", "PASS");
-    // The program did rewrite them on disk: the protection is reading them first.
+    // A submission may write its own directory.
+    assert_eq!(
+        fs::read_to_string(root.join("students/a-cheat/own")).unwrap(),
+        "kept\n"
+    );
     let first = fs::read_to_string(root.join("cases/0001.out")).unwrap();
-    assert_eq!(first, "I PASS\n");
+    let script = fs::read_to_string(&neighbour).unwrap();
+    if stderr.is_empty() {
+        // A mount namespace per program: the cases and the neighbour's files read-only to it.
+        assert!(first.starts_with("FULL\n"), "{first}");
+        assert!(script.contains("exec "), "{script}");
+    } else {
+        // Without one the program rewrote them on disk, and the run said so.
+        assert!(stderr.contains("not read-only to"), "{stderr}");
+        assert_eq!(first, "I PASS\n");
+        assert_eq!(script, "echo I PASS\n");
+    }
 }
 
 #[cfg(unix)]

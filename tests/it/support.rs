@@ -113,10 +113,12 @@ pub fn contained_by_cgroups() -> bool {
 }
 
 /// Standard error as a contained run leaves it: empty, or the one line that says containment
-/// fell back to process groups.
+/// fell back to process groups or that the cases are not read-only to the programs.
 pub fn quiet_but_for_the_fallback_note(stderr: &str) -> bool {
     stderr.is_empty()
-        || (stderr.lines().count() == 1 && stderr.contains("contained by process group only"))
+        || (stderr.lines().count() == 1
+            && (stderr.contains("contained by process group only")
+                || stderr.starts_with("othello: the cases are not read-only to the programs: ")))
 }
 
 /// `check --each`'s summary table with its two time columns (CPU and wall seconds, which vary

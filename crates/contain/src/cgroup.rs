@@ -200,6 +200,7 @@ impl RunGroup {
         &self,
         command: &mut Command,
         pid_namespace: bool,
+        read_only: crate::ReadOnly,
         rlimits: crate::rlimits::Rlimits,
     ) {
         let procs = self.procs.clone();
@@ -207,14 +208,15 @@ impl RunGroup {
             for path in &procs {
                 enter(path)?;
             }
+            read_only.enter()?;
             if pid_namespace {
                 crate::namespace::start_program()?;
             }
             rlimits.apply()
         };
         // SAFETY: between fork and exec the closure only makes system calls (open, write, close,
-        // and those of `namespace::start_program`), which are async-signal-safe; it allocates
-        // nothing (the paths were made before).
+        // and those of `ReadOnly::enter` and `namespace::start_program`), which are
+        // async-signal-safe; it allocates nothing (the paths were made before).
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(command, enter);
         }

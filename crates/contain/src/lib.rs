@@ -8,7 +8,8 @@
 //!   whole tree, its CPU time and its killing all reach every process it starts, `setsid` or
 //!   not; and, where the kernel allows (`unshare(CLONE_NEWPID)`), in a PID namespace of its own
 //!   whose init is a small reaper of ours, so that the whole tree dies as soon as the program
-//!   exits.
+//!   exits; and, for the directories given in its [`Limits::read_only`], in a mount namespace
+//!   of its own in which they are read-only.
 //! - **process group** (elsewhere, or when turned off): the program leads a process group of its
 //!   own, which is what is killed; processes that leave it (`setsid`) escape, and nothing caps
 //!   the number of processes.
@@ -20,19 +21,22 @@
 mod cgroup;
 #[cfg(target_os = "linux")]
 mod namespace;
+mod read_only;
 #[cfg(unix)]
 mod rlimits;
 mod tree;
 
 use std::io;
+use std::path::Path;
 use std::process::{Child, Command};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+pub use read_only::ReadOnly;
 pub use tree::Tree;
 
 /// The limits a contained program's whole tree runs under, where the mode can enforce them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Processes and threads at once in the tree (cgroup `pids.max`); `None` for no cap.
     pub max_processes: Option<u64>,
@@ -43,6 +47,9 @@ pub struct Limits {
     pub cpu_seconds: Option<u64>,
     /// Address space of each process in bytes (`RLIMIT_AS`), in every mode on Unix.
     pub address_space_bytes: Option<u64>,
+    /// Directories the tree may read but not change (a mount namespace per program, in the
+    /// cgroup mode; made by [`Containment::read_only`], which says when it cannot be had).
+    pub read_only: ReadOnly,
 }
 
 /// How programs are contained.
@@ -127,6 +134,25 @@ impl Containment {
         }
     }
 
+    /// `dirs` prepared to be read-only to the programs given them in their [`Limits`]: each
+    /// program's tree then runs in a mount namespace of its own in which every one of them is
+    /// bound read-only over itself (the host's view is untouched).
+    ///
+    /// # Errors
+    /// Why it cannot be had here, in a sentence for the front end to say once: the
+    /// process-group mode, a directory that cannot be read, or no permission to make mount
+    /// namespaces (tried once, in a child).
+    pub fn read_only(&self, dirs: &[&Path]) -> Result<ReadOnly, String> {
+        if self.mode() == Mode::ProcessGroup {
+            return Err("programs are contained by process group only".to_owned());
+        }
+        let set = ReadOnly::prepare(dirs).map_err(|error| error.to_string())?;
+        #[cfg(target_os = "linux")]
+        set.try_in_child()
+            .map_err(|error| format!("cannot make a mount namespace: {error}"))?;
+        Ok(set)
+    }
+
     /// The mode programs are contained in.
     #[must_use]
     pub fn mode(&self) -> Mode {
@@ -177,7 +203,12 @@ impl Containment {
         #[cfg(target_os = "linux")]
         let group = if let Some(hierarchy) = &self.cgroups {
             let group = hierarchy.run_group(limits, self.pid_namespace)?;
-            group.enter_on_start(command, self.pid_namespace, rlimits::Rlimits::of(limits));
+            group.enter_on_start(
+                command,
+                self.pid_namespace,
+                limits.read_only.clone(),
+                rlimits::Rlimits::of(limits),
+            );
             Some(group)
         } else {
             rlimits::Rlimits::of(limits).apply_on_start(command);

@@ -268,3 +268,74 @@ fn running_lists_each_tree_and_is_free_while_a_start_waits() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn read_only_directories_stay_as_they_were_for_the_tree_and_writable_for_the_host() {
+    let base = scratch("read-only");
+    let (kept, own) = (base.join("cases"), base.join("own"));
+    std::fs::create_dir_all(&kept).unwrap();
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(kept.join("0000.out"), "expected").unwrap();
+    let containment = Containment::probe(false);
+    let set = match containment.read_only(&[&own, &kept, &kept.join(".")]) {
+        Ok(set) => set,
+        // Without permission for mount namespaces (not root) the reason is given instead.
+        Err(reason) => {
+            assert!(
+                reason.starts_with("cannot make a mount namespace"),
+                "{reason}"
+            );
+            return;
+        }
+    };
+    assert_eq!(set.dirs().count(), 2, "repeats are taken out");
+    let limits = Limits {
+        read_only: set.without(&own),
+        ..Limits::default()
+    };
+    assert_eq!(
+        limits.read_only.dirs().collect::<Vec<_>>(),
+        [kept.canonicalize().unwrap()]
+    );
+    let (kept_text, own_text) = (kept.display(), own.display());
+    let (output, code, _) = run(
+        &containment,
+        &format!(
+            "(echo changed > {kept_text}/0000.out) 2>/dev/null || echo refused; \
+             setsid sh -c 'rm -f {kept_text}/0000.out; touch {kept_text}/new' 2>/dev/null; \
+             echo mine > {own_text}/written && cat {kept_text}/0000.out"
+        ),
+        &limits,
+    );
+    assert_eq!((output.as_str(), code), ("refused\nexpected", 0));
+    assert_eq!(
+        std::fs::read_to_string(kept.join("0000.out")).unwrap(),
+        "expected"
+    );
+    assert!(!kept.join("new").exists());
+    assert_eq!(
+        std::fs::read_to_string(own.join("written")).unwrap(),
+        "mine\n"
+    );
+    // The host's view is untouched: the directory is still writable here.
+    std::fs::write(kept.join("0000.out"), "graded").unwrap();
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn read_only_directories_say_why_they_cannot_be_had() {
+    let here = std::env::temp_dir();
+    assert_eq!(
+        Containment::probe(true).read_only(&[&here]),
+        Err("programs are contained by process group only".to_owned())
+    );
+    let missing = here.join("othello-contain-no-such-directory");
+    let reason = Containment::probe(false)
+        .read_only(&[&missing])
+        .unwrap_err();
+    assert!(
+        reason.starts_with(&format!("{}: ", missing.display()))
+            || reason == "programs are contained by process group only",
+        "{reason}"
+    );
+}

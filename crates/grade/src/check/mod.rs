@@ -23,14 +23,14 @@ mod schedule;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 use othello::RuleSet;
-use othello_contain::Containment;
+use othello_contain::{Containment, ReadOnly};
 use othello_io::options::RulesArg;
 use othello_io::progress;
 
@@ -271,7 +271,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
         check_rules(&cases, rules.into())?;
     }
     assign_points(&mut cases, args.points_per_case, args.weights.as_deref())?;
-    let programs = match &args.each {
+    let mut programs = match &args.each {
         Some(spec) => each::submissions(spec, &args.command)?,
         None => vec![Program {
             name: args
@@ -284,6 +284,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
                 Ok(here) => resolve_command(&args.command, &here),
                 Err(_) => args.command.clone(),
             },
+            read_only: ReadOnly::default(),
         }],
     };
     let names: Vec<String> = programs
@@ -298,6 +299,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
         None => thread::available_parallelism().map_or(1, std::num::NonZero::get),
     };
     let containment = probe_containment(args.no_cgroups);
+    protect(&containment, &args.dir, &mut programs);
     let plan = Plan {
         programs: &programs,
         cases: &cases,
@@ -369,10 +371,40 @@ fn probe_containment(no_cgroups: bool) -> Containment {
         let _ = writeln!(
             io::stderr(),
             "othello: {reason}: programs are contained by process group only (what they start \
-             outside it is not killed; --max-processes is not enforced)"
+             outside it is not killed; --max-processes is not enforced; the cases are not \
+             read-only to them)"
         );
     }
     containment
+}
+
+/// Makes the case directory and every submission's read-only to the programs, each program's
+/// own submission excepted; says once on standard error why not, where it cannot be had and the
+/// fallback has not said so already.
+fn protect(containment: &Containment, cases: &Path, programs: &mut [Program]) {
+    let mut dirs = vec![cases];
+    dirs.extend(
+        programs
+            .iter()
+            .filter_map(|program| program.directory.as_deref()),
+    );
+    match containment.read_only(&dirs) {
+        Ok(set) => {
+            for program in programs {
+                program.read_only = match &program.directory {
+                    Some(own) => set.without(own),
+                    None => set.clone(),
+                };
+            }
+        }
+        Err(reason) if containment.fallback_reason().is_none() => {
+            let _ = writeln!(
+                io::stderr(),
+                "othello: the cases are not read-only to the programs: {reason}"
+            );
+        }
+        Err(_) => {}
+    }
 }
 
 /// The name of the program in the reports without `--each`: the script or program file a
