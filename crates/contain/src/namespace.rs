@@ -16,19 +16,41 @@ use std::io;
 
 /// Whether this process may make PID namespaces: a child tries, and says.
 pub(crate) fn available() -> bool {
-    // SAFETY: the forked child only calls unshare(2) and _exit(2), which are async-signal-safe
-    // (the parent may have other threads); the parent waits for it by its pid.
+    try_in_child(|| {
+        // SAFETY: unshare(2) has no memory-safety preconditions.
+        if unsafe { libc::unshare(libc::CLONE_NEWPID) } == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    })
+    .is_ok()
+}
+
+/// Runs `trial` in a forked child, which reports its error number in its exit status: whether
+/// this process could do it, without doing it (namespaces made there die with the child).
+/// `trial` must make system calls only (the parent may have other threads).
+pub(crate) fn try_in_child(trial: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+    // SAFETY: the forked child runs `trial` (system calls only, as its caller promises) and
+    // _exit(2), which are async-signal-safe; the parent waits for it by its pid.
     unsafe {
         let pid = libc::fork();
         if pid == 0 {
-            let ok = libc::unshare(libc::CLONE_NEWPID) == 0;
-            libc::_exit(i32::from(!ok));
+            let errno = match trial() {
+                Ok(()) => 0,
+                Err(error) => error.raw_os_error().unwrap_or(libc::EPERM),
+            };
+            libc::_exit(errno);
         }
         if pid < 0 {
-            return false;
+            return Err(io::Error::last_os_error());
         }
         let status = wait_for(pid);
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+        match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
+            (true, 0) => Ok(()),
+            (true, errno) => Err(io::Error::from_raw_os_error(errno)),
+            (false, _) => Err(io::Error::other("the trial was killed")),
+        }
     }
 }
 

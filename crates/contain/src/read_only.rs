@@ -16,13 +16,13 @@ use std::sync::Arc;
 ///
 /// [`Limits::read_only`]: crate::Limits::read_only
 /// [`Containment::read_only`]: crate::Containment::read_only
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReadOnly {
     dirs: Arc<[Dir]>,
 }
 
 /// One directory, ready for the system calls.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Dir {
     /// Canonical.
     path: PathBuf,
@@ -32,14 +32,6 @@ struct Dir {
     #[cfg(target_os = "linux")]
     flags: libc::c_ulong,
 }
-
-impl PartialEq for ReadOnly {
-    fn eq(&self, other: &ReadOnly) -> bool {
-        self.dirs().eq(other.dirs())
-    }
-}
-
-impl Eq for ReadOnly {}
 
 impl ReadOnly {
     /// `dirs` made canonical, sorted (a directory before those inside it, which are bound
@@ -148,33 +140,7 @@ impl ReadOnly {
     /// Whether this process may make the set read-only: a child tries, and says why not.
     #[cfg(target_os = "linux")]
     pub(crate) fn try_in_child(&self) -> io::Result<()> {
-        // SAFETY: the forked child only makes system calls (those of `enter`, and _exit), which
-        // are async-signal-safe (the parent may have other threads); the parent waits for it by
-        // its pid.
-        unsafe {
-            let pid = libc::fork();
-            if pid == 0 {
-                let errno = match self.enter() {
-                    Ok(()) => 0,
-                    Err(error) => error.raw_os_error().unwrap_or(libc::EPERM),
-                };
-                libc::_exit(errno);
-            }
-            if pid < 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let mut status = 0;
-            while libc::waitpid(pid, &raw mut status, 0) < 0 {
-                if *libc::__errno_location() != libc::EINTR {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-            match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
-                (true, 0) => Ok(()),
-                (true, errno) => Err(io::Error::from_raw_os_error(errno)),
-                (false, _) => Err(io::Error::other("the trial was killed")),
-            }
-        }
+        crate::namespace::try_in_child(|| self.enter())
     }
 }
 
