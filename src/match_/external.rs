@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use othello::notation::parse_square;
 use othello::{Color, Dimensions, RuleSet, Setup, Square};
-use othello_contain::{Containment, Limits, Running, Tree};
+use othello_contain::{Containment, Limits, Mode, Running, Tree};
 use othello_engine::arena::clock::seconds_text;
 use othello_engine::arena::{Contestant, Fault, GameSoFar};
 use othello_records::{GameRecord, Metadata, RecordMove, ggf};
@@ -49,7 +49,9 @@ fn containment() -> &'static Containment {
     static CONTAINMENT: OnceLock<Containment> = OnceLock::new();
     CONTAINMENT.get_or_init(|| {
         let containment = Containment::probe(false);
-        if let Some(reason) = containment.fallback_reason() {
+        if let (Some(reason), Mode::ProcessGroup) =
+            (containment.fallback_reason(), containment.mode())
+        {
             let _ = writeln!(
                 io::stderr(),
                 "othello: {reason}: engines are contained by process group only (what they \
@@ -158,14 +160,10 @@ impl Process {
     }
 
     /// The CPU time of the engine's whole process tree (its cgroup's count); without cgroups,
-    /// of the process and of its children it has waited for, where the system says (Linux:
-    /// `/proc/PID/stat`); zero elsewhere.
+    /// of the process and its descendants, with what each has waited for, where the system
+    /// says (Linux: `/proc`); zero elsewhere. The most seen so far once it has been reaped.
     fn cpu(&mut self) -> Duration {
-        if let Some(cpu) = self
-            .tree
-            .cpu_time()
-            .or_else(|| process_cpu(self.child.id()))
-        {
+        if let Some(cpu) = self.tree.cpu_time() {
             self.cpu_seen = self.cpu_seen.max(cpu);
         }
         self.cpu_seen
@@ -269,31 +267,6 @@ fn describe_exit(status: std::process::ExitStatus) -> String {
     match status.code() {
         Some(code) => format!("exited with status {code}"),
         None => "ended".to_owned(),
-    }
-}
-
-/// User and system CPU time of process `pid` and its waited-for children.
-fn process_cpu(pid: u32) -> Option<Duration> {
-    #[cfg(target_os = "linux")]
-    {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // The fields after the command name (which may hold spaces), from the state (3rd).
-        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-        let ticks: u64 = fields
-            .get(11..15)?
-            .iter()
-            .map(|field| field.parse::<u64>().ok())
-            .sum::<Option<u64>>()?;
-        // SAFETY: sysconf has no memory-safety preconditions.
-        let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
-        Some(Duration::from_secs_f64(
-            ticks as f64 / per_second.max(1) as f64,
-        ))
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = pid;
-        None
     }
 }
 

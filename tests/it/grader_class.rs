@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::grader::{generate, othello_path};
 use crate::support::{
-    contained_by_cgroups, mask_summary_times, othello, processes_with_argument,
+    contains_whole_trees, mask_summary_times, othello, processes_with_argument,
     quiet_but_for_the_fallback_note, scratch,
 };
 
@@ -226,7 +226,7 @@ fn check_grades_a_class_of_30_in_one_run_and_writes_every_report() {
 
     // Children, holding the output or not, in a session of their own or not, were stopped
     // with their case.
-    if contained_by_cgroups() {
+    if contains_whole_trees() {
         for argument in ["600.5", "600.25"] {
             assert_eq!(processes_with_argument(argument), 0, "sleep {argument}");
         }

@@ -27,6 +27,7 @@ mod records;
 mod grader;
 mod grader_class;
 mod grader_hostile;
+mod grader_not_root;
 mod grader_reports;
 mod hardening;
 mod match_contained;

@@ -106,18 +106,28 @@ pub fn is_gone(pid: u32) -> bool {
     }
 }
 
-/// Whether this host gives `othello check` and `othello match` cgroups (else they fall back to
-/// process groups and say so once on standard error).
+/// Whether this host gives `othello check` and `othello match` cgroups (which cap a tree's
+/// processes and say when the cap was hit).
 pub fn contained_by_cgroups() -> bool {
+    matches!(
+        othello_contain::Containment::probe(false).mode(),
+        othello_contain::Mode::Cgroup { .. }
+    )
+}
+
+/// Whether a program's whole tree ends with it here (a cgroup or a PID namespace): else
+/// `check` and `match` fall back to process groups and say so once on standard error.
+pub fn contains_whole_trees() -> bool {
     othello_contain::Containment::probe(false).mode() != othello_contain::Mode::ProcessGroup
 }
 
 /// Standard error as a contained run leaves it: empty, or the one line that says containment
-/// fell back to process groups or that the cases are not read-only to the programs.
+/// has no cgroups or that the cases are not read-only to the programs.
 pub fn quiet_but_for_the_fallback_note(stderr: &str) -> bool {
     stderr.is_empty()
         || (stderr.lines().count() == 1
-            && (stderr.contains("contained by process group only")
+            && (stderr.contains("programs are contained by ")
+                || stderr.contains("engines are contained by process group only")
                 || stderr.starts_with("othello: the cases are not read-only to the programs: ")))
 }
 
@@ -163,8 +173,25 @@ pub fn assert_gone_by_argument(argument: &str) {
 /// How many live processes (not zombies) have `argument` among their arguments: how tests find
 /// what a contained program started, whose pids inside its PID namespace are not ours.
 pub fn processes_with_argument(argument: &str) -> usize {
+    pids_with_argument(argument).len()
+}
+
+/// Kills every process with `argument` among its arguments: what escaped a program where the
+/// fallback lets it, so that it does not outlive the test.
+pub fn kill_with_argument(argument: &str) {
+    for pid in pids_with_argument(argument) {
+        // SAFETY: kill(2) has no memory-safety preconditions.
+        #[cfg(unix)]
+        unsafe {
+            libc::kill(pid as libc::pid_t, libc::SIGKILL);
+        }
+    }
+}
+
+/// The live processes (not zombies) with `argument` among their arguments.
+fn pids_with_argument(argument: &str) -> Vec<u32> {
     let Ok(entries) = fs::read_dir("/proc") else {
-        return 0;
+        return Vec::new();
     };
     entries
         .filter_map(|entry| {
@@ -179,7 +206,8 @@ pub fn processes_with_argument(argument: &str) -> usize {
                     .split(|&byte| byte == 0)
                     .any(|word| word == argument.as_bytes())
         })
-        .count()
+        .map(|(pid, _)| pid)
+        .collect()
 }
 
 /// A real Othello file from `shared/data/real/` (public files that are not the project's, read

@@ -13,7 +13,6 @@ use std::fs;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -193,33 +192,10 @@ pub(crate) struct RunGroup {
 }
 
 impl RunGroup {
-    /// Has `command`'s process enter the group between fork and exec (so that nothing it starts
-    /// is ever outside), with `pid_namespace` start the program in a namespace of its own, and
-    /// set its rlimits.
-    pub(crate) fn enter_on_start(
-        &self,
-        command: &mut Command,
-        pid_namespace: bool,
-        read_only: crate::ReadOnly,
-        rlimits: crate::rlimits::Rlimits,
-    ) {
-        let procs = self.procs.clone();
-        let enter = move || {
-            for path in &procs {
-                enter(path)?;
-            }
-            read_only.enter()?;
-            if pid_namespace {
-                crate::namespace::start_program()?;
-            }
-            rlimits.apply()
-        };
-        // SAFETY: between fork and exec the closure only makes system calls (open, write, close,
-        // and those of `ReadOnly::enter` and `namespace::start_program`), which are
-        // async-signal-safe; it allocates nothing (the paths were made before).
-        unsafe {
-            std::os::unix::process::CommandExt::pre_exec(command, enter);
-        }
+    /// Each `cgroup.procs` the started process writes itself into between fork and exec (see
+    /// `Start`), so that nothing it starts is ever outside.
+    pub(crate) fn procs(&self) -> &[CString] {
+        &self.procs
     }
 
     /// Kills every process of the group: no new one can be started (`pids.max` 0), then v2's
@@ -329,26 +305,6 @@ fn field(text: &str, name: &str) -> Option<u64> {
         let (key, value) = line.split_once(' ')?;
         (key == name).then(|| value.trim().parse().ok())?
     })
-}
-
-/// Moves the calling process into the cgroup whose `cgroup.procs` is `path` (writing 0 names
-/// the writer). Only system calls: it runs between fork and exec.
-fn enter(path: &CString) -> io::Result<()> {
-    // SAFETY: open, write and close are async-signal-safe; `path` is a valid C string and the
-    // buffer a static byte.
-    unsafe {
-        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let written = libc::write(fd, b"0".as_ptr().cast(), 1);
-        let error = io::Error::last_os_error();
-        libc::close(fd);
-        if written != 1 {
-            return Err(error);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -10,12 +10,19 @@
 //!   whose init is a small reaper of ours, so that the whole tree dies as soon as the program
 //!   exits; and, for the directories given in its [`Limits::read_only`], in a mount namespace
 //!   of its own in which they are read-only.
+//! - **PID namespace** (no cgroup, as for most users who are not root, but the namespaces):
+//!   the PID namespace under our reaper and the read-only directories' mount namespace as
+//!   above, for a user who is not root each in a user namespace of the program's own that maps
+//!   the user to itself; the tree dies with the program and is killed with it, `setsid` or not;
+//!   in a user namespace the process cap is `RLIMIT_NPROC`, counted there per tree; the memory
+//!   cap is per process (`RLIMIT_AS`), and the CPU time is what `/proc` shows of the tree.
 //! - **process group** (elsewhere, or when turned off): the program leads a process group of its
 //!   own, which is what is killed; processes that leave it (`setsid`) escape, and nothing caps
 //!   the number of processes.
 //!
-//! The library says which mode it got ([`Containment::fallback_reason`]); the front end says so
-//! once on standard error. It never prints.
+//! The library says which mode it got ([`Containment::mode`]) and why it has no cgroups
+//! ([`Containment::fallback_reason`]); the front end says so once on standard error. It never
+//! prints.
 
 #[cfg(target_os = "linux")]
 mod cgroup;
@@ -24,7 +31,11 @@ mod namespace;
 mod read_only;
 #[cfg(unix)]
 mod rlimits;
+#[cfg(target_os = "linux")]
+mod start;
 mod tree;
+#[cfg(target_os = "linux")]
+mod user_namespace;
 
 use std::io;
 use std::path::Path;
@@ -38,9 +49,11 @@ pub use tree::Tree;
 /// The limits a contained program's whole tree runs under, where the mode can enforce them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Processes and threads at once in the tree (cgroup `pids.max`); `None` for no cap.
+    /// Processes and threads at once in the tree (cgroup `pids.max`, or `RLIMIT_NPROC` in a
+    /// user namespace of the program's own); `None` for no cap.
     pub max_processes: Option<u64>,
-    /// Memory of the whole tree in bytes (cgroup `memory.max` / `memory.limit_in_bytes`).
+    /// Memory of the whole tree in bytes (cgroup `memory.max` / `memory.limit_in_bytes`); in
+    /// the cgroup mode only.
     pub memory_bytes: Option<u64>,
     /// CPU seconds of each process (`RLIMIT_CPU`: SIGXCPU, then SIGKILL a second later), in
     /// every mode on Unix.
@@ -48,7 +61,8 @@ pub struct Limits {
     /// Address space of each process in bytes (`RLIMIT_AS`), in every mode on Unix.
     pub address_space_bytes: Option<u64>,
     /// Directories the tree may read but not change (a mount namespace per program, in the
-    /// cgroup mode; made by [`Containment::read_only`], which says when it cannot be had).
+    /// cgroup and PID namespace modes; made by [`Containment::read_only`], which says when it
+    /// cannot be had).
     pub read_only: ReadOnly,
 }
 
@@ -63,6 +77,13 @@ pub enum Mode {
         /// Whether each program is also PID 2 of a namespace of its own, under our reaper.
         pid_namespace: bool,
     },
+    /// No cgroup, but a PID namespace per program under our reaper, each in a user namespace of
+    /// its own if `user_namespace` (this process is not root).
+    PidNamespace {
+        /// Whether each program also has a user namespace of its own, which caps its tree's
+        /// processes.
+        user_namespace: bool,
+    },
     /// A process group per program, and rlimits set by the caller.
     ProcessGroup,
 }
@@ -71,8 +92,8 @@ pub enum Mode {
 /// empty or `0`: the fallback that non-Linux hosts and hosts without permission get.
 pub const DISABLE_VARIABLE: &str = "OTHELLO_NO_CGROUPS";
 
-/// The environment variable that keeps cgroups but turns PID namespaces off (set to anything
-/// but empty or `0`): what a host without them gets, for measuring what they cost.
+/// The environment variable that turns PID (and user) namespaces off (set to anything but empty
+/// or `0`), cgroups kept: what a host without them gets, for measuring what they cost.
 pub const NO_PID_NAMESPACE_VARIABLE: &str = "OTHELLO_NO_PID_NAMESPACE";
 
 /// The containment available to this process, probed once (and kept as long as wanted: it holds
@@ -82,13 +103,16 @@ pub struct Containment {
     #[cfg(target_os = "linux")]
     cgroups: Option<cgroup::Hierarchy>,
     pid_namespace: bool,
+    /// The user namespace each program gets first, where this process is not root.
+    #[cfg(target_os = "linux")]
+    user: Option<user_namespace::UserNamespace>,
     fallback_reason: Option<String>,
 }
 
 impl Containment {
-    /// Probes what this host allows: cgroups (v2, else v1) and PID namespaces, unless `disable`
-    /// or [`DISABLE_VARIABLE`] turns them off. Never fails: without them it is the
-    /// process-group mode, with the reason.
+    /// Probes what this host allows: cgroups (v2, else v1) and PID namespaces (directly, else in
+    /// a user namespace), unless `disable` or [`DISABLE_VARIABLE`] turns them off. Never fails:
+    /// without cgroups it is the PID namespace mode or the process-group mode, with the reason.
     #[must_use]
     pub fn probe(disable: bool) -> Containment {
         let disabled_by_variable = std::env::var_os(DISABLE_VARIABLE)
@@ -108,15 +132,31 @@ impl Containment {
 
     #[cfg(target_os = "linux")]
     fn probe_host() -> Containment {
-        match cgroup::Hierarchy::find() {
-            Ok(hierarchy) => Containment {
+        let namespaces = if std::env::var_os(NO_PID_NAMESPACE_VARIABLE)
+            .is_none_or(|value| value.is_empty() || value == "0")
+        {
+            namespace::probe()
+        } else {
+            Err(format!(
+                "PID namespaces turned off ({NO_PID_NAMESPACE_VARIABLE} is set)"
+            ))
+        };
+        match (cgroup::Hierarchy::find(), namespaces) {
+            (Ok(hierarchy), namespaces) => Containment {
                 cgroups: Some(hierarchy),
-                pid_namespace: std::env::var_os(NO_PID_NAMESPACE_VARIABLE)
-                    .is_none_or(|value| value.is_empty() || value == "0")
-                    && namespace::available(),
+                pid_namespace: namespaces.is_ok(),
+                user: namespaces.ok().flatten(),
                 fallback_reason: None,
             },
-            Err(reason) => Containment::process_groups(reason),
+            (Err(reason), Ok(user)) => Containment {
+                cgroups: None,
+                pid_namespace: true,
+                user,
+                fallback_reason: Some(reason),
+            },
+            (Err(reason), Err(no_namespace)) => {
+                Containment::process_groups(format!("{reason}; {no_namespace}"))
+            }
         }
     }
 
@@ -130,6 +170,8 @@ impl Containment {
             #[cfg(target_os = "linux")]
             cgroups: None,
             pid_namespace: false,
+            #[cfg(target_os = "linux")]
+            user: None,
             fallback_reason: Some(reason),
         }
     }
@@ -141,15 +183,20 @@ impl Containment {
     /// # Errors
     /// Why it cannot be had here, in a sentence for the front end to say once: the
     /// process-group mode, a directory that cannot be read, or no permission to make mount
-    /// namespaces (tried once, in a child).
+    /// namespaces (tried once, in a child, in the user namespace the programs get).
     pub fn read_only(&self, dirs: &[&Path]) -> Result<ReadOnly, String> {
         if self.mode() == Mode::ProcessGroup {
             return Err("programs are contained by process group only".to_owned());
         }
         let set = ReadOnly::prepare(dirs).map_err(|error| error.to_string())?;
         #[cfg(target_os = "linux")]
-        set.try_in_child()
-            .map_err(|error| format!("cannot make a mount namespace: {error}"))?;
+        namespace::try_in_child(|| {
+            if let Some(user) = &self.user {
+                user.enter()?;
+            }
+            set.enter()
+        })
+        .map_err(|error| format!("cannot make a mount namespace: {error}"))?;
         Ok(set)
     }
 
@@ -163,10 +210,17 @@ impl Containment {
                 pid_namespace: self.pid_namespace,
             };
         }
+        #[cfg(target_os = "linux")]
+        if self.pid_namespace {
+            return Mode::PidNamespace {
+                user_namespace: self.user.is_some(),
+            };
+        }
         Mode::ProcessGroup
     }
 
-    /// Why the process-group mode was taken, if it was: for the front end to say once.
+    /// Why cgroups are not used, if they are not (the PID namespace or the process-group mode):
+    /// for the front end to say once, with what its mode leaves out.
     #[must_use]
     pub fn fallback_reason(&self) -> Option<&str> {
         self.fallback_reason.as_deref()
@@ -201,18 +255,27 @@ impl Containment {
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(command, 0);
         #[cfg(target_os = "linux")]
-        let group = if let Some(hierarchy) = &self.cgroups {
-            let group = hierarchy.run_group(limits, self.pid_namespace)?;
-            group.enter_on_start(
-                command,
-                self.pid_namespace,
-                limits.read_only.clone(),
-                rlimits::Rlimits::of(limits),
-            );
-            Some(group)
-        } else {
-            rlimits::Rlimits::of(limits).apply_on_start(command);
-            None
+        let group = {
+            let group = match &self.cgroups {
+                Some(hierarchy) => Some(hierarchy.run_group(limits, self.pid_namespace)?),
+                None => None,
+            };
+            let mut rlimits = rlimits::Rlimits::of(limits);
+            if group.is_none() && self.user.is_some() {
+                // The user namespace counts ours too: the process that waits and the reaper.
+                rlimits = rlimits.with_processes(limits.max_processes.map(|max| max + 2));
+            }
+            start::Start {
+                cgroup_procs: group
+                    .as_ref()
+                    .map_or_else(Vec::new, |group| group.procs().to_vec()),
+                user: self.user,
+                read_only: limits.read_only.clone(),
+                pid_namespace: self.pid_namespace,
+                rlimits,
+            }
+            .install(command);
+            group
         };
         #[cfg(all(unix, not(target_os = "linux")))]
         rlimits::Rlimits::of(limits).apply_on_start(command);
@@ -225,7 +288,7 @@ impl Containment {
             let list = running.map(Running::lock);
             match command.spawn() {
                 Ok(child) => {
-                    let tree = Tree::new(child.id(), group);
+                    let tree = Tree::new(child.id(), group, self.pid_namespace);
                     if let Some(mut list) = list {
                         list.push(tree.clone());
                     }

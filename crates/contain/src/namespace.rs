@@ -11,20 +11,39 @@
 //! P and A close every file descriptor they inherited (the program's pipes), so that neither
 //! holds the program's output open. A dies with P (`PR_SET_PDEATHSIG`), so killing P kills the
 //! namespace. Everything here runs between fork and exec: only system calls, no allocation.
+//! A user who is not root makes it in a user namespace of the program's own, entered first
+//! ([`crate::user_namespace`]).
 
 use std::io;
 
-/// Whether this process may make PID namespaces: a child tries, and says.
-pub(crate) fn available() -> bool {
-    try_in_child(|| {
+use crate::user_namespace::UserNamespace;
+
+/// How this process may give its programs PID namespaces: directly (`None`, as root), or each
+/// in a user namespace of its own (as another user, where the kernel allows it): a child tries,
+/// and says. The reason when neither can be had.
+pub(crate) fn probe() -> Result<Option<UserNamespace>, String> {
+    let new_pid_namespace = || {
         // SAFETY: unshare(2) has no memory-safety preconditions.
         if unsafe { libc::unshare(libc::CLONE_NEWPID) } == 0 {
             Ok(())
         } else {
             Err(io::Error::last_os_error())
         }
-    })
-    .is_ok()
+    };
+    let direct = match try_in_child(new_pid_namespace) {
+        Ok(()) => return Ok(None),
+        Err(error) => format!("cannot make a PID namespace: {error}"),
+    };
+    let Some(user) = UserNamespace::for_this_process() else {
+        return Err(direct);
+    };
+    match try_in_child(|| {
+        user.enter()?;
+        new_pid_namespace()
+    }) {
+        Ok(()) => Ok(Some(user)),
+        Err(error) => Err(format!("{direct}, nor in a user namespace: {error}")),
+    }
 }
 
 /// Runs `trial` in a forked child, which reports its error number in its exit status: whether

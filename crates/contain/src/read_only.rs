@@ -136,12 +136,6 @@ impl ReadOnly {
         }
         Ok(())
     }
-
-    /// Whether this process may make the set read-only: a child tries, and says why not.
-    #[cfg(target_os = "linux")]
-    pub(crate) fn try_in_child(&self) -> io::Result<()> {
-        crate::namespace::try_in_child(|| self.enter())
-    }
 }
 
 impl Dir {

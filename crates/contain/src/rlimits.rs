@@ -1,7 +1,8 @@
-//! Per-process limits (`RLIMIT_CPU`, `RLIMIT_AS`), set in the program itself between fork and
-//! exec, after everything of ours that runs there (the namespace's reaper is forked before, so
-//! that the checker's large address space, copied by the fork, does not count against them).
-//! They are inherited by everything the program starts.
+//! Per-process limits (`RLIMIT_CPU`, `RLIMIT_AS`, and in a user namespace of the program's own
+//! `RLIMIT_NPROC`), set in the program itself between fork and exec, after everything of ours
+//! that runs there (the namespace's reaper is forked before, so that the checker's large address
+//! space, copied by the fork, does not count against them). They are inherited by everything the
+//! program starts.
 
 use std::io;
 
@@ -10,6 +11,8 @@ use std::io;
 pub(crate) struct Rlimits {
     cpu_seconds: Option<libc::rlim_t>,
     address_space: Option<libc::rlim_t>,
+    /// Processes and threads of the user in its user namespace (`RLIMIT_NPROC`).
+    processes: Option<libc::rlim_t>,
 }
 
 impl Rlimits {
@@ -19,6 +22,18 @@ impl Rlimits {
             address_space: limits
                 .address_space_bytes
                 .map(|bytes| bytes as libc::rlim_t),
+            processes: None,
+        }
+    }
+
+    /// With `RLIMIT_NPROC` at `max`: a cap on the tree's processes only where the program has
+    /// a user namespace of its own, whose count of processes is the tree's (elsewhere the count
+    /// is of all the user's processes, and root is not held to it).
+    #[cfg(target_os = "linux")]
+    pub(crate) fn with_processes(self, max: Option<u64>) -> Rlimits {
+        Rlimits {
+            processes: max.map(|max| max as libc::rlim_t),
+            ..self
         }
     }
 
@@ -45,14 +60,20 @@ impl Rlimits {
         if let Some(bytes) = self.address_space {
             set(libc::RLIMIT_AS, bytes, bytes)?;
         }
+        if let Some(max) = self.processes {
+            set(libc::RLIMIT_NPROC, max, max)?;
+        }
         Ok(())
     }
 
-    fn any(self) -> bool {
-        self.cpu_seconds.is_some() || self.address_space.is_some()
+    /// Whether any limit is set.
+    pub(crate) fn any(self) -> bool {
+        self.cpu_seconds.is_some() || self.address_space.is_some() || self.processes.is_some()
     }
 
-    /// Has `command` set them between fork and exec (nothing is added without limits).
+    /// Has `command` set them between fork and exec (nothing is added without limits); on
+    /// Linux `Start` does it, with everything else.
+    #[cfg(not(target_os = "linux"))]
     pub(crate) fn apply_on_start(self, command: &mut std::process::Command) {
         if !self.any() {
             return;

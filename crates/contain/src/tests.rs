@@ -101,10 +101,22 @@ fn setsid_children_die_with_the_tree_where_cgroups_exist() {
     assert!(wait_gone("334.5"), "setsid sleep survived");
 }
 
+/// Whether the mode caps a tree's processes: a cgroup, or a user namespace of its own (where
+/// the cap is `RLIMIT_NPROC`, which root is not held to).
+fn caps_processes(mode: Mode) -> bool {
+    matches!(
+        mode,
+        Mode::Cgroup { .. }
+            | Mode::PidNamespace {
+                user_namespace: true
+            }
+    )
+}
+
 #[test]
 fn a_fork_bomb_stops_at_the_process_cap() {
     let containment = Containment::probe(false);
-    if containment.mode() == Mode::ProcessGroup {
+    if !caps_processes(containment.mode()) {
         return;
     }
     let limits = Limits {
@@ -118,7 +130,11 @@ fn a_fork_bomb_stops_at_the_process_cap() {
         &limits,
     );
     assert_ne!(code, 0);
-    assert!(tree.hit_process_cap());
+    // Only a cgroup says that the cap was hit.
+    assert_eq!(
+        tree.hit_process_cap(),
+        matches!(containment.mode(), Mode::Cgroup { .. })
+    );
     assert!(processes_running("30.25") <= 8);
     drop(tree);
     assert_eq!(processes_running("30.25"), 0);
@@ -127,7 +143,7 @@ fn a_fork_bomb_stops_at_the_process_cap() {
 #[test]
 fn cpu_time_counts_the_whole_tree() {
     let containment = Containment::probe(false);
-    if containment.mode() == Mode::ProcessGroup {
+    if !matches!(containment.mode(), Mode::Cgroup { .. }) {
         return;
     }
     // A wrapper that does not exec: the work is done by a grandchild.
@@ -141,20 +157,46 @@ fn cpu_time_counts_the_whole_tree() {
     assert!(cpu > Duration::from_millis(10), "{cpu:?}");
 }
 
+/// Without a cgroup, while the program runs: its descendants' CPU time as `/proc` shows it,
+/// a grandchild's that a wrapper waited for among them, in every mode; none once it is reaped.
+#[test]
+fn cpu_time_counts_the_descendants_while_the_program_runs() {
+    for disable in [false, true] {
+        let containment = Containment::probe(disable);
+        let mut command = Command::new("sh");
+        command.args([
+            "-c",
+            "sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done'; echo busy; \
+             sh -c 'sleep 337'",
+        ]);
+        command.stdout(Stdio::piped());
+        let (mut child, tree) = containment.spawn(&mut command, &Limits::default()).unwrap();
+        let mut line = [0; 5];
+        child.stdout.take().unwrap().read_exact(&mut line).unwrap();
+        let cpu = tree.cpu_time().unwrap();
+        assert!(
+            cpu >= Duration::from_millis(50),
+            "{cpu:?} {:?}",
+            containment.mode()
+        );
+        tree.kill();
+        let _ = child.wait();
+        if !matches!(containment.mode(), Mode::Cgroup { .. }) {
+            assert_eq!(tree.cpu_time(), None);
+        }
+    }
+}
+
 #[test]
 fn a_background_child_holding_output_ends_with_the_program_in_a_namespace() {
     let containment = Containment::probe(false);
-    if containment.mode()
-        != (Mode::Cgroup {
-            version: 1,
+    if !matches!(
+        containment.mode(),
+        Mode::Cgroup {
             pid_namespace: true,
-        })
-        && containment.mode()
-            != (Mode::Cgroup {
-                version: 2,
-                pid_namespace: true,
-            })
-    {
+            ..
+        } | Mode::PidNamespace { .. }
+    ) {
         return;
     }
     // The sleeper keeps standard output open: reading to its end returns only because the
@@ -337,5 +379,82 @@ fn read_only_directories_say_why_they_cannot_be_had() {
         reason.starts_with(&format!("{}: ", missing.display()))
             || reason == "programs are contained by process group only",
         "{reason}"
+    );
+}
+
+/// The user the tests run as again, from root: `nobody`.
+const NOBODY: u32 = 65534;
+
+/// Set by [`every_test_again_as_a_user_who_is_not_root`] for its run: the mode expected there.
+const EXPECTED_MODE_VARIABLE: &str = "OTHELLO_CONTAIN_TEST_MODE";
+
+/// Every test of this file again as `nobody` (from root; a run as another user is that run
+/// already): where the kernel lets that user make a user namespace (tried first, in a child),
+/// in the PID namespace mode with a user namespace per program, read-only directories
+/// included; elsewhere in the process-group mode.
+#[test]
+fn every_test_again_as_a_user_who_is_not_root() {
+    // SAFETY: geteuid(2) cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let allowed = crate::namespace::try_in_child(|| {
+        // SAFETY: system calls only, in the forked child.
+        unsafe {
+            if libc::setgroups(0, std::ptr::null()) != 0
+                || libc::setgid(NOBODY) != 0
+                || libc::setuid(NOBODY) != 0
+                || libc::unshare(libc::CLONE_NEWUSER) != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    })
+    .is_ok();
+    let expected = if allowed {
+        Mode::PidNamespace {
+            user_namespace: true,
+        }
+    } else {
+        Mode::ProcessGroup
+    };
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args(["--test-threads", "2", "tests::"])
+        .env(EXPECTED_MODE_VARIABLE, format!("{expected:?}"))
+        .current_dir("/");
+    std::os::unix::process::CommandExt::uid(&mut command, NOBODY);
+    std::os::unix::process::CommandExt::gid(&mut command, NOBODY);
+    let output = match command.output() {
+        Err(error) if error.kind() == io::ErrorKind::PermissionDenied => {
+            eprintln!("skipped: nobody may not run this test program here ({error})");
+            return;
+        }
+        output => output.unwrap(),
+    };
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success()
+            && text.contains("tests::as_this_user_the_mode_is_the_one_expected ... ok"),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Run by [`every_test_again_as_a_user_who_is_not_root`] (elsewhere it has nothing to check).
+#[test]
+fn as_this_user_the_mode_is_the_one_expected() {
+    let Ok(expected) = std::env::var(EXPECTED_MODE_VARIABLE) else {
+        return;
+    };
+    let containment = Containment::probe(false);
+    assert_eq!(format!("{:?}", containment.mode()), expected);
+    let here = std::env::temp_dir();
+    assert_eq!(
+        containment.read_only(&[&here]).is_ok(),
+        containment.mode() != Mode::ProcessGroup,
+        "{:?}",
+        containment.read_only(&[&here])
     );
 }

@@ -19,11 +19,26 @@ pub struct Tree(Arc<Inner>);
 struct Inner {
     pid: u32,
     group: Option<Group>,
+    /// Whether the program is in a PID namespace of its own, which dies with `pid`.
+    pid_namespace: bool,
+    /// When `pid` started (`stat`'s starttime), read at once without a cgroup: another process
+    /// given the same id later is not the program.
+    started: Option<u64>,
 }
 
 impl Tree {
-    pub(crate) fn new(pid: u32, group: Option<Group>) -> Tree {
-        Tree(Arc::new(Inner { pid, group }))
+    pub(crate) fn new(pid: u32, group: Option<Group>, pid_namespace: bool) -> Tree {
+        let started = if group.is_none() {
+            stat_fields(pid).and_then(|fields| fields.get(19)?.parse().ok())
+        } else {
+            None
+        };
+        Tree(Arc::new(Inner {
+            pid,
+            group,
+            pid_namespace,
+            started,
+        }))
     }
 
     /// The process id of the program as started (its process group's id too).
@@ -32,16 +47,17 @@ impl Tree {
         self.0.pid
     }
 
-    /// Whether the whole tree is reachable (a cgroup): false in the process-group mode, where
-    /// processes that left the group cannot be found.
+    /// Whether the whole tree is reachable (a cgroup or a PID namespace): false in the
+    /// process-group mode, where processes that left the group cannot be found.
     #[must_use]
     pub fn is_whole(&self) -> bool {
-        self.0.group.is_some()
+        self.0.group.is_some() || self.0.pid_namespace
     }
 
-    /// Kills every process of the tree: by its cgroup, so that none escapes; in the
-    /// process-group mode, the program's process group, which must be called before the program
-    /// is reaped (until then its id cannot have been reused).
+    /// Kills every process of the tree: by its cgroup, so that none escapes; else the
+    /// program's process group (in a PID namespace, the namespace dies with its process), which
+    /// must be called before the program is reaped (until then its id cannot have been
+    /// reused).
     pub fn kill(&self) {
         match &self.0.group {
             #[cfg(target_os = "linux")]
@@ -65,7 +81,9 @@ impl Tree {
     }
 
     /// CPU time (user and system) of every process the tree has had, as counted by its cgroup;
-    /// `None` in the process-group mode (where the caller has only the reaped program's rusage).
+    /// without one, what `/proc` shows now of the program and its descendants (with what each
+    /// has reaped: in a PID namespace, everything that ended but what its end killed), `None`
+    /// once the program is reaped (the caller then has its rusage).
     #[must_use]
     pub fn cpu_time(&self) -> Option<Duration> {
         match &self.0.group {
@@ -73,7 +91,13 @@ impl Tree {
             Some(group) => group.cpu_time(),
             #[cfg(not(target_os = "linux"))]
             Some(never) => match *never {},
-            None => None,
+            None => {
+                let started = stat_fields(self.0.pid)?.get(19)?.parse::<u64>().ok();
+                if started.is_none() || started != self.0.started {
+                    return None;
+                }
+                descendants_cpu(self.0.pid)
+            }
         }
     }
 
@@ -100,6 +124,84 @@ impl Tree {
             None => false,
         }
     }
+}
+
+/// The most processes [`descendants_cpu`] reads: a bound on its work against a fork bomb.
+const MOST_DESCENDANTS: usize = 10_000;
+
+/// User and system CPU time of process `pid` and of each descendant it has now (at most
+/// [`MOST_DESCENDANTS`]), each with its waited-for children's: `stat`'s utime, stime, cutime
+/// and cstime, found through every thread's `children`. `None` when `pid` is gone.
+#[cfg(target_os = "linux")]
+fn descendants_cpu(pid: u32) -> Option<Duration> {
+    let mut ticks = stat_ticks(pid)?;
+    let mut pending = children(pid);
+    let mut read = 1;
+    while let Some(child) = pending.pop() {
+        if read == MOST_DESCENDANTS {
+            break;
+        }
+        read += 1;
+        if let Some(more) = stat_ticks(child) {
+            ticks += more;
+            pending.extend(children(child));
+        }
+    }
+    // SAFETY: sysconf has no memory-safety preconditions.
+    let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
+    Some(Duration::from_secs_f64(
+        ticks as f64 / per_second.max(1) as f64,
+    ))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn descendants_cpu(_pid: u32) -> Option<Duration> {
+    None
+}
+
+/// utime + stime + cutime + cstime of process `pid`, in clock ticks.
+#[cfg(target_os = "linux")]
+fn stat_ticks(pid: u32) -> Option<u64> {
+    stat_fields(pid)?
+        .get(11..15)?
+        .iter()
+        .map(|field| field.parse::<u64>().ok())
+        .sum()
+}
+
+/// The fields of process `pid`'s `/proc/PID/stat` after the command name (which may hold
+/// spaces): from the state, the 3rd, on.
+#[cfg(target_os = "linux")]
+fn stat_fields(pid: u32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    Some(
+        stat.rsplit_once(')')?
+            .1
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
+#[cfg(not(target_os = "linux"))]
+fn stat_fields(_pid: u32) -> Option<Vec<String>> {
+    None
+}
+
+/// The children of process `pid` now, those of every one of its threads.
+#[cfg(target_os = "linux")]
+fn children(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|child| child.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
 }
 
 /// Kills the process group led by `pid`.

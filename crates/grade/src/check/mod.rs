@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use othello::RuleSet;
-use othello_contain::{Containment, ReadOnly};
+use othello_contain::{Containment, Mode, ReadOnly};
 use othello_io::options::RulesArg;
 use othello_io::progress;
 
@@ -364,15 +364,32 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
     Ok(())
 }
 
-/// The containment of this run, said once on standard error when it is the fallback.
+/// The containment of this run, said once on standard error where it has no cgroups, with
+/// what that leaves out.
 fn probe_containment(no_cgroups: bool) -> Containment {
     let containment = Containment::probe(no_cgroups);
     if let Some(reason) = containment.fallback_reason() {
+        let how = match containment.mode() {
+            Mode::PidNamespace {
+                user_namespace: true,
+            } => {
+                "by PID and user namespaces, without a cgroup (--memory caps each process, not \
+                  the whole tree)"
+            }
+            Mode::PidNamespace {
+                user_namespace: false,
+            } => {
+                "by PID namespace, without a cgroup (--max-processes is not enforced; --memory \
+                  caps each process, not the whole tree)"
+            }
+            _ => {
+                "by process group only (what they start outside it is not killed; \
+                  --max-processes is not enforced; the cases are not read-only to them)"
+            }
+        };
         let _ = writeln!(
             io::stderr(),
-            "othello: {reason}: programs are contained by process group only (what they start \
-             outside it is not killed; --max-processes is not enforced; the cases are not \
-             read-only to them)"
+            "othello: {reason}: programs are contained {how}"
         );
     }
     containment
@@ -380,7 +397,7 @@ fn probe_containment(no_cgroups: bool) -> Containment {
 
 /// Makes the case directory and every submission's read-only to the programs, each program's
 /// own submission excepted; says once on standard error why not, where it cannot be had and the
-/// fallback has not said so already.
+/// process-group mode's line has not said so already.
 fn protect(containment: &Containment, cases: &Path, programs: &mut [Program]) {
     let mut dirs = vec![cases];
     dirs.extend(
@@ -397,7 +414,7 @@ fn protect(containment: &Containment, cases: &Path, programs: &mut [Program]) {
                 };
             }
         }
-        Err(reason) if containment.fallback_reason().is_none() => {
+        Err(reason) if containment.mode() != Mode::ProcessGroup => {
             let _ = writeln!(
                 io::stderr(),
                 "othello: the cases are not read-only to the programs: {reason}"
