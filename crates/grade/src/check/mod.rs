@@ -2,8 +2,9 @@
 //! with the expected transcript, byte for byte.
 //!
 //! Each case runs in a child process of its own, contained (`othello_contain`: a cgroup and a PID
-//! namespace of its own where the host allows, else its own process group, so that whatever it
-//! starts can be killed with it), in a fresh working directory, with four helper threads: one feeds standard input (a program
+//! namespace of its own where the host allows, PID and user namespaces for a user who is not
+//! root, else its own process group, so that whatever it starts can be killed with it), in a
+//! fresh working directory, with four helper threads: one feeds standard input (a program
 //! that never reads cannot block the checker), two drain standard output and standard error
 //! (output is capped at twice the expected size plus 4 KiB), and one waits for the exit. They
 //! report to the case's thread over a channel, which waits with a deadline, so a program that
@@ -81,12 +82,12 @@ pub struct CheckArgs {
     memory: Option<u64>,
 
     /// Processes and threads a case's program may have at once, all it starts included (Linux
-    /// with cgroups): past it, fork and thread creation fail in the program, never in the
-    /// checker or another program.
+    /// with cgroups, or in a user namespace of its own as a user who is not root): past it,
+    /// fork and thread creation fail in the program, never in the checker or another program.
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
     max_processes: u64,
 
-    /// Contain programs by process group only, not by cgroup and PID namespace (as on hosts
+    /// Contain programs by process group only, not by cgroup and namespaces (as on hosts
     /// without them; also `OTHELLO_NO_CGROUPS=1`): what a program starts outside its process
     /// group escapes, and --max-processes is not enforced.
     #[arg(long)]
