@@ -3,7 +3,8 @@
 //! namespaces every program gets PID and user namespaces of its own, said once on standard
 //! error: a program cannot rewrite the cases or its neighbour's program (files its user owns),
 //! what it leaves running in a session of its own ends with it, and a fork bomb stops at the
-//! process cap. Where the kernel does not allow it, the one line says why.
+//! process cap. Where the kernel does not allow it, the one line says why. And root's
+//! `--run-as`: programs run as another user, root's powers out of their reach.
 
 use std::fs;
 use std::path::Path;
@@ -13,7 +14,7 @@ use serde_json::Value;
 
 use crate::grader::othello_path;
 use crate::grader_hostile::{class, expect_all, verdicts};
-use crate::support::{processes_with_argument, scratch};
+use crate::support::{othello, processes_with_argument, scratch};
 
 /// The user the check runs as.
 const NOBODY: u32 = 65534;
@@ -127,4 +128,70 @@ fn processes_mentioning(text: &str) -> usize {
                 .any(|word| String::from_utf8_lossy(word).contains(text))
         })
         .count()
+}
+
+/// From root with `--run-as nobody`: a program that tries root's ways out (remounting the cases
+/// writable, lifting its cgroup's process cap) cannot, its case files stay as they were, and it
+/// may still write its working directory; a user who is not root may not use the option.
+#[cfg(target_os = "linux")]
+#[test]
+fn run_as_a_user_who_is_not_root_keeps_root_s_powers_from_the_programs() {
+    // SAFETY: geteuid(2) cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let root = scratch("grader_not_root", "run_as");
+    let cases = root.join("cases");
+    let cheat = format!(
+        "mount -o remount,rw,bind {cases} 2>/dev/null; echo 'I PASS' > {cases}/0001.out 2>/dev/null\n\
+         own=$(sed -n 's/^[0-9]*:pids:\\(.*\\)/\\1/p; s/^0::\\(.*\\)/\\1/p' /proc/self/cgroup)\n\
+         for f in /sys/fs/cgroup/pids$own/pids.max /sys/fs/cgroup$own/pids.max; do\n\
+           [ -e \"$f\" ] && (echo max > \"$f\") 2>/dev/null && echo \"wrote $f\" >&2\n\
+         done\n\
+         echo mine > ./scratch || exit 3\n\
+         exec {{o}}",
+        cases = cases.canonicalize().unwrap_or(cases.clone()).display()
+    );
+    class(&root, &[("a-cheat", &cheat), ("b-correct", "exec {o}")]);
+    let output = othello()
+        .current_dir(&root)
+        .args([
+            "check",
+            "cases",
+            "--each",
+            "students/*/",
+            "--run-as",
+            "nobody",
+        ])
+        .args(["--report", "json=report.json", "--", "./run.sh"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    if stderr.contains("Permission denied") {
+        eprintln!("skipped: nobody may not run this build's othello here ({stderr})");
+        return;
+    }
+    let report: Value =
+        serde_json::from_str(&fs::read_to_string(root.join("report.json")).unwrap()).unwrap();
+    let programs = report["programs"].as_array().unwrap();
+    expect_all(programs, "a-cheat", "PASS");
+    expect_all(programs, "b-correct", "PASS");
+    let first = fs::read_to_string(cases.join("0001.out")).unwrap();
+    assert!(first.starts_with("FULL\n"), "{first}");
+    let said = programs[0]["cases"][0]["stderr"].as_str().unwrap();
+    assert!(!said.contains("wrote"), "{said}");
+
+    let mut command = std::process::Command::new(othello_path());
+    command
+        .current_dir(&root)
+        .args(["check", "cases", "--run-as", "root", "--", "cat"]);
+    std::os::unix::process::CommandExt::uid(&mut command, NOBODY);
+    std::os::unix::process::CommandExt::gid(&mut command, NOBODY);
+    let refused = command.output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(refused.stderr).unwrap(),
+        "othello: --run-as root: only root may run the programs as another user (this is user \
+         65534)\n"
+    );
 }

@@ -64,6 +64,20 @@ pub struct Limits {
     /// cgroup and PID namespace modes; made by [`Containment::read_only`], which says when it
     /// cannot be had).
     pub read_only: ReadOnly,
+    /// The user the tree runs as, where this process is root (`None`: this process's user):
+    /// switched to by the program itself after everything of ours, supplementary groups
+    /// dropped, so that it keeps no capability: it cannot write its cgroup's caps, undo the
+    /// read-only directories or reach this process.
+    pub user: Option<User>,
+}
+
+/// A user and group to run a program's tree as ([`Limits::user`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct User {
+    /// The user id.
+    pub uid: u32,
+    /// The group id.
+    pub gid: u32,
 }
 
 /// How programs are contained.
@@ -269,7 +283,8 @@ impl Containment {
                 cgroup_procs: group
                     .as_ref()
                     .map_or_else(Vec::new, |group| group.procs().to_vec()),
-                user: self.user,
+                user_namespace: self.user,
+                run_as: limits.user,
                 read_only: limits.read_only.clone(),
                 pid_namespace: self.pid_namespace,
                 rlimits,
@@ -278,7 +293,13 @@ impl Containment {
             group
         };
         #[cfg(all(unix, not(target_os = "linux")))]
-        rlimits::Rlimits::of(limits).apply_on_start(command);
+        {
+            rlimits::Rlimits::of(limits).apply_on_start(command);
+            if let Some(user) = limits.user {
+                std::os::unix::process::CommandExt::uid(command, user.uid);
+                std::os::unix::process::CommandExt::gid(command, user.gid);
+            }
+        }
         #[cfg(not(target_os = "linux"))]
         let group = None;
         let _ = limits;

@@ -1,17 +1,17 @@
 //! What runs in a started program between fork and exec, in this order: it enters its cgroup
 //! (so that nothing it starts is ever outside), a user namespace of its own where this process
 //! needs one to make the others, the mount namespace of its read-only directories, and the PID
-//! namespace under our reaper (which forks the program); last, in the program itself, its
-//! rlimits (after the reaper's fork, so that the front end's large address space, copied by
+//! namespace under our reaper (which forks the program); last, in the program itself, the user
+//! it runs as and its rlimits (after the reaper's fork, so that the front end's large address space, copied by
 //! the fork, does not count against them). Only system calls, on memory made before the fork.
 
 use std::ffi::CString;
 use std::io;
 use std::process::Command;
 
-use crate::ReadOnly;
 use crate::rlimits::Rlimits;
 use crate::user_namespace::{UserNamespace, write_file};
+use crate::{ReadOnly, User};
 
 /// Everything a started program enters, prepared.
 #[derive(Debug)]
@@ -20,11 +20,13 @@ pub(crate) struct Start {
     /// without a cgroup.
     pub(crate) cgroup_procs: Vec<CString>,
     /// The user namespace to make first, where this process is not root.
-    pub(crate) user: Option<UserNamespace>,
+    pub(crate) user_namespace: Option<UserNamespace>,
     /// The directories the tree sees read-only.
     pub(crate) read_only: ReadOnly,
     /// Whether the program is PID 2 of a namespace of its own (see [`crate::namespace`]).
     pub(crate) pid_namespace: bool,
+    /// The user the program runs as, switched to last.
+    pub(crate) run_as: Option<User>,
     /// The program's rlimits.
     pub(crate) rlimits: Rlimits,
 }
@@ -34,7 +36,8 @@ impl Start {
     /// nothing to do (the standard library then starts the program the fast way).
     pub(crate) fn install(self, command: &mut Command) {
         if self.cgroup_procs.is_empty()
-            && self.user.is_none()
+            && self.user_namespace.is_none()
+            && self.run_as.is_none()
             && self.read_only.is_empty()
             && !self.pid_namespace
             && !self.rlimits.any()
@@ -42,8 +45,8 @@ impl Start {
             return;
         }
         // SAFETY: between fork and exec `run` makes system calls only (those of
-        // `write_file`, `UserNamespace::enter`, `ReadOnly::enter`, `namespace::start_program`
-        // and `Rlimits::apply`), which are async-signal-safe; it allocates nothing.
+        // `write_file`, `UserNamespace::enter`, `ReadOnly::enter`, `namespace::start_program`,
+        // `switch_to` and `Rlimits::apply`), which are async-signal-safe; it allocates nothing.
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(command, move || self.run());
         }
@@ -53,13 +56,31 @@ impl Start {
         for path in &self.cgroup_procs {
             write_file(path, b"0")?;
         }
-        if let Some(user) = &self.user {
+        if let Some(user) = &self.user_namespace {
             user.enter()?;
         }
         self.read_only.enter()?;
         if self.pid_namespace {
             crate::namespace::start_program()?;
         }
+        if let Some(user) = self.run_as {
+            switch_to(user)?;
+        }
         self.rlimits.apply()
     }
+}
+
+/// Makes the calling process `user`, with no supplementary group: system calls only. From root
+/// to another user, `setuid` clears every capability.
+fn switch_to(user: User) -> io::Result<()> {
+    // SAFETY: setgroups(2) with no groups reads nothing; setgid(2) and setuid(2) touch no memory.
+    unsafe {
+        if libc::setgroups(0, std::ptr::null()) != 0
+            || libc::setgid(user.gid) != 0
+            || libc::setuid(user.uid) != 0
+        {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }

@@ -458,3 +458,40 @@ fn as_this_user_the_mode_is_the_one_expected() {
         containment.read_only(&[&here])
     );
 }
+
+/// As root, a tree given a [`Limits::user`] runs as that user and group with no other group,
+/// in every mode, and cannot change what its cgroup caps.
+#[test]
+fn a_tree_runs_as_the_user_it_is_given() {
+    // SAFETY: geteuid(2) cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    for disable in [false, true] {
+        let containment = Containment::probe(disable);
+        let limits = Limits {
+            user: Some(User {
+                uid: NOBODY,
+                gid: NOBODY,
+            }),
+            ..Limits::default()
+        };
+        let (output, code, _) = run(
+            &containment,
+            "id -u; id -g; id -G; \
+             for own in $(sed -n 's/^[0-9]*:pids:\\(.*\\)/\\1/p; s/^0::\\(.*\\)/\\1/p' \
+                 /proc/self/cgroup); do \
+               for f in /sys/fs/cgroup/pids$own/pids.max /sys/fs/cgroup$own/pids.max; do \
+                 [ -e \"$f\" ] && (echo max > \"$f\") 2>/dev/null && echo \"wrote $f\"; \
+               done; \
+             done; true",
+            &limits,
+        );
+        assert_eq!(
+            (output.as_str(), code),
+            ("65534\n65534\n65534\n", 0),
+            "{:?}",
+            containment.mode()
+        );
+    }
+}

@@ -19,6 +19,7 @@ mod cases;
 mod each;
 mod judging;
 mod report_targets;
+mod run_as;
 mod running;
 mod schedule;
 
@@ -92,6 +93,13 @@ pub struct CheckArgs {
     /// group escapes, and --max-processes is not enforced.
     #[arg(long)]
     no_cgroups: bool,
+
+    /// Run the programs as USER (a name or a number; the checker must run as root), so that a
+    /// program keeps none of root's powers: it cannot write its cgroup's caps, undo the
+    /// read-only directories or reach the checker. Each case's working directory is given to
+    /// USER; the submissions must be readable by USER.
+    #[arg(long, value_name = "USER")]
+    run_as: Option<String>,
 
     /// Write a report: junit, gradescope, json or csv (the summary), to FILE; `{name}` in FILE
     /// makes one file per program. Repeatable.
@@ -231,6 +239,14 @@ pub enum CheckError {
         /// Why not.
         message: String,
     },
+    /// `--run-as` names no user, or this process may not run programs as it.
+    #[error("--run-as {user}: {message}")]
+    RunAs {
+        /// The user as given.
+        user: String,
+        /// What is wrong.
+        message: String,
+    },
     /// Writing a report failed.
     #[error("cannot write report {}: {source}", .path.display())]
     WriteReport {
@@ -299,6 +315,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
         Some(jobs) => jobs as usize,
         None => thread::available_parallelism().map_or(1, std::num::NonZero::get),
     };
+    let run_as = run_as::user(args.run_as.as_deref())?;
     let containment = probe_containment(args.no_cgroups);
     protect(&containment, &args.dir, &mut programs);
     let plan = Plan {
@@ -309,6 +326,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
             cpu_seconds: args.cpu_time,
             memory_mb: args.memory,
             max_processes: Some(args.max_processes),
+            run_as,
         },
         containment: &containment,
         jobs,

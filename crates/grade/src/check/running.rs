@@ -28,6 +28,8 @@ pub(super) struct Limits {
     pub memory_mb: Option<u64>,
     /// Processes and threads of the whole tree at once, where cgroups are had.
     pub max_processes: Option<u64>,
+    /// The user the programs run as (`--run-as`), when not this process's.
+    pub run_as: Option<othello_contain::User>,
 }
 
 /// How a run ended.
@@ -146,6 +148,11 @@ pub(super) fn execute(
     ));
     std::fs::create_dir(&workspace).map_err(ExecuteError::Threads)?;
     let _removed = RemoveOnDrop(&workspace);
+    #[cfg(unix)]
+    if let Some(user) = limits.run_as {
+        std::os::unix::fs::chown(&workspace, Some(user.uid), Some(user.gid))
+            .map_err(ExecuteError::Threads)?;
+    }
     let mut process = Command::new(&command[0]);
     process
         .args(&command[1..])
@@ -162,6 +169,7 @@ pub(super) fn execute(
         cpu_seconds: limits.cpu_seconds,
         address_space_bytes: limits.memory_mb.map(|mb| mb.saturating_mul(1024 * 1024)),
         read_only: launch.read_only.clone(),
+        user: limits.run_as,
     };
     let started = Instant::now();
     let deadline = started + limits.timeout;
