@@ -14,7 +14,9 @@ use serde_json::Value;
 
 use crate::grader::othello_path;
 use crate::grader_hostile::{class, expect_all, verdicts};
-use crate::support::{othello, processes_with_argument, scratch};
+use crate::support::{
+    othello, processes_with_argument, processes_with_argument_containing, scratch,
+};
 
 /// The user the check runs as.
 const NOBODY: u32 = 65534;
@@ -111,23 +113,10 @@ fn as_a_user_who_is_not_root_each_program_gets_namespaces_of_its_own() {
     assert_eq!(processes_with_argument("338.25"), 0);
     // The bomb's shells (`/bin/sh .../d-bomb/./run.sh`) went with its cases.
     let deadline = Instant::now() + Duration::from_secs(10);
-    while processes_mentioning("/d-bomb/") > 0 {
+    while processes_with_argument_containing("/d-bomb/") > 0 {
         assert!(Instant::now() < deadline, "the fork bomb is still running");
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-/// How many processes have an argument with `text` in it.
-fn processes_mentioning(text: &str) -> usize {
-    fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|entry| fs::read(entry.ok()?.path().join("cmdline")).ok())
-        .filter(|cmdline| {
-            cmdline
-                .split(|&byte| byte == 0)
-                .any(|word| String::from_utf8_lossy(word).contains(text))
-        })
-        .count()
 }
 
 /// From root with `--run-as nobody`: a program that tries root's ways out (remounting the cases

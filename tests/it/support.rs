@@ -173,13 +173,18 @@ pub fn assert_gone_by_argument(argument: &str) {
 /// How many live processes (not zombies) have `argument` among their arguments: how tests find
 /// what a contained program started, whose pids inside its PID namespace are not ours.
 pub fn processes_with_argument(argument: &str) -> usize {
-    pids_with_argument(argument).len()
+    pids_with_an_argument(|word| word == argument.as_bytes()).len()
+}
+
+/// How many live processes have an argument with `text` in it.
+pub fn processes_with_argument_containing(text: &str) -> usize {
+    pids_with_an_argument(|word| String::from_utf8_lossy(word).contains(text)).len()
 }
 
 /// Kills every process with `argument` among its arguments: what escaped a program where the
 /// fallback lets it, so that it does not outlive the test.
 pub fn kill_with_argument(argument: &str) {
-    for pid in pids_with_argument(argument) {
+    for pid in pids_with_an_argument(|word| word == argument.as_bytes()) {
         // SAFETY: kill(2) has no memory-safety preconditions.
         #[cfg(unix)]
         unsafe {
@@ -188,8 +193,8 @@ pub fn kill_with_argument(argument: &str) {
     }
 }
 
-/// The live processes (not zombies) with `argument` among their arguments.
-fn pids_with_argument(argument: &str) -> Vec<u32> {
+/// The live processes (not zombies) with an argument that `matches`.
+fn pids_with_an_argument(matches: impl Fn(&[u8]) -> bool) -> Vec<u32> {
     let Ok(entries) = fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -200,12 +205,7 @@ fn pids_with_argument(argument: &str) -> Vec<u32> {
             let pid: u32 = path.file_name()?.to_str()?.parse().ok()?;
             Some((pid, cmdline))
         })
-        .filter(|(pid, cmdline)| {
-            !is_gone(*pid)
-                && cmdline
-                    .split(|&byte| byte == 0)
-                    .any(|word| word == argument.as_bytes())
-        })
+        .filter(|(pid, cmdline)| !is_gone(*pid) && cmdline.split(|&byte| byte == 0).any(&matches))
         .map(|(pid, _)| pid)
         .collect()
 }

@@ -2,8 +2,9 @@
 //! (so that nothing it starts is ever outside), a user namespace of its own where this process
 //! needs one to make the others, the mount namespace of its read-only directories, and the PID
 //! namespace under our reaper (which forks the program); last, in the program itself, the user
-//! it runs as and its rlimits (after the reaper's fork, so that the front end's large address space, copied by
-//! the fork, does not count against them). Only system calls, on memory made before the fork.
+//! it runs as and its rlimits (after the reaper's fork, so that the front end's large address
+//! space, copied by the fork, does not count against them). Only system calls, on memory made
+//! before the fork.
 
 use std::ffi::CString;
 use std::io;

@@ -29,7 +29,7 @@ struct Inner {
 impl Tree {
     pub(crate) fn new(pid: u32, group: Option<Group>, pid_namespace: bool) -> Tree {
         let started = if group.is_none() {
-            stat_fields(pid).and_then(|fields| fields.get(19)?.parse().ok())
+            stat(pid).map(|stat| stat.started)
         } else {
             None
         };
@@ -91,13 +91,7 @@ impl Tree {
             Some(group) => group.cpu_time(),
             #[cfg(not(target_os = "linux"))]
             Some(never) => match *never {},
-            None => {
-                let started = stat_fields(self.0.pid)?.get(19)?.parse::<u64>().ok();
-                if started.is_none() || started != self.0.started {
-                    return None;
-                }
-                descendants_cpu(self.0.pid)
-            }
+            None => descendants_cpu(self.0.pid, self.0.started?),
         }
     }
 
@@ -130,11 +124,13 @@ impl Tree {
 const MOST_DESCENDANTS: usize = 10_000;
 
 /// User and system CPU time of process `pid` and of each descendant it has now (at most
-/// [`MOST_DESCENDANTS`]), each with its waited-for children's: `stat`'s utime, stime, cutime
-/// and cstime, found through every thread's `children`. `None` when `pid` is gone.
+/// [`MOST_DESCENDANTS`]), each with its waited-for children's, found through every thread's
+/// `children`. `None` when `pid` is gone or is not the process that started at `started` (its
+/// id given to another).
 #[cfg(target_os = "linux")]
-fn descendants_cpu(pid: u32) -> Option<Duration> {
-    let mut ticks = stat_ticks(pid)?;
+fn descendants_cpu(pid: u32, started: u64) -> Option<Duration> {
+    let root = stat(pid).filter(|root| root.started == started)?;
+    let mut ticks = root.ticks;
     let mut pending = children(pid);
     let mut read = 1;
     while let Some(child) = pending.pop() {
@@ -142,8 +138,8 @@ fn descendants_cpu(pid: u32) -> Option<Duration> {
             break;
         }
         read += 1;
-        if let Some(more) = stat_ticks(child) {
-            ticks += more;
+        if let Some(more) = stat(child) {
+            ticks += more.ticks;
             pending.extend(children(child));
         }
     }
@@ -155,36 +151,34 @@ fn descendants_cpu(pid: u32) -> Option<Duration> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn descendants_cpu(_pid: u32) -> Option<Duration> {
+fn descendants_cpu(_pid: u32, _started: u64) -> Option<Duration> {
     None
 }
 
-/// utime + stime + cutime + cstime of process `pid`, in clock ticks.
-#[cfg(target_os = "linux")]
-fn stat_ticks(pid: u32) -> Option<u64> {
-    stat_fields(pid)?
-        .get(11..15)?
-        .iter()
-        .map(|field| field.parse::<u64>().ok())
-        .sum()
+/// What a process's `/proc/PID/stat` says that is used here.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+struct Stat {
+    /// utime + stime + cutime + cstime, in clock ticks.
+    ticks: u64,
+    /// When it started, in clock ticks after boot.
+    started: u64,
 }
 
-/// The fields of process `pid`'s `/proc/PID/stat` after the command name (which may hold
-/// spaces): from the state, the 3rd, on.
+/// Process `pid`'s [`Stat`], if it can be read.
 #[cfg(target_os = "linux")]
-fn stat_fields(pid: u32) -> Option<Vec<String>> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    Some(
-        stat.rsplit_once(')')?
-            .1
-            .split_whitespace()
-            .map(str::to_owned)
-            .collect(),
-    )
+fn stat(pid: u32) -> Option<Stat> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which may hold spaces), from the state (the 3rd) on.
+    let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
+    let number = |at: usize| fields.get(at)?.parse::<u64>().ok();
+    Some(Stat {
+        ticks: (11..15).map(number).sum::<Option<u64>>()?,
+        started: number(19)?,
+    })
 }
 
 #[cfg(not(target_os = "linux"))]
-fn stat_fields(_pid: u32) -> Option<Vec<String>> {
+fn stat(_pid: u32) -> Option<Stat> {
     None
 }
 

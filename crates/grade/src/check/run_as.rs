@@ -49,7 +49,7 @@ pub(super) fn resolve(spec: &str) -> Result<Option<User>, String> {
 fn lookup(spec: &str) -> Result<User, String> {
     let number = spec.parse::<u32>().ok();
     let name = std::ffi::CString::new(spec).map_err(|_| format!("no user {spec:?}"))?;
-    let mut entry: libc::passwd = unsafe_zeroed();
+    let mut entry: libc::passwd = empty_passwd();
     let mut found: *mut libc::passwd = std::ptr::null_mut();
     let mut buffer = vec![0 as libc::c_char; 16 * 1024];
     // SAFETY: the entry, buffer and result pointer are live and sized as passed; the name is a
@@ -86,7 +86,7 @@ fn lookup(spec: &str) -> Result<User, String> {
 
 #[cfg(unix)]
 /// An all-zero `passwd`, to be filled by the lookup.
-fn unsafe_zeroed() -> libc::passwd {
+fn empty_passwd() -> libc::passwd {
     // SAFETY: `passwd` is plain data (integers and pointers), valid when all zero.
     unsafe { std::mem::zeroed() }
 }
