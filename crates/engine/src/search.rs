@@ -202,6 +202,12 @@ impl<'a, B: SearchBits, R: Rules, C: Cpu> Searcher<'a, B, R, C> {
         list
     }
 
+    /// Exchanges the lists of moves given back with `lists`: a helper thread keeps them from
+    /// one shared node to the next, so that it allocates them once.
+    pub(crate) fn swap_lists(&mut self, lists: &mut Vec<Vec<Candidate<B>>>) {
+        std::mem::swap(&mut self.lists, lists);
+    }
+
     /// Gives back a list of [`Searcher::take_list`] for the next node.
     fn give_back(&mut self, list: Vec<Candidate<B>>) {
         self.lists.push(list);

@@ -3,6 +3,7 @@
 //! transposition table ([`threads`]); a move's share of the clock is kept by [`pace`].
 
 mod pace;
+mod pool;
 #[cfg(test)]
 mod tests;
 mod threads;
@@ -28,7 +29,8 @@ use othello::position::{Position, Visitor, dispatch};
 use othello::{RuleSet, Rules};
 
 use pace::Pace;
-use threads::{RootMove, Team, root_search, solve_split};
+use pool::Pool;
+use threads::{HELPER_THREADS_A_PLACE, RootMove, Team, root_search, solve_split};
 
 /// One search to run: the position and its rules, how it is scored and evaluated, the limits,
 /// the engine's settings and the flags the search shares with its caller.
@@ -127,6 +129,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
     let salt = mix64(job.config.seed ^ 0x0123_4567_89ab_cdef);
     let deadline = job.limits.time.map(|time| start + time);
     let helpers = job.config.threads.max(1) - 1;
+    let pool = Pool::new(helpers * HELPER_THREADS_A_PLACE);
     let team = Team {
         shape: &shape,
         tables,
@@ -140,6 +143,7 @@ fn run_with<B: SearchBits, R: Rules, C: Cpu>(
         counters: threads::Counters::default(),
         free: AtomicIsize::new(isize::try_from(helpers).unwrap_or(isize::MAX)),
         small_free: Mutex::new((1..=helpers).rev().collect()),
+        pool: &pool,
     };
     let budget = Budget {
         stops: [job.stop, job.stop],

@@ -52,3 +52,39 @@ fn two_threads_count_their_splits_and_the_helpers_time() {
         "{counts:?}"
     );
 }
+
+/// A position `empties` from the end, reached by a seeded pseudo-random game from the start.
+fn endgame(empties: u32, mut seed: u64) -> Game {
+    let mut game = Game::new(Setup::standard(Dimensions::STANDARD), RuleSet::Full);
+    while game.board().empties() > empties {
+        let moves = game.legal_moves();
+        assert!(!moves.is_empty(), "the game ended early");
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        game.play(moves[seed as usize % moves.len()]).unwrap();
+    }
+    game
+}
+
+/// More threads than cores, each a thread the search keeps between its shared nodes: the
+/// same exact score as one thread.
+#[test]
+fn eight_threads_solve_exactly_as_one() {
+    let game = endgame(19, 0x2545_f491_4f6c_dd1d);
+    let solve = |threads| {
+        let mut engine = Engine::new(EngineConfig {
+            threads,
+            hash_mb: 16,
+            ..EngineConfig::default()
+        });
+        engine.search(&game, &Limits::default()).unwrap()
+    };
+    let (one, eight) = (solve(1), solve(8));
+    assert!(one.exact && eight.exact);
+    assert_eq!(one.score, eight.score);
+    assert!(game.is_legal(eight.best_move));
+    let counts = eight.threads;
+    assert_eq!(counts.helpers, 7);
+    assert!(counts.splits > 0 && counts.helpers_busy > std::time::Duration::ZERO);
+}

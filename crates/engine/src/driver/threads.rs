@@ -1,10 +1,10 @@
 //! The threads of one search: the moves of the root, of the nodes on the principal variation
 //! from [`SPLIT_MIN`] empties, and of any solver node from there once its first move is searched
 //! while a thread is free, shared between the thread searching the node and free helpers
-//! ("young brothers wait"). A helper is started for a shared node and ends with it; the team
-//! counts the threads not searching (`free`), so that a thread waiting for the helpers of its
-//! node lends its place to a helper that splits deeper. Each thread has its own searcher and,
-//! while one is free, its own small table; all share the main table.
+//! ("young brothers wait"). The helpers are threads of the search's [`Pool`], parked between
+//! shared nodes; the team counts the places not searching (`free`), so that a thread waiting
+//! for the helpers of its node lends its place to a helper that splits deeper. Each thread has
+//! its own searcher and, while one is free, its own small table; all share the main table.
 
 use crate::clock::Instant;
 use std::sync::Mutex;
@@ -12,8 +12,10 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicIsize, AtomicU64, AtomicUsi
 
 use std::time::Duration;
 
+use super::pool::Pool;
 use crate::ThreadCounts;
 use crate::bounds::{INFINITY, Window};
+use crate::ordering::Candidate;
 use crate::search::{Budget, SPLIT_MIN, Searcher, Split};
 use crate::shape::Shape;
 use crate::tt::Tables;
@@ -50,7 +52,14 @@ pub(super) struct Team<'a, B, C> {
     pub free: AtomicIsize,
     /// The helpers' small tables not in use (places in `tables.small`, from 1).
     pub small_free: Mutex<Vec<usize>>,
+    /// The helper threads, each keeping its lists of moves from one shared node to the next.
+    pub pool: &'a Pool<Vec<Vec<Candidate<B>>>>,
 }
+
+/// Most helper threads a search keeps for each of its helpers' places: a thread waiting for
+/// the helpers of its node lends its place, so more threads than places can be under way, as
+/// many as shared nodes nest; past this many, a node shares with the threads it finds parked.
+pub(super) const HELPER_THREADS_A_PLACE: usize = 64;
 
 /// The value behind `mutex`, even if a thread panicked holding it.
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -79,6 +88,52 @@ impl<B, C> Team<'_, B, C> {
                 Err(now) => free = now,
             }
         }
+    }
+}
+
+impl<B: SearchBits, C: Cpu> Team<'_, B, C> {
+    /// A helper's searcher for a shared node whose helpers stop at `halt`, with `lists` (the
+    /// helper's lists of moves, given back by [`Team::helper_done`]) and a small table of its
+    /// own while one is free, else the calling thread's (the tables take concurrent writers;
+    /// only their hits suffer); and the place of that small table.
+    fn helper<'s, R: Rules>(
+        &'s self,
+        halt: &'s AtomicBool,
+        lists: &mut Vec<Vec<Candidate<B>>>,
+    ) -> (Searcher<'s, B, R, C>, usize) {
+        let small = lock(&self.small_free).pop().unwrap_or(0);
+        let budget = Budget {
+            stops: [self.stop, halt],
+            deadline: self.deadline,
+            max_nodes: None,
+            visited: self.visited,
+        };
+        let mut helper = Searcher::new(
+            self.shape,
+            &self.tables.main,
+            &self.tables.small[small],
+            budget,
+            self.salt,
+            self.cpu,
+        );
+        helper.swap_lists(lists);
+        (helper, small)
+    }
+
+    /// The end of a helper's part: its nodes counted, its lists of moves back in `lists`, its
+    /// small table (place `small`) and its place free.
+    fn helper_done<R: Rules>(
+        &self,
+        mut helper: Searcher<'_, B, R, C>,
+        small: usize,
+        lists: &mut Vec<Vec<Candidate<B>>>,
+    ) {
+        add(&self.helper_nodes, helper.nodes);
+        helper.swap_lists(lists);
+        if small > 0 {
+            lock(&self.small_free).push(small);
+        }
+        self.free.fetch_add(1, Ordering::AcqRel);
     }
 }
 
@@ -244,52 +299,32 @@ fn run_share<B: SearchBits, R: Rules, C: Cpu>(
     let (end_cut, split) = (searcher.end_cut, searcher.split);
     if helpers > 0 {
         add(&team.counters.splits, 1);
-    }
-    // The calling thread's moves end at the instant returned; while it waits for the helpers
-    // its own place is free for a thread that can use it, and it takes it back after.
-    let done = std::thread::scope(|scope| {
-        let (share, take_moves) = (&share, &take_moves);
-        for _ in 0..helpers {
-            scope.spawn(move || {
-                // A small table of its own while one is free, else the calling thread's
-                // (the tables take concurrent writers; only their hits suffer).
-                let slot = lock(&team.small_free).pop();
-                let small_table = &team.tables.small[slot.unwrap_or(0)];
-                let budget = Budget {
-                    stops: [team.stop, &share.halt],
-                    deadline: team.deadline,
-                    max_nodes: None,
-                    visited: team.visited,
-                };
-                let mut helper = Searcher::<B, R, C>::new(
-                    team.shape,
-                    &team.tables.main,
-                    small_table,
-                    budget,
-                    team.salt,
-                    team.cpu,
-                );
-                helper.end_cut = end_cut;
-                helper.split = split;
-                let began = Instant::now();
-                take_moves(&mut helper);
-                add_time(&team.counters.helpers_busy, began);
-                add(&team.helper_nodes, helper.nodes);
-                if let Some(slot) = slot {
-                    lock(&team.small_free).push(slot);
-                }
-                team.free.fetch_add(1, Ordering::AcqRel);
-            });
-        }
-        take_moves(searcher);
-        (helpers > 0).then(|| {
-            team.free.fetch_add(1, Ordering::AcqRel);
-            Instant::now()
-        })
-    });
-    if let Some(done) = done {
+        // Each helper keeps its lists of moves from one job to the next.
+        let job = |lists: &mut Vec<Vec<Candidate<B>>>| {
+            let (mut helper, small) = team.helper(&share.halt, lists);
+            helper.end_cut = end_cut;
+            helper.split = split;
+            let began = Instant::now();
+            take_moves(&mut helper);
+            add_time(&team.counters.helpers_busy, began);
+            team.helper_done(helper, small, lists);
+        };
+        // Once the calling thread's moves are done, the places of the helpers that never
+        // started and its own are free for threads that can use them while it waits.
+        let ((), done) = team.pool.run(
+            &job,
+            helpers,
+            || take_moves(searcher),
+            |withdrawn| {
+                let places = isize::try_from(withdrawn + 1).unwrap_or(isize::MAX);
+                team.free.fetch_add(places, Ordering::AcqRel);
+                Instant::now()
+            },
+        );
         add_time(&team.counters.waiting, done);
         team.free.fetch_sub(1, Ordering::AcqRel);
+    } else {
+        take_moves(searcher);
     }
     if share.abort.load(Ordering::Relaxed) {
         searcher.aborted = true;
