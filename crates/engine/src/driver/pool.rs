@@ -22,14 +22,10 @@ type Job<T> = dyn Fn(&mut T) + Sync;
 
 /// Threads that run jobs shared by the search's threads; each keeps a `T` between jobs.
 pub(super) struct Pool<T> {
-    shared: Arc<Shared<T>>,
+    state: Arc<Mutex<State<T>>>,
     /// Most threads the pool may start.
     max_threads: usize,
     handles: Mutex<Vec<JoinHandle<()>>>,
-}
-
-struct Shared<T> {
-    state: Mutex<State<T>>,
 }
 
 struct State<T> {
@@ -76,14 +72,12 @@ impl<T: Default + 'static> Pool<T> {
     /// A pool that starts at most `max_threads` threads, none until a job asks for them.
     pub fn new(max_threads: usize) -> Pool<T> {
         Pool {
-            shared: Arc::new(Shared {
-                state: Mutex::new(State {
-                    offered: VecDeque::new(),
-                    parked: Vec::new(),
-                    threads: 0,
-                    closed: false,
-                }),
-            }),
+            state: Arc::new(Mutex::new(State {
+                offered: VecDeque::new(),
+                parked: Vec::new(),
+                threads: 0,
+                closed: false,
+            })),
             max_threads,
             handles: Mutex::new(Vec::new()),
         }
@@ -101,6 +95,10 @@ impl<T: Default + 'static> Pool<T> {
         own: impl FnOnce() -> R,
         before_wait: impl FnOnce(usize) -> W,
     ) -> (R, W) {
+        if helpers == 0 {
+            let own = own();
+            return (own, before_wait(0));
+        }
         // SAFETY: only the lifetime is erased. The pointer is read by helpers that take the
         // offer before `Wait` below withdraws it, and `Wait` (also when `own` panics) does not
         // return before each of them has finished with it.
@@ -115,7 +113,7 @@ impl<T: Default + 'static> Pool<T> {
             panic: Mutex::new(None),
         });
         let (woken, start) = {
-            let mut state = lock(&self.shared.state);
+            let mut state = lock(&self.state);
             state.offered.push_back(Offer {
                 job: erased,
                 latch: Arc::clone(&latch),
@@ -136,7 +134,7 @@ impl<T: Default + 'static> Pool<T> {
             self.start_thread();
         }
         let wait = Wait {
-            shared: &self.shared,
+            state: &self.state,
             latch: &latch,
         };
         let own = own();
@@ -152,13 +150,13 @@ impl<T: Default + 'static> Pool<T> {
     /// Starts a helper thread; if the system cannot, the pool counts one thread fewer and the
     /// job's offer is withdrawn in time.
     fn start_thread(&self) {
-        let shared = Arc::clone(&self.shared);
+        let state = Arc::clone(&self.state);
         let started = thread::Builder::new()
             .name("othello-helper".to_owned())
-            .spawn(move || help(&shared));
+            .spawn(move || help(&state));
         match started {
             Ok(handle) => lock(&self.handles).push(handle),
-            Err(_) => lock(&self.shared.state).threads -= 1,
+            Err(_) => lock(&self.state).threads -= 1,
         }
     }
 }
@@ -167,7 +165,7 @@ impl<T> Drop for Pool<T> {
     /// Ends the parked helpers and waits for every thread.
     fn drop(&mut self) {
         let parked = {
-            let mut state = lock(&self.shared.state);
+            let mut state = lock(&self.state);
             state.closed = true;
             std::mem::take(&mut state.parked)
         };
@@ -182,12 +180,12 @@ impl<T> Drop for Pool<T> {
 }
 
 /// A helper's life: the next offered job, else parked until woken, until the pool closes.
-fn help<T: Default>(shared: &Shared<T>) {
+fn help<T: Default>(pool: &Mutex<State<T>>) {
     let mut own = T::default();
     let woken = Arc::new(AtomicBool::new(false));
     loop {
         let taken = {
-            let mut state = lock(&shared.state);
+            let mut state = lock(pool);
             let closed = state.closed;
             match state.offered.front_mut() {
                 Some(offer) => {
@@ -238,14 +236,14 @@ impl Latch {
 
 /// Withdraws a job's offer and waits for its helpers, also when the sharing thread unwinds.
 struct Wait<'p, T> {
-    shared: &'p Shared<T>,
+    state: &'p Mutex<State<T>>,
     latch: &'p Arc<Latch>,
 }
 
 impl<T> Wait<'_, T> {
     /// Withdraws what is left of the offer; how many helpers it still asked for.
     fn withdraw(&self) -> usize {
-        let mut state = lock(&self.shared.state);
+        let mut state = lock(self.state);
         let Some(at) = state
             .offered
             .iter()
@@ -290,7 +288,7 @@ mod tests {
         for round in 1..=50 {
             // Once the helpers of the last round are parked, this one starts no thread.
             loop {
-                let state = lock(&pool.shared.state);
+                let state = lock(&pool.state);
                 if state.parked.len() == state.threads {
                     break;
                 }
@@ -315,11 +313,7 @@ mod tests {
             took += 3 - withdrawn;
             assert_eq!(runs.load(Ordering::SeqCst), took, "once each, all finished");
         }
-        assert_eq!(
-            lock(&pool.shared.state).threads,
-            3,
-            "the same three threads"
-        );
+        assert_eq!(lock(&pool.state).threads, 3, "the same three threads");
     }
 
     #[test]
@@ -329,7 +323,15 @@ mod tests {
         let job = |(): &mut ()| panic!("no helper can take it");
         let ((), withdrawn) = pool.run(&job, 2, || (), |withdrawn| withdrawn);
         assert_eq!(withdrawn, 2);
-        assert!(lock(&pool.shared.state).offered.is_empty());
+        assert!(lock(&pool.state).offered.is_empty());
+    }
+
+    #[test]
+    fn no_helpers_asked_for_runs_the_calling_threads_part_alone() {
+        let pool = Pool::<()>::new(4);
+        let job = |(): &mut ()| panic!("no helper was asked for");
+        assert_eq!(pool.run(&job, 0, || 7, |withdrawn| withdrawn), (7, 0));
+        assert_eq!(lock(&pool.state).threads, 0);
     }
 
     #[test]
