@@ -100,8 +100,8 @@ impl<T: Default + 'static> Pool<T> {
             return (own, before_wait(0));
         }
         // SAFETY: only the lifetime is erased. The pointer is read by helpers that take the
-        // offer before `Wait` below withdraws it, and `Wait` (also when `own` panics) does not
-        // return before each of them has finished with it.
+        // offer before `Wait` below withdraws it, and `Wait`, made as soon as the offer is
+        // made, does not return (also when unwinding) before each of them has finished with it.
         // (A cast may not lengthen a trait object's lifetime; a transmute may.)
         #[allow(clippy::transmute_ptr_to_ptr)]
         let erased: *const Job<T> = unsafe {
@@ -126,6 +126,11 @@ impl<T: Default + 'static> Pool<T> {
             state.threads += start;
             (woken, start)
         };
+        // From here on the offer is withdrawn and its helpers waited for, whatever happens.
+        let wait = Wait {
+            state: &self.state,
+            latch: &latch,
+        };
         for parked in woken {
             parked.woken.store(true, Ordering::Release);
             parked.thread.unpark();
@@ -133,10 +138,6 @@ impl<T: Default + 'static> Pool<T> {
         for _ in 0..start {
             self.start_thread();
         }
-        let wait = Wait {
-            state: &self.state,
-            latch: &latch,
-        };
         let own = own();
         let withdrawn = wait.withdraw();
         let told = before_wait(withdrawn);
