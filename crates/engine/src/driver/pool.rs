@@ -64,7 +64,7 @@ struct Latch {
 }
 
 /// The value behind `mutex`, even if a thread panicked holding it.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -131,10 +131,7 @@ impl<T: Default + 'static> Pool<T> {
             state: &self.state,
             latch: &latch,
         };
-        for parked in woken {
-            parked.woken.store(true, Ordering::Release);
-            parked.thread.unpark();
-        }
+        woken.into_iter().for_each(Parked::wake);
         for _ in 0..start {
             self.start_thread();
         }
@@ -170,10 +167,7 @@ impl<T> Drop for Pool<T> {
             state.closed = true;
             std::mem::take(&mut state.parked)
         };
-        for parked in parked {
-            parked.woken.store(true, Ordering::Release);
-            parked.thread.unpark();
-        }
+        parked.into_iter().for_each(Parked::wake);
         for handle in std::mem::take(&mut *lock(&self.handles)) {
             let _ = handle.join();
         }
@@ -224,6 +218,14 @@ fn help<T: Default>(pool: &Mutex<State<T>>) {
     }
 }
 
+impl Parked {
+    /// Wakes the helper, for a job or for the pool's end.
+    fn wake(self) {
+        self.woken.store(true, Ordering::Release);
+        self.thread.unpark();
+    }
+}
+
 impl Latch {
     /// Notes that `count` helpers are done with the job.
     fn finish(&self, count: usize) {
@@ -252,12 +254,10 @@ impl<T> Wait<'_, T> {
         else {
             return 0;
         };
-        let offer = state.offered.remove(at).map_or(0, |offer| offer.takers);
+        let takers = state.offered.remove(at).map_or(0, |offer| offer.takers);
         drop(state);
-        if offer > 0 {
-            self.latch.finish(offer);
-        }
-        offer
+        self.latch.finish(takers);
+        takers
     }
 }
 

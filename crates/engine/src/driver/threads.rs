@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicIsize, AtomicU64, AtomicUsi
 
 use std::time::Duration;
 
-use super::pool::Pool;
+use super::pool::{Pool, lock};
 use crate::ThreadCounts;
 use crate::bounds::{INFINITY, Window};
 use crate::ordering::Candidate;
@@ -60,13 +60,6 @@ pub(super) struct Team<'a, B, C> {
 /// the helpers of its node lends its place, so more threads than places can be under way, as
 /// many as shared nodes nest; past this many, a node shares with the threads it finds parked.
 pub(super) const HELPER_THREADS_A_PLACE: usize = 64;
-
-/// The value behind `mutex`, even if a thread panicked holding it.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
 
 impl<B, C> Team<'_, B, C> {
     /// Takes up to `wanted` free threads; how many it took.
