@@ -1,7 +1,9 @@
 //! `othello check` against hostile programs, the five faults of a first hostile pass: a fork
 //! bomb under a process cap, `setsid` children with and without the output held, a program that
-//! rewrites the expected outputs and its neighbour's program, a background child holding standard output; and the fallback
-//! to process groups, forced. What needs cgroups is checked where the host has them (and said
+//! rewrites the expected outputs and its neighbour's program, a background child holding
+//! standard output; and the fallback to process groups, forced. Then the cheats of a second:
+//! reading the expected outputs (the cases' directory found in the checker's command line) and
+//! running a neighbour's program. What needs cgroups is checked where the host has them (and said
 //! where it does not).
 
 use std::fs;
@@ -187,7 +189,7 @@ fn a_program_rewriting_the_expected_outputs_is_judged_against_the_originals() {
     let first = fs::read_to_string(root.join("cases/0001.out")).unwrap();
     let script = fs::read_to_string(&neighbour).unwrap();
     if stderr.is_empty() {
-        // A mount namespace per program: the cases and the neighbour's files read-only to it,
+        // A mount namespace per program: the cases and the neighbour's files hidden from it,
         // and the other student judged against the cases as they were.
         assert!(first.starts_with("FULL\n"), "{first}");
         assert!(script.contains("exec "), "{script}");
@@ -195,7 +197,7 @@ fn a_program_rewriting_the_expected_outputs_is_judged_against_the_originals() {
     } else {
         // Without one the program rewrote them on disk, and the run said so; the other
         // student ran the rewritten script (run after the cheat: --jobs 1, in name order).
-        assert!(stderr.contains("not read-only to"), "{stderr}");
+        assert!(stderr.contains("not hidden from"), "{stderr}");
         assert_eq!(first, "I PASS\n");
         assert_eq!(script, "echo I PASS\n");
         let neighbours = verdicts(&programs, "b-correct");
@@ -204,6 +206,50 @@ fn a_program_rewriting_the_expected_outputs_is_judged_against_the_originals() {
             "{neighbours:?}"
         );
     }
+}
+
+/// A program that finds the cases' directory in the command line of a process it can see
+/// (`/proc/*/cmdline`: the checker, or the reaper forked from it) and prints the expected
+/// output of the case whose input it was given.
+const READ_THE_ANSWERS: &str = r#"input=$(cat)
+for cmdline in /proc/[0-9]*/cmdline; do
+  dir=$(tr '\0' '\n' < "$cmdline" 2>/dev/null | sed -n '/^check$/{n;p;q;}')
+  [ -n "$dir" ] && break
+done
+case "$dir" in /*) ;; *) dir=$(pwd)/$dir ;; esac
+for case in "$CASES"/*.in "$dir"/*.in; do
+  [ "$(cat "$case" 2>/dev/null)" = "$input" ] && exec cat "${case%.in}.out"
+done
+exit 3"#;
+
+#[cfg(unix)]
+#[test]
+fn a_program_cannot_read_the_expected_outputs_or_run_its_neighbour() {
+    let root = scratch("grader_hostile", "answers");
+    let cases = root.join("cases");
+    let read = READ_THE_ANSWERS.replace("$CASES", &cases.display().to_string());
+    class(
+        &root,
+        &[
+            ("a-reader", &read),
+            (
+                "b-borrower",
+                "exec \"$OTHELLO_SUBMISSION/../c-correct/run.sh\"",
+            ),
+            ("c-correct", "exec {o}"),
+        ],
+    );
+    let (programs, stderr) = grade(&root, &["--jobs", "2"]);
+    expect_all(&programs, "c-correct", "PASS");
+    if stderr.contains("not hidden from") || !contains_whole_trees() {
+        // Without a mount namespace both cheats work, and the run said so.
+        expect_all(&programs, "a-reader", "PASS");
+        expect_all(&programs, "b-borrower", "PASS");
+        return;
+    }
+    assert!(quiet_but_for_the_fallback_note(&stderr), "{stderr}");
+    expect_all(&programs, "a-reader", "CRASH");
+    expect_all(&programs, "b-borrower", "CRASH");
 }
 
 #[cfg(unix)]

@@ -122,13 +122,13 @@ pub fn contains_whole_trees() -> bool {
 }
 
 /// Standard error as a contained run leaves it: empty, or the one line that says containment
-/// has no cgroups or that the cases are not read-only to the programs.
+/// has no cgroups or that the cases are not hidden from the programs.
 pub fn quiet_but_for_the_fallback_note(stderr: &str) -> bool {
     stderr.is_empty()
         || (stderr.lines().count() == 1
             && (stderr.contains("programs are contained by ")
                 || stderr.contains("engines are contained by process group only")
-                || stderr.starts_with("othello: the cases are not read-only to the programs: ")))
+                || stderr.starts_with("othello: the cases are not hidden from the programs: ")))
 }
 
 /// `check --each`'s summary table with its two time columns (CPU and wall seconds, which vary

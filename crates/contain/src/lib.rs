@@ -8,11 +8,11 @@
 //!   whole tree, its CPU time and its killing all reach every process it starts, `setsid` or
 //!   not; and, where the kernel allows (`unshare(CLONE_NEWPID)`), in a PID namespace of its own
 //!   whose init is a small reaper of ours, so that the whole tree dies as soon as the program
-//!   exits; and, for the directories given in its [`Limits::read_only`], in a mount namespace
-//!   of its own in which they are read-only.
+//!   exits, with a `/proc` of that namespace (its processes only: nothing of the host's, this
+//!   process's command line among them); and in a mount namespace of its own in which the
+//!   directories of its [`Limits::view`] are read-only or hidden.
 //! - **PID namespace** (no cgroup, as for most users who are not root, but the namespaces):
-//!   the PID namespace under our reaper and the read-only directories' mount namespace as
-//!   above, for a user who is not root each in a user namespace of the program's own that maps
+//!   the PID namespace under our reaper, its `/proc` and the view's mount namespace as above, for a user who is not root each in a user namespace of the program's own that maps
 //!   the user to itself; the tree dies with the program and is killed with it, `setsid` or not;
 //!   in a user namespace the process cap is `RLIMIT_NPROC`, counted there per tree; the memory
 //!   cap is per process (`RLIMIT_AS`), and the CPU time is what `/proc` shows of the tree.
@@ -28,7 +28,6 @@
 mod cgroup;
 #[cfg(target_os = "linux")]
 mod namespace;
-mod read_only;
 #[cfg(unix)]
 mod rlimits;
 #[cfg(target_os = "linux")]
@@ -36,6 +35,7 @@ mod start;
 mod tree;
 #[cfg(target_os = "linux")]
 mod user_namespace;
+mod view;
 
 use std::io;
 use std::path::Path;
@@ -43,8 +43,8 @@ use std::process::{Child, Command};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-pub use read_only::ReadOnly;
 pub use tree::Tree;
+pub use view::View;
 
 /// The limits a contained program's whole tree runs under, where the mode can enforce them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -60,10 +60,10 @@ pub struct Limits {
     pub cpu_seconds: Option<u64>,
     /// Address space of each process in bytes (`RLIMIT_AS`), in every mode on Unix.
     pub address_space_bytes: Option<u64>,
-    /// Directories the tree may read but not change (a mount namespace per program, in the
-    /// cgroup and PID namespace modes; made by [`Containment::read_only`], which says when it
-    /// cannot be had).
-    pub read_only: ReadOnly,
+    /// Directories the tree may read but not change, and directories it does not see (a
+    /// mount namespace per program, in the cgroup and PID namespace modes; made by
+    /// [`Containment::view`], which says when it cannot be had).
+    pub view: View,
     /// The user the tree runs as, where this process is root (`None`: this process's user):
     /// switched to by the program itself after everything of ours, supplementary groups
     /// dropped, so that it keeps no capability: it cannot write its cgroup's caps, undo the
@@ -120,6 +120,9 @@ pub struct Containment {
     /// The user namespace each program gets first, where this process is not root.
     #[cfg(target_os = "linux")]
     user: Option<user_namespace::UserNamespace>,
+    /// Why a program's PID namespace cannot have a `/proc` of its own (it sees the host's),
+    /// if it cannot; `None` where it can or there is no PID namespace.
+    host_proc_reason: Option<String>,
     fallback_reason: Option<String>,
 }
 
@@ -155,17 +158,25 @@ impl Containment {
                 "PID namespaces turned off ({NO_PID_NAMESPACE_VARIABLE} is set)"
             ))
         };
+        let host_proc_reason = match &namespaces {
+            Ok(user) => namespace::try_in_child(|| namespace::own_proc_trial(user.as_ref()))
+                .err()
+                .map(|error| format!("cannot mount a /proc of its own: {error}")),
+            Err(_) => None,
+        };
         match (cgroup::Hierarchy::find(), namespaces) {
             (Ok(hierarchy), namespaces) => Containment {
                 cgroups: Some(hierarchy),
                 pid_namespace: namespaces.is_ok(),
                 user: namespaces.ok().flatten(),
+                host_proc_reason,
                 fallback_reason: None,
             },
             (Err(reason), Ok(user)) => Containment {
                 cgroups: None,
                 pid_namespace: true,
                 user,
+                host_proc_reason,
                 fallback_reason: Some(reason),
             },
             (Err(reason), Err(no_namespace)) => {
@@ -186,32 +197,34 @@ impl Containment {
             pid_namespace: false,
             #[cfg(target_os = "linux")]
             user: None,
+            host_proc_reason: None,
             fallback_reason: Some(reason),
         }
     }
 
-    /// `dirs` prepared to be read-only to the programs given them in their [`Limits`]: each
-    /// program's tree then runs in a mount namespace of its own in which every one of them is
-    /// bound read-only over itself (the host's view is untouched).
+    /// A view of the file system for the programs given it in their [`Limits`]: each
+    /// program's tree then runs in a mount namespace of its own in which every directory of
+    /// `read_only` is bound read-only over itself and every one of `hidden` is covered by an
+    /// empty read-only `tmpfs` (the host's view is untouched).
     ///
     /// # Errors
     /// Why it cannot be had here, in a sentence for the front end to say once: the
     /// process-group mode, a directory that cannot be read, or no permission to make mount
     /// namespaces (tried once, in a child, in the user namespace the programs get).
-    pub fn read_only(&self, dirs: &[&Path]) -> Result<ReadOnly, String> {
+    pub fn view(&self, read_only: &[&Path], hidden: &[&Path]) -> Result<View, String> {
         if self.mode() == Mode::ProcessGroup {
             return Err("programs are contained by process group only".to_owned());
         }
-        let set = ReadOnly::prepare(dirs).map_err(|error| error.to_string())?;
+        let view = View::prepare(read_only, hidden).map_err(|error| error.to_string())?;
         #[cfg(target_os = "linux")]
         namespace::try_in_child(|| {
             if let Some(user) = &self.user {
                 user.enter()?;
             }
-            set.enter()
+            view.enter(false)
         })
         .map_err(|error| format!("cannot make a mount namespace: {error}"))?;
-        Ok(set)
+        Ok(view)
     }
 
     /// The mode programs are contained in.
@@ -231,6 +244,18 @@ impl Containment {
             };
         }
         Mode::ProcessGroup
+    }
+
+    /// Why the programs' PID namespaces show the host's processes in `/proc` (a `/proc` of
+    /// their own could not be mounted), where they do: for the front end to say once.
+    #[must_use]
+    pub fn host_proc_reason(&self) -> Option<&str> {
+        self.host_proc_reason.as_deref()
+    }
+
+    /// Whether each program's PID namespace gets a `/proc` of its own.
+    fn own_proc(&self) -> bool {
+        self.pid_namespace && self.host_proc_reason.is_none()
     }
 
     /// Why cgroups are not used, if they are not (the PID namespace or the process-group mode):
@@ -285,8 +310,9 @@ impl Containment {
                     .map_or_else(Vec::new, |group| group.procs().to_vec()),
                 user_namespace: self.user,
                 run_as: limits.user,
-                read_only: limits.read_only.clone(),
+                view: limits.view.clone(),
                 pid_namespace: self.pid_namespace,
+                own_proc: self.own_proc(),
                 rlimits,
             }
             .install(command);

@@ -6,7 +6,10 @@
 //! the program has, which makes the kernel kill everything else in the namespace: whatever the
 //! program left running (`setsid` or not) ends with it. P waits for A and then ends as the
 //! program did (the same exit status, or the same signal), so that the caller sees the
-//! program's own ending and, in P's rusage, the CPU time of everything A reaped.
+//! program's own ending and, in P's rusage, the CPU time of everything A reaped. Where it can
+//! (in the mount namespace of [`crate::View`], made even for an empty view), A mounts a `/proc`
+//! of the namespace before forking the program, so that the tree sees its own processes only;
+//! A is not dumpable, so that the program cannot read the memory it shares with the front end.
 //!
 //! P and A close every file descriptor they inherited (the program's pipes), so that neither
 //! holds the program's output open. A dies with P (`PR_SET_PDEATHSIG`), so killing P kills the
@@ -73,8 +76,62 @@ pub(crate) fn try_in_child(trial: impl FnOnce() -> io::Result<()>) -> io::Result
     }
 }
 
+/// Tried in a child ([`try_in_child`]): whether a program's PID namespace can have a `/proc`
+/// of its own, in the user namespace it gets (`user`) and a mount namespace of its own.
+pub(crate) fn own_proc_trial(user: Option<&UserNamespace>) -> io::Result<()> {
+    if let Some(user) = user {
+        user.enter()?;
+    }
+    crate::View::default().enter(true)?;
+    // SAFETY: unshare(2), fork(2), mount(2) and _exit(2) only; the forked child mounts a
+    // `/proc` in this trial's namespaces, which die with it.
+    unsafe {
+        if libc::unshare(libc::CLONE_NEWPID) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let child = libc::fork();
+        if child < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if child == 0 {
+            libc::_exit(match mount_own_proc() {
+                Ok(()) => 0,
+                Err(error) => error.raw_os_error().unwrap_or(libc::EPERM),
+            });
+        }
+        let status = wait_for(child);
+        match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
+            (true, 0) => Ok(()),
+            (true, errno) => Err(io::Error::from_raw_os_error(errno)),
+            (false, _) => Err(io::Error::other("the trial was killed")),
+        }
+    }
+}
+
+/// Mounts the `/proc` of this process's PID namespace over `/proc` (in a mount namespace of
+/// its own): system calls only.
+fn mount_own_proc() -> io::Result<()> {
+    // SAFETY: mount(2) with NUL-terminated strings.
+    let mounted = unsafe {
+        libc::mount(
+            c"proc".as_ptr(),
+            c"/proc".as_ptr(),
+            c"proc".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            std::ptr::null(),
+        )
+    };
+    if mounted == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
 /// Called in P between fork and exec; returns only in the program (B), which then execs.
-pub(crate) fn start_program() -> io::Result<()> {
+/// With `own_proc`, A mounts the namespace's `/proc` first (P is then in a mount namespace of
+/// its own).
+pub(crate) fn start_program(own_proc: bool) -> io::Result<()> {
     // SAFETY: system calls only (mmap, pipe2, unshare, fork, read, write, close, waitpid,
     // prctl, kill, _exit), on memory this function maps and descriptors it makes.
     unsafe {
@@ -130,6 +187,12 @@ pub(crate) fn start_program() -> io::Result<()> {
         // A: PID 1 of the new namespace.
         libc::close(report[0]);
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        libc::prctl(libc::PR_SET_DUMPABLE, 0);
+        if own_proc && let Err(error) = mount_own_proc() {
+            let errno = error.raw_os_error().unwrap_or(libc::EPERM);
+            libc::write(report[1], errno.to_ne_bytes().as_ptr().cast(), 4);
+            libc::_exit(127);
+        }
         let program = libc::fork();
         if program == 0 {
             libc::close(report[1]);

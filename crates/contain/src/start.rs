@@ -1,7 +1,8 @@
 //! What runs in a started program between fork and exec, in this order: it enters its cgroup
 //! (so that nothing it starts is ever outside), a user namespace of its own where this process
-//! needs one to make the others, the mount namespace of its read-only directories, and the PID
-//! namespace under our reaper (which forks the program); last, in the program itself, the user
+//! needs one to make the others, the mount namespace of its view (read-only and hidden
+//! directories), and the PID namespace under our reaper (which mounts its `/proc` and forks the
+//! program); last, in the program itself, the user
 //! it runs as and its rlimits (after the reaper's fork, so that the front end's large address
 //! space, copied by the fork, does not count against them). Only system calls, on memory made
 //! before the fork.
@@ -12,7 +13,7 @@ use std::process::Command;
 
 use crate::rlimits::Rlimits;
 use crate::user_namespace::{UserNamespace, write_file};
-use crate::{ReadOnly, User};
+use crate::{User, View};
 
 /// Everything a started program enters, prepared.
 #[derive(Debug)]
@@ -22,10 +23,12 @@ pub(crate) struct Start {
     pub(crate) cgroup_procs: Vec<CString>,
     /// The user namespace to make first, where this process is not root.
     pub(crate) user_namespace: Option<UserNamespace>,
-    /// The directories the tree sees read-only.
-    pub(crate) read_only: ReadOnly,
+    /// The directories the tree sees read-only or not at all.
+    pub(crate) view: View,
     /// Whether the program is PID 2 of a namespace of its own (see [`crate::namespace`]).
     pub(crate) pid_namespace: bool,
+    /// Whether that namespace has a `/proc` of its own (in a mount namespace of its own).
+    pub(crate) own_proc: bool,
     /// The user the program runs as, switched to last.
     pub(crate) run_as: Option<User>,
     /// The program's rlimits.
@@ -39,14 +42,14 @@ impl Start {
         if self.cgroup_procs.is_empty()
             && self.user_namespace.is_none()
             && self.run_as.is_none()
-            && self.read_only.is_empty()
+            && self.view.is_empty()
             && !self.pid_namespace
             && !self.rlimits.any()
         {
             return;
         }
         // SAFETY: between fork and exec `run` makes system calls only (those of
-        // `write_file`, `UserNamespace::enter`, `ReadOnly::enter`, `namespace::start_program`,
+        // `write_file`, `UserNamespace::enter`, `View::enter`, `namespace::start_program`,
         // `switch_to` and `Rlimits::apply`), which are async-signal-safe; it allocates nothing.
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(command, move || self.run());
@@ -60,9 +63,10 @@ impl Start {
         if let Some(user) = &self.user_namespace {
             user.enter()?;
         }
-        self.read_only.enter()?;
+        let own_proc = self.pid_namespace && self.own_proc;
+        self.view.enter(own_proc)?;
         if self.pid_namespace {
-            crate::namespace::start_program()?;
+            crate::namespace::start_program(own_proc)?;
         }
         if let Some(user) = self.run_as {
             switch_to(user)?;

@@ -319,7 +319,7 @@ fn read_only_directories_stay_as_they_were_for_the_tree_and_writable_for_the_hos
     std::fs::create_dir_all(&own).unwrap();
     std::fs::write(kept.join("0000.out"), "expected").unwrap();
     let containment = Containment::probe(false);
-    let set = match containment.read_only(&[&own, &kept, &kept.join(".")]) {
+    let set = match containment.view(&[&own, &kept, &kept.join(".")], &[]) {
         Ok(set) => set,
         // Without permission for mount namespaces (not root) the reason is given instead.
         Err(reason) => {
@@ -330,13 +330,13 @@ fn read_only_directories_stay_as_they_were_for_the_tree_and_writable_for_the_hos
             return;
         }
     };
-    assert_eq!(set.dirs().count(), 2, "repeats are taken out");
+    assert_eq!(set.read_only().count(), 2, "repeats are taken out");
     let limits = Limits {
-        read_only: set.without(&own),
+        view: set.without(&own),
         ..Limits::default()
     };
     assert_eq!(
-        limits.read_only.dirs().collect::<Vec<_>>(),
+        limits.view.read_only().collect::<Vec<_>>(),
         [kept.canonicalize().unwrap()]
     );
     let (kept_text, own_text) = (kept.display(), own.display());
@@ -365,15 +365,93 @@ fn read_only_directories_stay_as_they_were_for_the_tree_and_writable_for_the_hos
 }
 
 #[test]
+fn hidden_directories_are_empty_and_unwritable_for_the_tree_and_kept_for_the_host() {
+    let base = scratch("hidden");
+    let (cases, neighbour, own) = (base.join("cases"), base.join("bob"), base.join("own"));
+    for dir in [&cases, &neighbour.join("deep"), &own] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::write(cases.join("0000.out"), "expected").unwrap();
+    std::fs::write(neighbour.join("run.sh"), "echo solved").unwrap();
+    let containment = Containment::probe(false);
+    let view = match containment.view(&[], &[&cases, &neighbour, &neighbour.join("deep"), &own]) {
+        Ok(view) => view,
+        Err(reason) => {
+            assert!(
+                reason.starts_with("cannot make a mount namespace")
+                    || reason == "programs are contained by process group only",
+                "{reason}"
+            );
+            return;
+        }
+    };
+    assert_eq!(view.hidden().count(), 3, "one inside another is left out");
+    let limits = Limits {
+        view: view.without(&own),
+        ..Limits::default()
+    };
+    let (c, n, o) = (cases.display(), neighbour.display(), own.display());
+    let (output, code, _) = run(
+        &containment,
+        &format!(
+            "find {c} {n} -mindepth 1 | wc -l; cat {c}/0000.out {n}/run.sh 2>/dev/null || echo unread; \
+             touch {c}/new 2>/dev/null || echo refused; echo mine > {o}/written && cat {o}/written"
+        ),
+        &limits,
+    );
+    assert_eq!((output.as_str(), code), ("0\nunread\nrefused\nmine\n", 0));
+    assert_eq!(
+        std::fs::read_to_string(cases.join("0000.out")).unwrap(),
+        "expected"
+    );
+    assert!(!cases.join("new").exists());
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_pid_namespace_has_a_proc_of_its_own_where_it_can() {
+    let containment = Containment::probe(false);
+    let pid_namespace = matches!(
+        containment.mode(),
+        Mode::Cgroup {
+            pid_namespace: true,
+            ..
+        } | Mode::PidNamespace { .. }
+    );
+    if let Some(reason) = containment.host_proc_reason() {
+        assert!(
+            reason.starts_with("cannot mount a /proc of its own"),
+            "{reason}"
+        );
+        return;
+    }
+    // The tree sees its reaper, the shell, and what the shell runs: nothing of the host's.
+    let host = std::fs::read_dir("/proc").unwrap().count();
+    let (output, code, _) = run(
+        &containment,
+        "ls /proc | grep -c '^[0-9]'; cat /proc/self/stat | cut -d' ' -f1",
+        &Limits::default(),
+    );
+    assert_eq!(code, 0);
+    let seen: Vec<usize> = output.lines().map(|line| line.parse().unwrap()).collect();
+    if pid_namespace {
+        assert!(seen[0] <= 6 && seen[1] < 10, "{output}");
+        assert!(host > seen[0] + 10, "{host} entries here");
+    } else {
+        assert!(seen[0] > 1, "{output}");
+    }
+}
+
+#[test]
 fn read_only_directories_say_why_they_cannot_be_had() {
     let here = std::env::temp_dir();
     assert_eq!(
-        Containment::probe(true).read_only(&[&here]),
+        Containment::probe(true).view(&[&here], &[]),
         Err("programs are contained by process group only".to_owned())
     );
     let missing = here.join("othello-contain-no-such-directory");
     let reason = Containment::probe(false)
-        .read_only(&[&missing])
+        .view(&[], &[&missing])
         .unwrap_err();
     assert!(
         reason.starts_with(&format!("{}: ", missing.display()))
@@ -452,10 +530,10 @@ fn as_this_user_the_mode_is_the_one_expected() {
     assert_eq!(format!("{:?}", containment.mode()), expected);
     let here = std::env::temp_dir();
     assert_eq!(
-        containment.read_only(&[&here]).is_ok(),
+        containment.view(&[&here], &[]).is_ok(),
         containment.mode() != Mode::ProcessGroup,
         "{:?}",
-        containment.read_only(&[&here])
+        containment.view(&[&here], &[])
     );
 }
 

@@ -3,7 +3,7 @@
 //! Only root may make PID and mount namespaces directly; any user may where the kernel allows
 //! unprivileged user namespaces (Debian, Fedora, Arch; not under Ubuntu 24.04's default
 //! `AppArmor` rules): the process that unshares `CLONE_NEWUSER` has every capability in the new
-//! namespace, so it can go on to make the others ([`crate::namespace`], [`crate::ReadOnly`]).
+//! namespace, so it can go on to make the others ([`crate::namespace`], [`crate::View`]).
 //! The namespace maps this process's user and group to themselves: the program runs as the same
 //! user, and since that user is not 0 in the namespace, `exec` leaves the program no
 //! capability: it cannot undo a read-only bind, and any namespace it makes itself gets the

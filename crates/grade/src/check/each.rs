@@ -59,7 +59,7 @@ pub(super) fn submissions(spec: &str, command: &[OsString]) -> Result<Vec<Progra
             shown_directory: Some(shown.trim_end_matches('/').to_owned()),
             directory: Some(directory),
             command,
-            read_only: othello_contain::ReadOnly::default(),
+            view: othello_contain::View::default(),
         });
     }
     Ok(programs)

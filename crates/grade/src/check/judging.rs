@@ -5,7 +5,7 @@ use std::io;
 use std::path::PathBuf;
 use std::process::ExitStatus;
 
-use othello_contain::{Containment, ReadOnly};
+use othello_contain::{Containment, View};
 
 use othello::protocol::lines;
 
@@ -30,8 +30,9 @@ pub(super) struct Program {
     /// The command line, with a relative program path (`./run.sh`) made absolute in
     /// `directory`.
     pub command: Vec<OsString>,
-    /// The directories its tree may read but not change: the cases and the other submissions.
-    pub read_only: ReadOnly,
+    /// What its tree sees of the file system: the cases and the other submissions hidden (or
+    /// read-only where they cannot be hidden).
+    pub view: View,
 }
 
 /// `command` to run from a working directory of its own: its program, when given as a relative
@@ -71,7 +72,7 @@ pub(super) fn check_case(
         command: &program.command,
         submission: program.directory.as_deref(),
         containment,
-        read_only: &program.read_only,
+        view: &program.view,
     };
     let run = match execute(&launch, case.stdin.to_vec(), cap, limits) {
         Ok(run) => run,

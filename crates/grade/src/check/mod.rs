@@ -22,17 +22,18 @@ mod report_targets;
 mod run_as;
 mod running;
 mod schedule;
+mod view;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 use othello::RuleSet;
-use othello_contain::{Containment, Mode, ReadOnly};
+use othello_contain::{Containment, Mode, View};
 use othello_io::options::RulesArg;
 use othello_io::progress;
 
@@ -301,7 +302,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
                 Ok(here) => resolve_command(&args.command, &here),
                 Err(_) => args.command.clone(),
             },
-            read_only: ReadOnly::default(),
+            view: View::default(),
         }],
     };
     let names: Vec<String> = programs
@@ -317,7 +318,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
     };
     let run_as = run_as::user(args.run_as.as_deref())?;
     let containment = probe_containment(args.no_cgroups);
-    protect(&containment, &args.dir, &mut programs);
+    view::protect(&containment, &args.dir, &mut programs);
     let plan = Plan {
         programs: &programs,
         cases: &cases,
@@ -384,7 +385,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
 }
 
 /// The containment of this run, said once on standard error where it has no cgroups, with
-/// what that leaves out.
+/// what that leaves out, and where its PID namespaces show the host's processes.
 fn probe_containment(no_cgroups: bool) -> Containment {
     let containment = Containment::probe(no_cgroups);
     if let Some(reason) = containment.fallback_reason() {
@@ -403,7 +404,7 @@ fn probe_containment(no_cgroups: bool) -> Containment {
             }
             _ => {
                 "by process group only (what they start outside it is not killed; \
-                  --max-processes is not enforced; the cases are not read-only to them)"
+                  --max-processes is not enforced; the cases are not hidden from them)"
             }
         };
         let _ = writeln!(
@@ -411,36 +412,13 @@ fn probe_containment(no_cgroups: bool) -> Containment {
             "othello: {reason}: programs are contained {how}"
         );
     }
-    containment
-}
-
-/// Makes the case directory and every submission's read-only to the programs, each program's
-/// own submission excepted; says once on standard error why not, where it cannot be had and the
-/// process-group mode's line has not said so already.
-fn protect(containment: &Containment, cases: &Path, programs: &mut [Program]) {
-    let mut dirs = vec![cases];
-    dirs.extend(
-        programs
-            .iter()
-            .filter_map(|program| program.directory.as_deref()),
-    );
-    match containment.read_only(&dirs) {
-        Ok(set) => {
-            for program in programs {
-                program.read_only = match &program.directory {
-                    Some(own) => set.without(own),
-                    None => set.clone(),
-                };
-            }
-        }
-        Err(reason) if containment.mode() != Mode::ProcessGroup => {
-            let _ = writeln!(
-                io::stderr(),
-                "othello: the cases are not read-only to the programs: {reason}"
-            );
-        }
-        Err(_) => {}
+    if let Some(reason) = containment.host_proc_reason() {
+        let _ = writeln!(
+            io::stderr(),
+            "othello: the programs see the host's processes in /proc: {reason}"
+        );
     }
+    containment
 }
 
 /// The name of the program in the reports without `--each`: the script or program file a

@@ -5,7 +5,7 @@
 //! as soon as it has exited (whatever it left running is not waited for).
 
 use othello::text::counted;
-use othello_contain::{Containment, ReadOnly, Running, Tree};
+use othello_contain::{Containment, Running, Tree, View};
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -127,8 +127,8 @@ pub(super) struct Launch<'a> {
     pub submission: Option<&'a Path>,
     /// The containment probed for this run of the checker.
     pub containment: &'a Containment,
-    /// The directories its tree may read but not change.
-    pub read_only: &'a ReadOnly,
+    /// What its tree sees of the file system.
+    pub view: &'a View,
 }
 
 /// Runs `launch`'s command in a fresh temporary working directory of its own (removed after)
@@ -168,7 +168,7 @@ pub(super) fn execute(
         memory_bytes: limits.memory_mb.map(|mb| mb.saturating_mul(1024 * 1024)),
         cpu_seconds: limits.cpu_seconds,
         address_space_bytes: limits.memory_mb.map(|mb| mb.saturating_mul(1024 * 1024)),
-        read_only: launch.read_only.clone(),
+        view: launch.view.clone(),
         user: limits.run_as,
     };
     let started = Instant::now();

@@ -1,0 +1,231 @@
+//! What a program's tree sees of the file system: directories it may read but not change,
+//! whatever its user may write, and directories hidden from it altogether.
+//!
+//! Between fork and exec, the started process unshares `CLONE_NEWNS` (a mount namespace of its
+//! own, which the program and everything it starts inherit), makes every mount private to it (so
+//! that nothing it mounts reaches the host), binds each read-only directory over itself
+//! read-only, keeping the flags its mount had (`nosuid`, `nodev`, `noexec`, times), and mounts an
+//! empty read-only `tmpfs` over each hidden directory. The host's view is untouched. The
+//! directories are prepared (canonical, their flags read) before the fork: what runs between fork
+//! and exec is system calls only.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The directories that a program's whole tree sees read-only and those it does not see at all
+/// ([`Limits::view`], made by [`Containment::view`]); none by default (the host's view). Cheap
+/// to clone.
+///
+/// [`Limits::view`]: crate::Limits::view
+/// [`Containment::view`]: crate::Containment::view
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    read_only: Arc<[Dir]>,
+    hidden: Arc<[Dir]>,
+}
+
+/// One directory, ready for the system calls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Dir {
+    /// Canonical.
+    path: PathBuf,
+    #[cfg(target_os = "linux")]
+    c_path: std::ffi::CString,
+    /// The mount flags to keep on the read-only bind.
+    #[cfg(target_os = "linux")]
+    flags: libc::c_ulong,
+}
+
+impl View {
+    /// `read_only` and `hidden` made canonical, sorted (a read-only directory before those
+    /// inside it, which are bound after it and so stay visible) and without repeats; a hidden
+    /// directory inside another hidden one is left out (it cannot be seen anyway).
+    ///
+    /// # Errors
+    /// A directory that cannot be made canonical (missing, no permission) or statted.
+    pub(crate) fn prepare(read_only: &[&Path], hidden: &[&Path]) -> io::Result<View> {
+        let mut hidden = canonical(hidden)?;
+        let outermost: Vec<PathBuf> = hidden
+            .iter()
+            .filter(|dir| {
+                !hidden
+                    .iter()
+                    .any(|other| other != *dir && dir.starts_with(other))
+            })
+            .cloned()
+            .collect();
+        hidden = outermost;
+        Ok(View {
+            read_only: prepared(canonical(read_only)?)?,
+            hidden: prepared(hidden)?,
+        })
+    }
+
+    /// The same view without `dir` (compared as canonical paths), neither read-only nor hidden:
+    /// for a program that may change its own directory but not see or change its neighbours'.
+    #[must_use]
+    pub fn without(&self, dir: &Path) -> View {
+        let Ok(dir) = dir.canonicalize() else {
+            return self.clone();
+        };
+        let keep = |dirs: &Arc<[Dir]>| -> Arc<[Dir]> {
+            dirs.iter()
+                .filter(|kept| kept.path != dir)
+                .cloned()
+                .collect()
+        };
+        View {
+            read_only: keep(&self.read_only),
+            hidden: keep(&self.hidden),
+        }
+    }
+
+    /// The read-only directories, canonical and sorted.
+    pub fn read_only(&self) -> impl Iterator<Item = &Path> {
+        self.read_only.iter().map(|dir| dir.path.as_path())
+    }
+
+    /// The hidden directories, canonical and sorted.
+    pub fn hidden(&self) -> impl Iterator<Item = &Path> {
+        self.hidden.iter().map(|dir| dir.path.as_path())
+    }
+
+    /// Whether the view is the host's: no directory read-only or hidden.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.read_only.is_empty() && self.hidden.is_empty()
+    }
+
+    /// Called between fork and exec: a mount namespace of this process's own (where the view
+    /// has a directory, or `always`) with every read-only directory bound read-only, then
+    /// every hidden one covered by an empty read-only `tmpfs`.
+    ///
+    /// # Errors
+    /// A system call failed (no permission to make mount namespaces, above all).
+    #[cfg(target_os = "linux")]
+    pub(crate) fn enter(&self, always: bool) -> io::Result<()> {
+        if self.is_empty() && !always {
+            return Ok(());
+        }
+        // SAFETY: unshare(2) and mount(2) with NUL-terminated paths made before the fork and
+        // null pointers where mount(2) allows them; system calls only.
+        unsafe {
+            if libc::unshare(libc::CLONE_NEWNS) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let none = std::ptr::null();
+            if libc::mount(
+                none,
+                c"/".as_ptr(),
+                none,
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ) != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+            for dir in self.read_only.iter() {
+                let path = dir.c_path.as_ptr();
+                if libc::mount(
+                    path,
+                    path,
+                    none,
+                    libc::MS_BIND | libc::MS_REC,
+                    std::ptr::null(),
+                ) != 0
+                    || libc::mount(
+                        none,
+                        path,
+                        none,
+                        libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | dir.flags,
+                        std::ptr::null(),
+                    ) != 0
+                {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            for dir in self.hidden.iter() {
+                if libc::mount(
+                    c"othello-hidden".as_ptr(),
+                    dir.c_path.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    c"mode=0555".as_ptr().cast(),
+                ) != 0
+                {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `dirs` made canonical (an error names the directory), sorted, without repeats.
+fn canonical(dirs: &[&Path]) -> io::Result<Vec<PathBuf>> {
+    let mut paths = Vec::with_capacity(dirs.len());
+    for dir in dirs {
+        let path = dir
+            .canonicalize()
+            .map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", dir.display())))?;
+        paths.push(path);
+    }
+    paths.sort();
+    paths.dedup();
+    Ok(paths)
+}
+
+/// Canonical directories ready for the system calls.
+fn prepared(paths: Vec<PathBuf>) -> io::Result<Arc<[Dir]>> {
+    Ok(paths
+        .into_iter()
+        .map(Dir::new)
+        .collect::<io::Result<Vec<Dir>>>()?
+        .into())
+}
+
+impl Dir {
+    #[cfg(target_os = "linux")]
+    fn new(path: PathBuf) -> io::Result<Dir> {
+        use std::os::unix::ffi::OsStrExt;
+        let c_path = std::ffi::CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte in a path"))?;
+        // SAFETY: statvfs(3) writes only to `stat`, given a NUL-terminated path.
+        let flags = unsafe {
+            let mut stat: libc::statvfs = std::mem::zeroed();
+            if libc::statvfs(c_path.as_ptr(), &raw mut stat) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            kept_flags(stat.f_flag)
+        };
+        Ok(Dir {
+            path,
+            c_path,
+            flags,
+        })
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    #[expect(clippy::unnecessary_wraps, reason = "the same signature as Linux's")]
+    fn new(path: PathBuf) -> io::Result<Dir> {
+        Ok(Dir { path })
+    }
+}
+
+/// The mount flags of `statvfs`'s `f_flag` that a read-only bind must keep: dropping one that
+/// the mount has would loosen it (and is refused where the flag is locked).
+#[cfg(target_os = "linux")]
+fn kept_flags(f_flag: libc::c_ulong) -> libc::c_ulong {
+    [
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (libc::ST_RELATIME, libc::MS_RELATIME),
+    ]
+    .into_iter()
+    .filter(|&(st, _)| f_flag & st != 0)
+    .fold(0, |flags, (_, ms)| flags | ms)
+}
