@@ -3,7 +3,7 @@
 //! rewrites the expected outputs and its neighbour's program, a background child holding
 //! standard output; and the fallback to process groups, forced. Then the cheats of a second:
 //! reading the expected outputs (the cases' directory found in the checker's command line) and
-//! running a neighbour's program. What needs cgroups is checked where the host has them (and said
+//! running a neighbour's program; and one that litters and fills `/tmp`. What needs cgroups is checked where the host has them (and said
 //! where it does not).
 
 use std::fs;
@@ -250,6 +250,42 @@ fn a_program_cannot_read_the_expected_outputs_or_run_its_neighbour() {
     assert!(quiet_but_for_the_fallback_note(&stderr), "{stderr}");
     expect_all(&programs, "a-reader", "CRASH");
     expect_all(&programs, "b-borrower", "CRASH");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_program_leaves_nothing_in_tmp_and_fills_only_its_own() {
+    let root = scratch("grader_hostile", "litter");
+    let litter = "for dir in /tmp /var/tmp /dev/shm; do echo x > $dir/othello-litter-336; done\n\
+                  dd if=/dev/zero of=/tmp/othello-big-336 bs=1M count=300 2>/dev/null || \
+                  echo full >&2\nrm -f /tmp/othello-big-336\ncd \"$(pwd)\" && echo here > mine && exec {o}";
+    class(&root, &[("a-litter", litter)]);
+    let (programs, stderr) = grade(&root, &["--jobs", "2"]);
+    expect_all(&programs, "a-litter", "PASS");
+    let left: Vec<String> = ["/tmp", "/var/tmp", "/dev/shm"]
+        .iter()
+        .filter_map(|dir| fs::read_dir(dir).ok())
+        .flatten()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with("-336"))
+        .collect();
+    let cases = programs[0]["cases"].as_array().unwrap();
+    if stderr.contains("not hidden from") || !contains_whole_trees() {
+        // Without a mount namespace the program writes the host's /tmp: said.
+        for name in ["othello-litter-336", "othello-big-336"] {
+            let _ = fs::remove_file(Path::new("/tmp").join(name));
+        }
+        return;
+    }
+    assert!(quiet_but_for_the_fallback_note(&stderr), "{stderr}");
+    assert_eq!(left, Vec::<String>::new(), "left on the host");
+    for case in cases {
+        // The 300 MB stopped at the cap (256 MiB without --memory).
+        assert!(
+            case["stderr"].as_str().unwrap().starts_with("full"),
+            "{case}"
+        );
+    }
 }
 
 #[cfg(unix)]

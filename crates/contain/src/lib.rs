@@ -204,24 +204,33 @@ impl Containment {
 
     /// A view of the file system for the programs given it in their [`Limits`]: each
     /// program's tree then runs in a mount namespace of its own in which every directory of
-    /// `read_only` is bound read-only over itself and every one of `hidden` is covered by an
-    /// empty read-only `tmpfs` (the host's view is untouched).
+    /// `read_only` is bound read-only over itself, every one of `hidden` is covered by an
+    /// empty read-only `tmpfs`, and every one of `scratch` by an empty `tmpfs` of its own that
+    /// anyone may write, of at most `scratch_bytes`, gone with the tree (the host's view is
+    /// untouched). A working directory inside a scratch directory is made again there.
     ///
     /// # Errors
     /// Why it cannot be had here, in a sentence for the front end to say once: the
     /// process-group mode, a directory that cannot be read, or no permission to make mount
     /// namespaces (tried once, in a child, in the user namespace the programs get).
-    pub fn view(&self, read_only: &[&Path], hidden: &[&Path]) -> Result<View, String> {
+    pub fn view(
+        &self,
+        read_only: &[&Path],
+        hidden: &[&Path],
+        scratch: &[&Path],
+        scratch_bytes: u64,
+    ) -> Result<View, String> {
         if self.mode() == Mode::ProcessGroup {
             return Err("programs are contained by process group only".to_owned());
         }
-        let view = View::prepare(read_only, hidden).map_err(|error| error.to_string())?;
+        let view = View::prepare(read_only, hidden, scratch, scratch_bytes)
+            .map_err(|error| error.to_string())?;
         #[cfg(target_os = "linux")]
         namespace::try_in_child(|| {
             if let Some(user) = &self.user {
                 user.enter()?;
             }
-            view.enter(false)
+            view.enter(false, None)
         })
         .map_err(|error| format!("cannot make a mount namespace: {error}"))?;
         Ok(view)

@@ -82,7 +82,7 @@ pub(crate) fn own_proc_trial(user: Option<&UserNamespace>) -> io::Result<()> {
     if let Some(user) = user {
         user.enter()?;
     }
-    crate::View::default().enter(true)?;
+    crate::View::default().enter(true, None)?;
     // SAFETY: unshare(2), fork(2), mount(2) and _exit(2) only; the forked child mounts a
     // `/proc` in this trial's namespaces, which die with it.
     unsafe {

@@ -64,7 +64,7 @@ impl Start {
             user.enter()?;
         }
         let own_proc = self.pid_namespace && self.own_proc;
-        self.view.enter(own_proc)?;
+        self.view.enter(own_proc, self.run_as)?;
         if self.pid_namespace {
             crate::namespace::start_program(own_proc)?;
         }

@@ -319,7 +319,7 @@ fn read_only_directories_stay_as_they_were_for_the_tree_and_writable_for_the_hos
     std::fs::create_dir_all(&own).unwrap();
     std::fs::write(kept.join("0000.out"), "expected").unwrap();
     let containment = Containment::probe(false);
-    let set = match containment.view(&[&own, &kept, &kept.join(".")], &[]) {
+    let set = match containment.view(&[&own, &kept, &kept.join(".")], &[], &[], 0) {
         Ok(set) => set,
         // Without permission for mount namespaces (not root) the reason is given instead.
         Err(reason) => {
@@ -374,7 +374,12 @@ fn hidden_directories_are_empty_and_unwritable_for_the_tree_and_kept_for_the_hos
     std::fs::write(cases.join("0000.out"), "expected").unwrap();
     std::fs::write(neighbour.join("run.sh"), "echo solved").unwrap();
     let containment = Containment::probe(false);
-    let view = match containment.view(&[], &[&cases, &neighbour, &neighbour.join("deep"), &own]) {
+    let view = match containment.view(
+        &[],
+        &[&cases, &neighbour, &neighbour.join("deep"), &own],
+        &[],
+        0,
+    ) {
         Ok(view) => view,
         Err(reason) => {
             assert!(
@@ -405,6 +410,51 @@ fn hidden_directories_are_empty_and_unwritable_for_the_tree_and_kept_for_the_hos
         "expected"
     );
     assert!(!cases.join("new").exists());
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_scratch_directory_is_the_tree_s_own_capped_and_gone_with_it() {
+    let base = scratch("scratch");
+    let (tmp, work) = (base.join("tmp"), base.join("tmp/work/case"));
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(tmp.join("host-file"), "the host's").unwrap();
+    let containment = Containment::probe(false);
+    let Ok(view) = containment.view(&[], &[], &[&tmp], 1 << 20) else {
+        return; // Said by `read_only_directories_say_why_they_cannot_be_had`.
+    };
+    let script = format!(
+        "ls -A {t}; cd \"$(pwd)\" && echo here > mine && cat {w}/mine; \
+         echo left > {t}/leftover; \
+         dd if=/dev/zero of=big bs=1024 count=2048 2>/dev/null || echo full",
+        t = tmp.display(),
+        w = work.display()
+    );
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", &script])
+        .current_dir(&work)
+        .stdout(Stdio::piped());
+    let limits = Limits {
+        view,
+        ..Limits::default()
+    };
+    let (child, _tree) = containment.spawn(&mut command, &limits).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "work\nhere\nfull\n",
+        "the tree saw its own empty directory, its working directory made again in it, and \
+         its cap"
+    );
+    // Nothing the tree wrote is left on the host, and the host's files are as they were.
+    let mut left: Vec<String> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["host-file", "work"]);
+    assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0);
     std::fs::remove_dir_all(&base).unwrap();
 }
 
@@ -446,12 +496,12 @@ fn a_pid_namespace_has_a_proc_of_its_own_where_it_can() {
 fn read_only_directories_say_why_they_cannot_be_had() {
     let here = std::env::temp_dir();
     assert_eq!(
-        Containment::probe(true).view(&[&here], &[]),
+        Containment::probe(true).view(&[&here], &[], &[], 0),
         Err("programs are contained by process group only".to_owned())
     );
     let missing = here.join("othello-contain-no-such-directory");
     let reason = Containment::probe(false)
-        .view(&[], &[&missing])
+        .view(&[], &[&missing], &[], 0)
         .unwrap_err();
     assert!(
         reason.starts_with(&format!("{}: ", missing.display()))
@@ -530,10 +580,10 @@ fn as_this_user_the_mode_is_the_one_expected() {
     assert_eq!(format!("{:?}", containment.mode()), expected);
     let here = std::env::temp_dir();
     assert_eq!(
-        containment.view(&[&here], &[]).is_ok(),
+        containment.view(&[&here], &[], &[], 0).is_ok(),
         containment.mode() != Mode::ProcessGroup,
         "{:?}",
-        containment.view(&[&here], &[])
+        containment.view(&[&here], &[], &[], 0)
     );
 }
 

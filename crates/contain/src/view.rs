@@ -1,11 +1,14 @@
 //! What a program's tree sees of the file system: directories it may read but not change,
-//! whatever its user may write, and directories hidden from it altogether.
+//! whatever its user may write, directories hidden from it altogether, and scratch directories
+//! (`/tmp` and the like) of its own, which end with it.
 //!
 //! Between fork and exec, the started process unshares `CLONE_NEWNS` (a mount namespace of its
 //! own, which the program and everything it starts inherit), makes every mount private to it (so
 //! that nothing it mounts reaches the host), binds each read-only directory over itself
-//! read-only, keeping the flags its mount had (`nosuid`, `nodev`, `noexec`, times), and mounts an
-//! empty read-only `tmpfs` over each hidden directory. The host's view is untouched. The
+//! read-only, keeping the flags its mount had (`nosuid`, `nodev`, `noexec`, times), mounts an
+//! empty read-only `tmpfs` over each hidden directory and an empty writable one of a capped size
+//! over each scratch directory (and, where its working directory lay in one, makes that again
+//! there and enters it). The host's view is untouched. The
 //! directories are prepared (canonical, their flags read) before the fork: what runs between fork
 //! and exec is system calls only.
 
@@ -13,9 +16,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The directories that a program's whole tree sees read-only and those it does not see at all
-/// ([`Limits::view`], made by [`Containment::view`]); none by default (the host's view). Cheap
-/// to clone.
+/// The directories that a program's whole tree sees read-only, those it does not see at all and
+/// those it has its own empty ones of ([`Limits::view`], made by [`Containment::view`]); none
+/// by default (the host's view). Cheap to clone.
 ///
 /// [`Limits::view`]: crate::Limits::view
 /// [`Containment::view`]: crate::Containment::view
@@ -23,6 +26,10 @@ use std::sync::Arc;
 pub struct View {
     read_only: Arc<[Dir]>,
     hidden: Arc<[Dir]>,
+    scratch: Arc<[Dir]>,
+    /// The scratch `tmpfs`'s options: its size, and anyone may write (`mode=1777`).
+    #[cfg(target_os = "linux")]
+    scratch_options: Option<std::ffi::CString>,
 }
 
 /// One directory, ready for the system calls.
@@ -40,25 +47,27 @@ struct Dir {
 impl View {
     /// `read_only` and `hidden` made canonical, sorted (a read-only directory before those
     /// inside it, which are bound after it and so stay visible) and without repeats; a hidden
-    /// directory inside another hidden one is left out (it cannot be seen anyway).
+    /// or scratch directory inside another of its kind is left out (covered with it).
     ///
     /// # Errors
     /// A directory that cannot be made canonical (missing, no permission) or statted.
-    pub(crate) fn prepare(read_only: &[&Path], hidden: &[&Path]) -> io::Result<View> {
-        let mut hidden = canonical(hidden)?;
-        let outermost: Vec<PathBuf> = hidden
-            .iter()
-            .filter(|dir| {
-                !hidden
-                    .iter()
-                    .any(|other| other != *dir && dir.starts_with(other))
-            })
-            .cloned()
-            .collect();
-        hidden = outermost;
+    pub(crate) fn prepare(
+        read_only: &[&Path],
+        hidden: &[&Path],
+        scratch: &[&Path],
+        scratch_bytes: u64,
+    ) -> io::Result<View> {
+        #[cfg(not(target_os = "linux"))]
+        let _ = scratch_bytes;
         Ok(View {
             read_only: prepared(canonical(read_only)?)?,
-            hidden: prepared(hidden)?,
+            hidden: prepared(outermost(&canonical(hidden)?))?,
+            scratch: prepared(outermost(&canonical(scratch)?))?,
+            #[cfg(target_os = "linux")]
+            scratch_options: (!scratch.is_empty()).then(|| {
+                std::ffi::CString::new(format!("size={},mode=1777", scratch_bytes.max(4096)))
+                    .expect("no NUL in digits")
+            }),
         })
     }
 
@@ -78,6 +87,7 @@ impl View {
         View {
             read_only: keep(&self.read_only),
             hidden: keep(&self.hidden),
+            ..self.clone()
         }
     }
 
@@ -91,23 +101,35 @@ impl View {
         self.hidden.iter().map(|dir| dir.path.as_path())
     }
 
-    /// Whether the view is the host's: no directory read-only or hidden.
+    /// The scratch directories, canonical and sorted.
+    pub fn scratch(&self) -> impl Iterator<Item = &Path> {
+        self.scratch.iter().map(|dir| dir.path.as_path())
+    }
+
+    /// Whether the view is the host's: no directory read-only, hidden or scratch.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.read_only.is_empty() && self.hidden.is_empty()
+        self.read_only.is_empty() && self.hidden.is_empty() && self.scratch.is_empty()
     }
 
     /// Called between fork and exec: a mount namespace of this process's own (where the view
     /// has a directory, or `always`) with every read-only directory bound read-only, then
-    /// every hidden one covered by an empty read-only `tmpfs`.
+    /// every hidden one covered by an empty read-only `tmpfs`, then every scratch one by an
+    /// empty writable one; a working directory that lay in a scratch directory is made again
+    /// in it (given to `owner`, where given) and entered.
     ///
     /// # Errors
     /// A system call failed (no permission to make mount namespaces, above all).
     #[cfg(target_os = "linux")]
-    pub(crate) fn enter(&self, always: bool) -> io::Result<()> {
+    pub(crate) fn enter(&self, always: bool, owner: Option<crate::User>) -> io::Result<()> {
         if self.is_empty() && !always {
             return Ok(());
         }
+        // The working directory's path, while it can still be read.
+        let mut cwd = [0u8; 4096];
+        // SAFETY: getcwd(3) writes at most `cwd.len()` bytes, NUL-terminated, into `cwd`.
+        let cwd_known = self.scratch.is_empty()
+            || unsafe { !libc::getcwd(cwd.as_mut_ptr().cast(), cwd.len()).is_null() };
         // SAFETY: unshare(2) and mount(2) with NUL-terminated paths made before the fork and
         // null pointers where mount(2) allows them; system calls only.
         unsafe {
@@ -157,6 +179,68 @@ impl View {
                     return Err(io::Error::last_os_error());
                 }
             }
+            if let Some(options) = &self.scratch_options {
+                for dir in self.scratch.iter() {
+                    if libc::mount(
+                        c"othello-scratch".as_ptr(),
+                        dir.c_path.as_ptr(),
+                        c"tmpfs".as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV,
+                        options.as_ptr().cast(),
+                    ) != 0
+                    {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+            }
+        }
+        if cwd_known {
+            self.remake_working_directory(&mut cwd, owner)?;
+        }
+        Ok(())
+    }
+
+    /// Where the NUL-terminated path `cwd` lies inside a scratch directory: each directory on
+    /// the way made there (`0700`), the last given to `owner`, and entered. System calls only.
+    #[cfg(target_os = "linux")]
+    fn remake_working_directory(
+        &self,
+        cwd: &mut [u8; 4096],
+        owner: Option<crate::User>,
+    ) -> io::Result<()> {
+        use std::os::unix::ffi::OsStrExt;
+        let length = cwd.iter().position(|&byte| byte == 0).unwrap_or(0);
+        let Some(inside) = self.scratch.iter().find(|dir| {
+            let prefix = dir.path.as_os_str().as_bytes();
+            length > prefix.len()
+                && cwd[..length].starts_with(prefix)
+                && (cwd[prefix.len()] == b'/' || prefix == b"/")
+        }) else {
+            return Ok(());
+        };
+        let start = inside.path.as_os_str().len() + 1;
+        // SAFETY: mkdir(2), chown(2) and chdir(2) on `cwd`, NUL-terminated at each step.
+        unsafe {
+            for end in start..=length {
+                if end < length && cwd[end] != b'/' {
+                    continue;
+                }
+                let kept = cwd[end];
+                cwd[end] = 0;
+                let made = libc::mkdir(cwd.as_ptr().cast(), 0o700);
+                cwd[end] = kept;
+                if made != 0 && *libc::__errno_location() != libc::EEXIST {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            if let Some(user) = owner
+                && libc::chown(cwd.as_ptr().cast(), user.uid, user.gid) != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::chdir(cwd.as_ptr().cast()) != 0 {
+                return Err(io::Error::last_os_error());
+            }
         }
         Ok(())
     }
@@ -174,6 +258,18 @@ fn canonical(dirs: &[&Path]) -> io::Result<Vec<PathBuf>> {
     paths.sort();
     paths.dedup();
     Ok(paths)
+}
+
+/// The directories not inside another of them (what covers one covers those inside it).
+fn outermost(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    dirs.iter()
+        .filter(|dir| {
+            !dirs
+                .iter()
+                .any(|other| other != *dir && dir.starts_with(other))
+        })
+        .cloned()
+        .collect()
 }
 
 /// Canonical directories ready for the system calls.

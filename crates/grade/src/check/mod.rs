@@ -318,7 +318,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
     };
     let run_as = run_as::user(args.run_as.as_deref())?;
     let containment = probe_containment(args.no_cgroups);
-    view::protect(&containment, &args.dir, &mut programs);
+    view::protect(&containment, &args.dir, &mut programs, args.memory);
     let plan = Plan {
         programs: &programs,
         cases: &cases,

@@ -1,5 +1,6 @@
 //! What each program sees of the file system: the case directory and the other submissions
-//! hidden, its own submission as it is.
+//! hidden, its own submission as it is, and the places anyone may write (`/tmp`, `/var/tmp`,
+//! `/dev/shm`, the temporary directory) its own, empty and capped, gone with it.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -13,19 +14,36 @@ use super::judging::Program;
 /// nothing of their directory (and must not read the expected outputs there). Where the case
 /// directory holds what a program runs (see [`holds_what_programs_run`]) it is read-only
 /// instead, and `check` says so once on standard error; as it does, once, where no view can be
-/// had and the process-group mode's line has not said so already.
-pub(super) fn protect(containment: &Containment, cases: &Path, programs: &mut [Program]) {
+/// had and the process-group mode's line has not said so already. Each program also gets
+/// scratch directories of its own ([`SCRATCH`], of `memory_mb` or [`SCRATCH_MB`] each) where
+/// they hold nothing that the programs run (said once where one does).
+pub(super) fn protect(
+    containment: &Containment,
+    cases: &Path,
+    programs: &mut [Program],
+    memory_mb: Option<u64>,
+) {
     let submissions: Vec<&Path> = programs
         .iter()
         .filter_map(|program| program.directory.as_deref())
         .collect();
-    let held = holds_what_programs_run(cases, programs);
+    let held = holds_what_programs_run(cases, programs, true);
     let (read_only, mut hidden) = match held {
         Some(_) => (vec![cases], Vec::new()),
         None => (Vec::new(), vec![cases]),
     };
     hidden.extend(submissions);
-    match containment.view(&read_only, &hidden) {
+    let mut scratch = Vec::new();
+    let mut shared = Vec::new();
+    for dir in scratch_directories() {
+        match holds_what_programs_run(&dir, programs, false) {
+            None => scratch.push(dir),
+            Some(path) => shared.push((dir, path)),
+        }
+    }
+    let scratch: Vec<&Path> = scratch.iter().map(PathBuf::as_path).collect();
+    let bytes = memory_mb.unwrap_or(SCRATCH_MB).saturating_mul(1024 * 1024);
+    match containment.view(&read_only, &hidden, &scratch, bytes) {
         Ok(view) => {
             for program in programs {
                 program.view = match &program.directory {
@@ -42,6 +60,15 @@ pub(super) fn protect(containment: &Containment, cases: &Path, programs: &mut [P
                     path.display()
                 );
             }
+            for (dir, path) in shared {
+                let _ = writeln!(
+                    io::stderr(),
+                    "othello: {} is shared with the programs, not their own: it holds {}, \
+                     which they run",
+                    dir.display(),
+                    path.display()
+                );
+            }
         }
         Err(reason) if containment.mode() != Mode::ProcessGroup => {
             let _ = writeln!(
@@ -53,12 +80,36 @@ pub(super) fn protect(containment: &Containment, cases: &Path, programs: &mut [P
     }
 }
 
-/// A path inside the case directory that the programs need, if there is one: a submission's
-/// directory, a file or directory their command lines name, a directory of `PATH` (where a
-/// command is looked for), or the temporary directory their working directories are made in.
-fn holds_what_programs_run(cases: &Path, programs: &[Program]) -> Option<PathBuf> {
-    let cases = cases.canonicalize().ok()?;
-    let mut needed: Vec<PathBuf> = vec![std::env::temp_dir()];
+/// The directories anyone may write, which each program gets its own of.
+const SCRATCH: [&str; 3] = ["/tmp", "/var/tmp", "/dev/shm"];
+
+/// The size of each scratch directory without `--memory`, in MiB.
+const SCRATCH_MB: u64 = 256;
+
+/// [`SCRATCH`] and the temporary directory, those that exist, canonical, without repeats.
+fn scratch_directories() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = SCRATCH
+        .iter()
+        .map(PathBuf::from)
+        .chain([std::env::temp_dir()])
+        .filter_map(|dir| dir.canonicalize().ok())
+        .filter(|dir| dir.is_dir())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+/// A path inside `dir` that the programs need, if there is one: a submission's directory, a
+/// file or directory their command lines name, a directory of `PATH` (where a command is looked
+/// for), and with `temp` the temporary directory their working directories are made in (which
+/// a scratch directory makes again inside itself, so it does not count there).
+fn holds_what_programs_run(dir: &Path, programs: &[Program], temp: bool) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    let mut needed: Vec<PathBuf> = Vec::new();
+    if temp {
+        needed.push(std::env::temp_dir());
+    }
     for program in programs {
         needed.extend(program.directory.iter().cloned());
         needed.extend(
@@ -75,5 +126,5 @@ fn holds_what_programs_run(cases: &Path, programs: &[Program]) -> Option<PathBuf
     needed
         .into_iter()
         .filter_map(|path| path.canonicalize().ok())
-        .find(|path| path.starts_with(&cases))
+        .find(|path| path.starts_with(&dir))
 }
