@@ -83,29 +83,12 @@ pub(crate) fn own_proc_trial(user: Option<&UserNamespace>) -> io::Result<()> {
         user.enter()?;
     }
     crate::View::default().enter(true, None)?;
-    // SAFETY: unshare(2), fork(2), mount(2) and _exit(2) only; the forked child mounts a
-    // `/proc` in this trial's namespaces, which die with it.
-    unsafe {
-        if libc::unshare(libc::CLONE_NEWPID) != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let child = libc::fork();
-        if child < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        if child == 0 {
-            libc::_exit(match mount_own_proc() {
-                Ok(()) => 0,
-                Err(error) => error.raw_os_error().unwrap_or(libc::EPERM),
-            });
-        }
-        let status = wait_for(child);
-        match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
-            (true, 0) => Ok(()),
-            (true, errno) => Err(io::Error::from_raw_os_error(errno)),
-            (false, _) => Err(io::Error::other("the trial was killed")),
-        }
+    // SAFETY: unshare(2) has no memory-safety preconditions.
+    if unsafe { libc::unshare(libc::CLONE_NEWPID) } != 0 {
+        return Err(io::Error::last_os_error());
     }
+    // The first child is the namespace's first process, as the reaper is.
+    try_in_child(mount_own_proc)
 }
 
 /// Mounts the `/proc` of this process's PID namespace over `/proc` (in a mount namespace of
