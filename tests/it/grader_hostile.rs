@@ -288,6 +288,40 @@ fn a_program_leaves_nothing_in_tmp_and_fills_only_its_own() {
     }
 }
 
+/// The network interfaces listed in `/proc/net/dev`, as `check`'s programs see them.
+#[cfg(target_os = "linux")]
+const LIST_INTERFACES: &str =
+    "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ' >&2\nexec {o}";
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_program_has_no_network_but_its_loopback_unless_allowed() {
+    let root = scratch("grader_hostile", "network");
+    class(&root, &[("a-net", LIST_INTERFACES)]);
+    let host: String = fs::read_to_string("/proc/net/dev")
+        .unwrap()
+        .lines()
+        .skip(2)
+        .flat_map(|line| [line.split(':').next().unwrap().trim(), " "])
+        .collect();
+    let seen = |extra: &[&str]| {
+        let mut options = vec!["--jobs", "2"];
+        options.extend(extra);
+        let (programs, stderr) = grade(&root, &options);
+        expect_all(&programs, "a-net", "PASS");
+        let case = &programs[0]["cases"][0];
+        (case["stderr"].as_str().unwrap().to_owned(), stderr)
+    };
+    let (allowed, _) = seen(&["--network"]);
+    assert_eq!(allowed, host);
+    let (isolated, stderr) = seen(&[]);
+    if stderr.contains("can reach the network") || !contains_whole_trees() {
+        assert_eq!(isolated, host, "said: {stderr}");
+    } else {
+        assert_eq!(isolated, "lo ");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_background_child_holding_the_output_does_not_make_a_timeout() {

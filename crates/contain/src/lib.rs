@@ -28,6 +28,8 @@
 mod cgroup;
 #[cfg(target_os = "linux")]
 mod namespace;
+#[cfg(target_os = "linux")]
+mod network;
 #[cfg(unix)]
 mod rlimits;
 #[cfg(target_os = "linux")]
@@ -64,6 +66,10 @@ pub struct Limits {
     /// mount namespace per program, in the cgroup and PID namespace modes; made by
     /// [`Containment::view`], which says when it cannot be had).
     pub view: View,
+    /// Whether the tree gets a network of its own with only its loopback interface (a network
+    /// namespace, where [`Containment::offline`] says it can be had): it reaches no other
+    /// machine and no service of this one.
+    pub offline: bool,
     /// The user the tree runs as, where this process is root (`None`: this process's user):
     /// switched to by the program itself after everything of ours, supplementary groups
     /// dropped, so that it keeps no capability: it cannot write its cgroup's caps, undo the
@@ -236,6 +242,27 @@ impl Containment {
         Ok(view)
     }
 
+    /// Whether programs can be given a network of their own ([`Limits::offline`]): tried once,
+    /// in a child, in the user namespace the programs get.
+    ///
+    /// # Errors
+    /// Why not, in a sentence for the front end to say once: the process-group mode, or no
+    /// permission to make network namespaces.
+    pub fn offline(&self) -> Result<(), String> {
+        if self.mode() == Mode::ProcessGroup {
+            return Err("programs are contained by process group only".to_owned());
+        }
+        #[cfg(target_os = "linux")]
+        namespace::try_in_child(|| {
+            if let Some(user) = &self.user {
+                user.enter()?;
+            }
+            network::enter()
+        })
+        .map_err(|error| format!("cannot make a network namespace: {error}"))?;
+        Ok(())
+    }
+
     /// The mode programs are contained in.
     #[must_use]
     pub fn mode(&self) -> Mode {
@@ -320,6 +347,7 @@ impl Containment {
                 user_namespace: self.user,
                 run_as: limits.user,
                 view: limits.view.clone(),
+                offline: limits.offline,
                 pid_namespace: self.pid_namespace,
                 own_proc: self.own_proc(),
                 rlimits,

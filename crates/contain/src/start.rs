@@ -1,9 +1,9 @@
 //! What runs in a started program between fork and exec, in this order: it enters its cgroup
 //! (so that nothing it starts is ever outside), a user namespace of its own where this process
-//! needs one to make the others, the mount namespace of its view (read-only and hidden
-//! directories), and the PID namespace under our reaper (which mounts its `/proc` and forks the
-//! program); last, in the program itself, the user
-//! it runs as and its rlimits (after the reaper's fork, so that the front end's large address
+//! needs one to make the others, a network of its own where asked, the mount namespace of its
+//! view (read-only, hidden and scratch directories), and the PID namespace under our reaper
+//! (which mounts its `/proc` and forks the program); last, in the program itself, the user it
+//! runs as and its rlimits (after the reaper's fork, so that the front end's large address
 //! space, copied by the fork, does not count against them). Only system calls, on memory made
 //! before the fork.
 
@@ -25,6 +25,8 @@ pub(crate) struct Start {
     pub(crate) user_namespace: Option<UserNamespace>,
     /// The directories the tree sees read-only or not at all.
     pub(crate) view: View,
+    /// Whether the tree gets a network of its own ([`crate::network`]).
+    pub(crate) offline: bool,
     /// Whether the program is PID 2 of a namespace of its own (see [`crate::namespace`]).
     pub(crate) pid_namespace: bool,
     /// Whether that namespace has a `/proc` of its own (in a mount namespace of its own).
@@ -43,13 +45,14 @@ impl Start {
             && self.user_namespace.is_none()
             && self.run_as.is_none()
             && self.view.is_empty()
+            && !self.offline
             && !self.pid_namespace
             && !self.rlimits.any()
         {
             return;
         }
         // SAFETY: between fork and exec `run` makes system calls only (those of
-        // `write_file`, `UserNamespace::enter`, `View::enter`, `namespace::start_program`,
+        // `write_file`, `UserNamespace::enter`, `network::enter`, `View::enter`, `namespace::start_program`,
         // `switch_to` and `Rlimits::apply`), which are async-signal-safe; it allocates nothing.
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(command, move || self.run());
@@ -62,6 +65,9 @@ impl Start {
         }
         if let Some(user) = &self.user_namespace {
             user.enter()?;
+        }
+        if self.offline {
+            crate::network::enter()?;
         }
         let own_proc = self.pid_namespace && self.own_proc;
         self.view.enter(own_proc, self.run_as)?;

@@ -95,6 +95,12 @@ pub struct CheckArgs {
     #[arg(long)]
     no_cgroups: bool,
 
+    /// Let the programs reach the network. By default each program has a network of its own
+    /// with only its loopback interface (where network namespaces can be had): it can reach
+    /// no other machine and no service of this one.
+    #[arg(long)]
+    network: bool,
+
     /// Run the programs as USER (a name or a number; the checker must run as root), so that a
     /// program keeps none of root's powers: it cannot write its cgroup's caps, undo the
     /// read-only directories or reach the checker. Each case's working directory is given to
@@ -328,6 +334,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
             memory_mb: args.memory,
             max_processes: Some(args.max_processes),
             run_as,
+            offline: !args.network && offline(&containment),
         },
         containment: &containment,
         jobs,
@@ -404,7 +411,7 @@ fn probe_containment(no_cgroups: bool) -> Containment {
             }
             _ => {
                 "by process group only (what they start outside it is not killed; \
-                  --max-processes is not enforced; the cases are not hidden from them)"
+                  --max-processes is not enforced; the cases are not hidden from them; they can reach the network)"
             }
         };
         let _ = writeln!(
@@ -419,6 +426,23 @@ fn probe_containment(no_cgroups: bool) -> Containment {
         );
     }
     containment
+}
+
+/// Whether the programs can be kept off the network; says once on standard error why not,
+/// where the process-group mode's line has not said so already.
+fn offline(containment: &Containment) -> bool {
+    match containment.offline() {
+        Ok(()) => true,
+        Err(reason) => {
+            if containment.mode() != Mode::ProcessGroup {
+                let _ = writeln!(
+                    io::stderr(),
+                    "othello: the programs can reach the network: {reason}"
+                );
+            }
+            false
+        }
+    }
 }
 
 /// The name of the program in the reports without `--each`: the script or program file a

@@ -30,6 +30,9 @@ pub(super) struct Limits {
     pub max_processes: Option<u64>,
     /// The user the programs run as (`--run-as`), when not this process's.
     pub run_as: Option<othello_contain::User>,
+    /// Whether each program gets a network of its own with only its loopback (not
+    /// `--network`, where it can be had).
+    pub offline: bool,
 }
 
 /// How a run ended.
@@ -169,6 +172,7 @@ pub(super) fn execute(
         cpu_seconds: limits.cpu_seconds,
         address_space_bytes: limits.memory_mb.map(|mb| mb.saturating_mul(1024 * 1024)),
         view: launch.view.clone(),
+        offline: limits.offline,
         user: limits.run_as,
     };
     let started = Instant::now();
