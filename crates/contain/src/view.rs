@@ -27,7 +27,8 @@ pub struct View {
     read_only: Arc<[Dir]>,
     hidden: Arc<[Dir]>,
     scratch: Arc<[Dir]>,
-    /// The scratch `tmpfs`'s options: its size, and anyone may write (`mode=1777`).
+    /// The scratch `tmpfs`'s options: its size, its files (one a page), and anyone may write
+    /// (`mode=1777`).
     #[cfg(target_os = "linux")]
     scratch_options: Option<std::ffi::CString>,
 }
@@ -65,7 +66,9 @@ impl View {
             scratch: prepared(outermost(&canonical(scratch)?))?,
             #[cfg(target_os = "linux")]
             scratch_options: (!scratch.is_empty()).then(|| {
-                std::ffi::CString::new(format!("size={},mode=1777", scratch_bytes.max(4096)))
+                let bytes = scratch_bytes.max(4096);
+                // One file a page at most: empty files cost the kernel memory too.
+                std::ffi::CString::new(format!("size={bytes},nr_inodes={},mode=1777", bytes / 4096))
                     .expect("no NUL in digits")
             }),
         })

@@ -121,7 +121,8 @@ fn a_scratch_directory_is_the_tree_s_own_capped_and_gone_with_it() {
     let script = format!(
         "ls -A {t}; cd \"$(pwd)\" && echo here > mine && cat {w}/mine; \
          echo left > {t}/leftover; \
-         dd if=/dev/zero of=big bs=1024 count=2048 2>/dev/null || echo full",
+         dd if=/dev/zero of=big bs=1024 count=2048 2>/dev/null || echo full; rm big; \
+         for i in $(seq 300); do true > f$i || break; done 2>/dev/null; ls | wc -l",
         t = tmp.display(),
         w = work.display()
     );
@@ -138,9 +139,10 @@ fn a_scratch_directory_is_the_tree_s_own_capped_and_gone_with_it() {
     let output = child.wait_with_output().unwrap();
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
-        "work\nhere\nfull\n",
+        "work\nhere\nfull\n252\n",
         "the tree saw its own empty directory, its working directory made again in it, and \
-         its cap"
+         its caps: 1 MiB, and 256 files (the root, `work`, `case`, `leftover`, and in `case` `mine`\
+         and 251 more)"
     );
     // Nothing the tree wrote is left on the host, and the host's files are as they were.
     let mut left: Vec<String> = std::fs::read_dir(&tmp)
