@@ -8,9 +8,8 @@
 //! read-only, keeping the flags its mount had (`nosuid`, `nodev`, `noexec`, times), mounts an
 //! empty read-only `tmpfs` over each hidden directory and an empty writable one of a capped size
 //! over each scratch directory (and, where its working directory lay in one, makes that again
-//! there and enters it). The host's view is untouched. The
-//! directories are prepared (canonical, their flags read) before the fork: what runs between fork
-//! and exec is system calls only.
+//! there and enters it). The host's view is untouched. The directories are prepared (canonical,
+//! their flags read) before the fork: what runs between fork and exec is system calls only.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -46,7 +45,7 @@ struct Dir {
 }
 
 impl View {
-    /// `read_only` and `hidden` made canonical, sorted (a read-only directory before those
+    /// The directories made canonical, sorted (a read-only directory before those
     /// inside it, which are bound after it and so stay visible) and without repeats; a hidden
     /// or scratch directory inside another of its kind is left out (covered with it).
     ///
@@ -128,11 +127,12 @@ impl View {
         if self.is_empty() && !always {
             return Ok(());
         }
-        // The working directory's path, while it can still be read.
+        // The working directory's path, while it can still be read (where a scratch directory
+        // may cover it).
         let mut cwd = [0u8; 4096];
         // SAFETY: getcwd(3) writes at most `cwd.len()` bytes, NUL-terminated, into `cwd`.
-        let cwd_known = self.scratch.is_empty()
-            || unsafe { !libc::getcwd(cwd.as_mut_ptr().cast(), cwd.len()).is_null() };
+        let remake = !self.scratch.is_empty()
+            && unsafe { !libc::getcwd(cwd.as_mut_ptr().cast(), cwd.len()).is_null() };
         // SAFETY: unshare(2) and mount(2) with NUL-terminated paths made before the fork and
         // null pointers where mount(2) allows them; system calls only.
         unsafe {
@@ -197,7 +197,7 @@ impl View {
                 }
             }
         }
-        if cwd_known {
+        if remake {
             self.remake_working_directory(&mut cwd, owner)?;
         }
         Ok(())
