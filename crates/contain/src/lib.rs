@@ -164,6 +164,7 @@ impl Containment {
                 "PID namespaces turned off ({NO_PID_NAMESPACE_VARIABLE} is set)"
             ))
         };
+        namespace::note_command_line();
         let host_proc_reason = match &namespaces {
             Ok(user) => namespace::try_in_child(|| namespace::own_proc_trial(user.as_ref()))
                 .err()

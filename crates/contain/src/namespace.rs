@@ -9,7 +9,8 @@
 //! program's own ending and, in P's rusage, the CPU time of everything A reaped. Where it can
 //! (in the mount namespace of [`crate::View`], made even for an empty view), A mounts a `/proc`
 //! of the namespace before forking the program, so that the tree sees its own processes only;
-//! A is not dumpable, so that the program cannot read the memory it shares with the front end.
+//! A is not dumpable, so that the program cannot read the memory it shares with the front end,
+//! and blanks its copy of the front end's command line, which `/proc/1/cmdline` would show.
 //!
 //! P and A close every file descriptor they inherited (the program's pipes), so that neither
 //! holds the program's output open. A dies with P (`PR_SET_PDEATHSIG`), so killing P kills the
@@ -18,6 +19,7 @@
 //! ([`crate::user_namespace`]).
 
 use std::io;
+use std::sync::OnceLock;
 
 use crate::user_namespace::UserNamespace;
 
@@ -72,6 +74,44 @@ pub(crate) fn try_in_child(trial: impl FnOnce() -> io::Result<()>) -> io::Result
             (true, 0) => Ok(()),
             (true, errno) => Err(io::Error::from_raw_os_error(errno)),
             (false, _) => Err(io::Error::other("the trial was killed")),
+        }
+    }
+}
+
+/// Where this process's command line lies in its memory (`arg_start` and `arg_end` of
+/// `/proc/self/stat`), read before any fork ([`note_command_line`]) for the reaper to blank.
+static COMMAND_LINE: OnceLock<(usize, usize)> = OnceLock::new();
+
+/// Reads where this process's command line lies, once, for every reaper after it.
+pub(crate) fn note_command_line() {
+    let _ = COMMAND_LINE.get_or_init(|| {
+        let text = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+        // The fields after the command's name (in parentheses, which may hold anything) start
+        // with the third; `arg_start` and `arg_end` are the 48th and 49th.
+        let fields: Vec<&str> = text
+            .rsplit_once(')')
+            .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+        let field = |n: usize| {
+            fields
+                .get(n - 3)
+                .and_then(|text| text.parse::<usize>().ok())
+        };
+        match (field(48), field(49)) {
+            (Some(start), Some(end)) if start < end && end - start < 1 << 20 => (start, end),
+            _ => (0, 0),
+        }
+    });
+}
+
+/// Blanks this process's command line (a copy of the front end's, in the reaper).
+fn blank_command_line() {
+    if let Some(&(start, end)) = COMMAND_LINE.get()
+        && start < end
+    {
+        // SAFETY: the kernel's `arg_start..arg_end` of this process (forked from the one that
+        // read them, so the same addresses), mapped and writable; this process's own copy.
+        unsafe {
+            std::ptr::write_bytes(start as *mut u8, 0, end - start);
         }
     }
 }
@@ -171,6 +211,7 @@ pub(crate) fn start_program(own_proc: bool) -> io::Result<()> {
         libc::close(report[0]);
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
         libc::prctl(libc::PR_SET_DUMPABLE, 0);
+        blank_command_line();
         if own_proc && let Err(error) = mount_own_proc() {
             let errno = error.raw_os_error().unwrap_or(libc::EPERM);
             libc::write(report[1], errno.to_ne_bytes().as_ptr().cast(), 4);
@@ -249,6 +290,7 @@ unsafe fn end_as(status: i32) -> ! {
             libc::SIGKILL
         };
         libc::prctl(libc::PR_SET_DUMPABLE, 0);
+        blank_command_line();
         libc::signal(signal, libc::SIG_DFL);
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&raw mut set);

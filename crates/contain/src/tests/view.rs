@@ -172,17 +172,19 @@ fn a_pid_namespace_has_a_proc_of_its_own_where_it_can() {
         );
         return;
     }
-    // The tree sees its reaper, the shell, and what the shell runs: nothing of the host's.
+    // The tree sees its reaper (whose command line, a copy of ours, is blank), the shell, and
+    // what the shell runs: nothing of the host's.
     let host = std::fs::read_dir("/proc").unwrap().count();
     let (output, code, _) = run(
         &containment,
-        "ls /proc | grep -c '^[0-9]'; cat /proc/self/stat | cut -d' ' -f1",
+        "ls /proc | grep -c '^[0-9]'; cat /proc/self/stat | cut -d' ' -f1; \
+         tr -d '\\0' < /proc/1/cmdline | wc -c",
         &Limits::default(),
     );
     assert_eq!(code, 0);
     let seen: Vec<usize> = output.lines().map(|line| line.parse().unwrap()).collect();
     if pid_namespace {
-        assert!(seen[0] <= 6 && seen[1] < 10, "{output}");
+        assert!(seen[0] <= 6 && seen[1] < 10 && seen[2] == 0, "{output}");
         assert!(host > seen[0] + 10, "{host} entries here");
     } else {
         assert!(seen[0] > 1, "{output}");
