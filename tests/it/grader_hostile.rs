@@ -254,12 +254,15 @@ fn a_program_cannot_read_the_expected_outputs_or_run_its_neighbour() {
 
 #[cfg(target_os = "linux")]
 #[test]
-fn a_program_leaves_nothing_in_tmp_and_fills_only_its_own() {
+fn a_program_leaves_nothing_in_tmp_or_shared_memory_and_fills_only_its_own() {
     let root = scratch("grader_hostile", "litter");
     let litter = "for dir in /tmp /var/tmp /dev/shm; do echo x > $dir/othello-litter-336; done\n\
+                  ipcmk -M 4096 >/dev/null 2>&1\n\
                   dd if=/dev/zero of=/tmp/othello-big-336 bs=1M count=300 2>/dev/null || \
                   echo full >&2\nrm -f /tmp/othello-big-336\ncd \"$(pwd)\" && echo here > mine && exec {o}";
     class(&root, &[("a-litter", litter)]);
+    let segments = || fs::read_to_string("/proc/sysvipc/shm").map_or(0, |t| t.lines().count());
+    let segments_before = segments();
     let (programs, stderr) = grade(&root, &["--jobs", "2"]);
     expect_all(&programs, "a-litter", "PASS");
     let left: Vec<String> = ["/tmp", "/var/tmp", "/dev/shm"]
@@ -279,6 +282,11 @@ fn a_program_leaves_nothing_in_tmp_and_fills_only_its_own() {
     }
     assert!(quiet_but_for_the_fallback_note(&stderr), "{stderr}");
     assert_eq!(left, Vec::<String>::new(), "left on the host");
+    assert_eq!(
+        segments(),
+        segments_before,
+        "shared memory left on the host"
+    );
     for case in cases {
         // The 300 MB stopped at the cap (256 MiB without --memory).
         assert!(

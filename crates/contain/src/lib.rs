@@ -3,19 +3,22 @@
 //!
 //! A [`Containment`] is probed once per run of the front end and says which [`Mode`] it got:
 //! - **cgroup** (Linux, where a cgroup of our own can be made: v2 with the `pids` and `memory`
-//!   controllers, or v1's `pids`, `cpuacct` and, if mounted, `memory`): every program
-//!   runs in a fresh cgroup of its own, so that a process cap (`pids.max`), a memory cap for the
-//!   whole tree, its CPU time and its killing all reach every process it starts, `setsid` or
-//!   not; and, where the kernel allows (`unshare(CLONE_NEWPID)`), in a PID namespace of its own
+//!   controllers, or v1's `pids`, `cpuacct` and, if mounted, `memory`): every program runs in a
+//!   fresh cgroup of its own, so that a process cap (`pids.max`), a memory cap for the whole
+//!   tree, its CPU time and its killing all reach every process it starts, `setsid` or not;
+//!   and, where the kernel allows (`unshare(CLONE_NEWPID)`), in a PID namespace of its own
 //!   whose init is a small reaper of ours, so that the whole tree dies as soon as the program
-//!   exits, with a `/proc` of that namespace (its processes only: nothing of the host's, this
-//!   process's command line among them); and in a mount namespace of its own in which the
-//!   directories of its [`Limits::view`] are read-only or hidden.
-//! - **PID namespace** (no cgroup, as for most users who are not root, but the namespaces):
-//!   the PID namespace under our reaper, its `/proc` and the view's mount namespace as above, for a user who is not root each in a user namespace of the program's own that maps
-//!   the user to itself; the tree dies with the program and is killed with it, `setsid` or not;
-//!   in a user namespace the process cap is `RLIMIT_NPROC`, counted there per tree; the memory
-//!   cap is per process (`RLIMIT_AS`), and the CPU time is what `/proc` shows of the tree.
+//!   exits, with an IPC namespace (System V IPC that ends with it) and a `/proc` of that
+//!   namespace (its processes only: nothing of the host's, this process's command line among
+//!   them); and in a mount namespace of its own in which the directories of its
+//!   [`Limits::view`] are read-only or hidden.
+//! - **PID namespace** (no cgroup, as for most users who are not root, but the namespaces): the
+//!   PID namespace under our reaper, its IPC namespace and `/proc`, and the view's mount
+//!   namespace as above, for a user who is not root each in a user namespace of the program's
+//!   own that maps the user to itself; the tree dies with the program and is killed with it,
+//!   `setsid` or not; in a user namespace the process cap is `RLIMIT_NPROC`, counted there per
+//!   tree; the memory cap is per process (`RLIMIT_AS`), and the CPU time is what `/proc` shows
+//!   of the tree.
 //! - **process group** (elsewhere, or when turned off): the program leads a process group of its
 //!   own, which is what is killed; processes that leave it (`setsid`) escape, and nothing caps
 //!   the number of processes.
@@ -126,6 +129,10 @@ pub struct Containment {
     /// The user namespace each program gets first, where this process is not root.
     #[cfg(target_os = "linux")]
     user: Option<user_namespace::UserNamespace>,
+    /// Whether each program also gets an IPC namespace of its own (with its PID namespace, where
+    /// the kernel allows it), so that System V shared memory, semaphores and message queues it
+    /// makes end with it instead of staying on the host.
+    ipc_namespace: bool,
     /// Why a program's PID namespace cannot have a `/proc` of its own (it sees the host's),
     /// if it cannot; `None` where it can or there is no PID namespace.
     host_proc_reason: Option<String>,
@@ -165,6 +172,20 @@ impl Containment {
             ))
         };
         namespace::note_command_line();
+        let ipc_namespace = namespaces.as_ref().is_ok_and(|user| {
+            namespace::try_in_child(|| {
+                if let Some(user) = user {
+                    user.enter()?;
+                }
+                // SAFETY: unshare(2) has no memory-safety preconditions.
+                if unsafe { libc::unshare(libc::CLONE_NEWIPC) } == 0 {
+                    Ok(())
+                } else {
+                    Err(io::Error::last_os_error())
+                }
+            })
+            .is_ok()
+        });
         let host_proc_reason = match &namespaces {
             Ok(user) => namespace::try_in_child(|| namespace::own_proc_trial(user.as_ref()))
                 .err()
@@ -176,6 +197,7 @@ impl Containment {
                 cgroups: Some(hierarchy),
                 pid_namespace: namespaces.is_ok(),
                 user: namespaces.ok().flatten(),
+                ipc_namespace,
                 host_proc_reason,
                 fallback_reason: None,
             },
@@ -183,6 +205,7 @@ impl Containment {
                 cgroups: None,
                 pid_namespace: true,
                 user,
+                ipc_namespace,
                 host_proc_reason,
                 fallback_reason: Some(reason),
             },
@@ -204,6 +227,7 @@ impl Containment {
             pid_namespace: false,
             #[cfg(target_os = "linux")]
             user: None,
+            ipc_namespace: false,
             host_proc_reason: None,
             fallback_reason: Some(reason),
         }
@@ -350,6 +374,7 @@ impl Containment {
                 view: limits.view.clone(),
                 offline: limits.offline,
                 pid_namespace: self.pid_namespace,
+                ipc_namespace: self.pid_namespace && self.ipc_namespace,
                 own_proc: self.own_proc(),
                 rlimits,
             }

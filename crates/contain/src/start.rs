@@ -1,11 +1,11 @@
 //! What runs in a started program between fork and exec, in this order: it enters its cgroup
 //! (so that nothing it starts is ever outside), a user namespace of its own where this process
 //! needs one to make the others, a network of its own where asked, the mount namespace of its
-//! view (read-only, hidden and scratch directories), and the PID namespace under our reaper
-//! (which mounts its `/proc` and forks the program); last, in the program itself, the user it
-//! runs as and its rlimits (after the reaper's fork, so that the front end's large address
-//! space, copied by the fork, does not count against them). Only system calls, on memory made
-//! before the fork.
+//! view (read-only, hidden and scratch directories), an IPC namespace, and the PID namespace
+//! under our reaper (which mounts its `/proc` and forks the program); last, in the program
+//! itself, the user it runs as and its rlimits (after the reaper's fork, so that the front
+//! end's large address space, copied by the fork, does not count against them). Only system
+//! calls, on memory made before the fork.
 
 use std::ffi::CString;
 use std::io;
@@ -29,6 +29,8 @@ pub(crate) struct Start {
     pub(crate) offline: bool,
     /// Whether the program is PID 2 of a namespace of its own (see [`crate::namespace`]).
     pub(crate) pid_namespace: bool,
+    /// Whether the tree also has an IPC namespace of its own, made before the PID namespace's.
+    pub(crate) ipc_namespace: bool,
     /// Whether that namespace has a `/proc` of its own (in a mount namespace of its own).
     pub(crate) own_proc: bool,
     /// The user the program runs as, switched to last.
@@ -71,6 +73,10 @@ impl Start {
         }
         let own_proc = self.pid_namespace && self.own_proc;
         self.view.enter(own_proc, self.run_as)?;
+        // SAFETY: unshare(2) has no memory-safety preconditions.
+        if self.ipc_namespace && unsafe { libc::unshare(libc::CLONE_NEWIPC) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
         if self.pid_namespace {
             crate::namespace::start_program(own_proc)?;
         }

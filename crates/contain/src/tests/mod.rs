@@ -313,6 +313,32 @@ fn running_lists_each_tree_and_is_free_while_a_start_waits() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The System V shared memory segments of this host, as `/proc/sysvipc/shm` lists them.
+fn shared_memory_segments() -> usize {
+    std::fs::read_to_string("/proc/sysvipc/shm").map_or(0, |text| text.lines().count() - 1)
+}
+
+#[test]
+fn system_v_ipc_made_in_a_namespace_ends_with_the_tree() {
+    let containment = Containment::probe(false);
+    if containment.mode() == Mode::ProcessGroup || !containment.ipc_namespace {
+        return;
+    }
+    let before = shared_memory_segments();
+    let (output, code, _) = run(
+        &containment,
+        "command -v ipcmk >/dev/null || { echo 1; exit; }; \
+         ipcmk -M 4096 >/dev/null && tail -n +2 /proc/sysvipc/shm | wc -l",
+        &Limits::default(),
+    );
+    assert_eq!(
+        (output.as_str(), code),
+        ("1\n", 0),
+        "the tree saw its own segment only"
+    );
+    assert_eq!(shared_memory_segments(), before, "nothing left on the host");
+}
+
 /// The user the tests run as again, from root: `nobody`.
 const NOBODY: u32 = 65534;
 
