@@ -173,21 +173,11 @@ impl Containment {
         };
         namespace::note_command_line();
         let ipc_namespace = namespaces.as_ref().is_ok_and(|user| {
-            namespace::try_in_child(|| {
-                if let Some(user) = user {
-                    user.enter()?;
-                }
-                // SAFETY: unshare(2) has no memory-safety preconditions.
-                if unsafe { libc::unshare(libc::CLONE_NEWIPC) } == 0 {
-                    Ok(())
-                } else {
-                    Err(io::Error::last_os_error())
-                }
-            })
-            .is_ok()
+            namespace::try_as_program(user.as_ref(), || namespace::unshare(libc::CLONE_NEWIPC))
+                .is_ok()
         });
         let host_proc_reason = match &namespaces {
-            Ok(user) => namespace::try_in_child(|| namespace::own_proc_trial(user.as_ref()))
+            Ok(user) => namespace::try_as_program(user.as_ref(), namespace::own_proc_trial)
                 .err()
                 .map(|error| format!("cannot mount a /proc of its own: {error}")),
             Err(_) => None,
@@ -257,13 +247,8 @@ impl Containment {
         let view = View::prepare(read_only, hidden, scratch, scratch_bytes)
             .map_err(|error| error.to_string())?;
         #[cfg(target_os = "linux")]
-        namespace::try_in_child(|| {
-            if let Some(user) = &self.user {
-                user.enter()?;
-            }
-            view.enter(false, None)
-        })
-        .map_err(|error| format!("cannot make a mount namespace: {error}"))?;
+        namespace::try_as_program(self.user.as_ref(), || view.enter(false, None))
+            .map_err(|error| format!("cannot make a mount namespace: {error}"))?;
         Ok(view)
     }
 
@@ -278,13 +263,8 @@ impl Containment {
             return Err("programs are contained by process group only".to_owned());
         }
         #[cfg(target_os = "linux")]
-        namespace::try_in_child(|| {
-            if let Some(user) = &self.user {
-                user.enter()?;
-            }
-            network::enter()
-        })
-        .map_err(|error| format!("cannot make a network namespace: {error}"))?;
+        namespace::try_as_program(self.user.as_ref(), network::enter)
+            .map_err(|error| format!("cannot make a network namespace: {error}"))?;
         Ok(())
     }
 

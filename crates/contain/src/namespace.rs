@@ -27,14 +27,7 @@ use crate::user_namespace::UserNamespace;
 /// in a user namespace of its own (as another user, where the kernel allows it): a child tries,
 /// and says. The reason when neither can be had.
 pub(crate) fn probe() -> Result<Option<UserNamespace>, String> {
-    let new_pid_namespace = || {
-        // SAFETY: unshare(2) has no memory-safety preconditions.
-        if unsafe { libc::unshare(libc::CLONE_NEWPID) } == 0 {
-            Ok(())
-        } else {
-            Err(io::Error::last_os_error())
-        }
-    };
+    let new_pid_namespace = || unshare(libc::CLONE_NEWPID);
     let direct = match try_in_child(new_pid_namespace) {
         Ok(()) => return Ok(None),
         Err(error) => format!("cannot make a PID namespace: {error}"),
@@ -42,13 +35,34 @@ pub(crate) fn probe() -> Result<Option<UserNamespace>, String> {
     let Some(user) = UserNamespace::for_this_process() else {
         return Err(direct);
     };
-    match try_in_child(|| {
-        user.enter()?;
-        new_pid_namespace()
-    }) {
+    match try_as_program(Some(&user), new_pid_namespace) {
         Ok(()) => Ok(Some(user)),
         Err(error) => Err(format!("{direct}, nor in a user namespace: {error}")),
     }
+}
+
+/// `unshare(2)` of `flags` (system calls only: callable between fork and exec).
+pub(crate) fn unshare(flags: libc::c_int) -> io::Result<()> {
+    // SAFETY: unshare(2) has no memory-safety preconditions.
+    if unsafe { libc::unshare(flags) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// [`try_in_child`] in the user namespace the programs get (`user`, where this process needs
+/// one): whether a program could do `trial`.
+pub(crate) fn try_as_program(
+    user: Option<&UserNamespace>,
+    trial: impl FnOnce() -> io::Result<()>,
+) -> io::Result<()> {
+    try_in_child(|| {
+        if let Some(user) = user {
+            user.enter()?;
+        }
+        trial()
+    })
 }
 
 /// Runs `trial` in a forked child, which reports its error number in its exit status: whether
@@ -116,17 +130,11 @@ fn blank_command_line() {
     }
 }
 
-/// Tried in a child ([`try_in_child`]): whether a program's PID namespace can have a `/proc`
-/// of its own, in the user namespace it gets (`user`) and a mount namespace of its own.
-pub(crate) fn own_proc_trial(user: Option<&UserNamespace>) -> io::Result<()> {
-    if let Some(user) = user {
-        user.enter()?;
-    }
+/// Tried as a program ([`try_as_program`]): whether its PID namespace can have a `/proc` of
+/// its own, in a mount namespace of its own.
+pub(crate) fn own_proc_trial() -> io::Result<()> {
     crate::View::default().enter(true, None)?;
-    // SAFETY: unshare(2) has no memory-safety preconditions.
-    if unsafe { libc::unshare(libc::CLONE_NEWPID) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
+    unshare(libc::CLONE_NEWPID)?;
     // The first child is the namespace's first process, as the reaper is.
     try_in_child(mount_own_proc)
 }
@@ -177,9 +185,7 @@ pub(crate) fn start_program(own_proc: bool) -> io::Result<()> {
         if libc::pipe2(report.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
             return Err(io::Error::last_os_error());
         }
-        if libc::unshare(libc::CLONE_NEWPID) != 0 {
-            return Err(io::Error::last_os_error());
-        }
+        unshare(libc::CLONE_NEWPID)?;
         let init = libc::fork();
         if init < 0 {
             return Err(io::Error::last_os_error());

@@ -7,11 +7,9 @@ use std::io;
 
 /// Called between fork and exec: a network namespace of this process's own, its loopback up.
 pub(crate) fn enter() -> io::Result<()> {
-    // SAFETY: unshare(2), socket(2), ioctl(2) on a zeroed `ifreq` naming "lo", close(2).
+    crate::namespace::unshare(libc::CLONE_NEWNET)?;
+    // SAFETY: socket(2), ioctl(2) on a zeroed `ifreq` naming "lo", close(2).
     unsafe {
-        if libc::unshare(libc::CLONE_NEWNET) != 0 {
-            return Err(io::Error::last_os_error());
-        }
         let socket = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
         if socket < 0 {
             return Err(io::Error::last_os_error());

@@ -53,9 +53,10 @@ impl Start {
         {
             return;
         }
-        // SAFETY: between fork and exec `run` makes system calls only (those of
-        // `write_file`, `UserNamespace::enter`, `network::enter`, `View::enter`, `namespace::start_program`,
-        // `switch_to` and `Rlimits::apply`), which are async-signal-safe; it allocates nothing.
+        // SAFETY: between fork and exec `run` makes system calls only (those of `write_file`,
+        // `UserNamespace::enter`, `namespace::unshare`, `network::enter`, `View::enter`,
+        // `namespace::start_program`, `switch_to` and `Rlimits::apply`), which are
+        // async-signal-safe; it allocates nothing.
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(command, move || self.run());
         }
@@ -73,9 +74,8 @@ impl Start {
         }
         let own_proc = self.pid_namespace && self.own_proc;
         self.view.enter(own_proc, self.run_as)?;
-        // SAFETY: unshare(2) has no memory-safety preconditions.
-        if self.ipc_namespace && unsafe { libc::unshare(libc::CLONE_NEWIPC) } != 0 {
-            return Err(io::Error::last_os_error());
+        if self.ipc_namespace {
+            crate::namespace::unshare(libc::CLONE_NEWIPC)?;
         }
         if self.pid_namespace {
             crate::namespace::start_program(own_proc)?;

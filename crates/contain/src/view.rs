@@ -136,9 +136,7 @@ impl View {
         // SAFETY: unshare(2) and mount(2) with NUL-terminated paths made before the fork and
         // null pointers where mount(2) allows them; system calls only.
         unsafe {
-            if libc::unshare(libc::CLONE_NEWNS) != 0 {
-                return Err(io::Error::last_os_error());
-            }
+            crate::namespace::unshare(libc::CLONE_NEWNS)?;
             let none = std::ptr::null();
             if libc::mount(
                 none,

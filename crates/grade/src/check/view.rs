@@ -12,11 +12,11 @@ use super::judging::Program;
 /// Hides the case directory and every submission's from the programs, each program's own
 /// submission excepted: the cases are in memory before any program runs, so a program needs
 /// nothing of their directory (and must not read the expected outputs there). Where the case
-/// directory holds what a program runs (see [`holds_what_programs_run`]) it is read-only
-/// instead, and `check` says so once on standard error; as it does, once, where no view can be
-/// had and the process-group mode's line has not said so already. Each program also gets
-/// scratch directories of its own ([`SCRATCH`], of `memory_mb` or [`SCRATCH_MB`] each) where
-/// they hold nothing that the programs run (said once where one does).
+/// directory holds what a program runs (see [`needed_paths`]) or the temporary directory, it
+/// is read-only instead, and `check` says so once on standard error; as it does, once, where
+/// no view can be had and the process-group mode's line has not said so already. Each program
+/// also gets scratch directories of its own ([`SCRATCH`], of `memory_mb` or [`SCRATCH_MB`]
+/// each) where they hold nothing that the programs run (said once where one does).
 pub(super) fn protect(
     containment: &Containment,
     cases: &Path,
@@ -27,7 +27,9 @@ pub(super) fn protect(
         .iter()
         .filter_map(|program| program.directory.as_deref())
         .collect();
-    let held = holds_what_programs_run(cases, programs, true);
+    let needed = needed_paths(programs);
+    let temp = std::env::temp_dir().canonicalize().ok();
+    let held = first_inside(cases, needed.iter().chain(&temp));
     let (read_only, mut hidden) = match held {
         Some(_) => (vec![cases], Vec::new()),
         None => (Vec::new(), vec![cases]),
@@ -36,7 +38,7 @@ pub(super) fn protect(
     let mut scratch = Vec::new();
     let mut shared = Vec::new();
     for dir in scratch_directories() {
-        match holds_what_programs_run(&dir, programs, false) {
+        match first_inside(&dir, &needed) {
             None => scratch.push(dir),
             Some(path) => shared.push((dir, path)),
         }
@@ -100,16 +102,12 @@ fn scratch_directories() -> Vec<PathBuf> {
     dirs
 }
 
-/// A path inside `dir` that the programs need, if there is one: a submission's directory, a
-/// file or directory their command lines name, a directory of `PATH` (where a command is looked
-/// for), and with `temp` the temporary directory their working directories are made in (which
-/// a scratch directory makes again inside itself, so it does not count there).
-fn holds_what_programs_run(dir: &Path, programs: &[Program], temp: bool) -> Option<PathBuf> {
-    let dir = dir.canonicalize().ok()?;
+/// What the programs need to reach, canonical: each submission's directory, the files and
+/// directories their command lines name, and the directories of `PATH` (where a command is
+/// looked for). The temporary directory their working directories are made in counts only for
+/// the cases (a scratch directory makes the working directory again inside itself).
+fn needed_paths(programs: &[Program]) -> Vec<PathBuf> {
     let mut needed: Vec<PathBuf> = Vec::new();
-    if temp {
-        needed.push(std::env::temp_dir());
-    }
     for program in programs {
         needed.extend(program.directory.iter().cloned());
         needed.extend(
@@ -126,5 +124,14 @@ fn holds_what_programs_run(dir: &Path, programs: &[Program], temp: bool) -> Opti
     needed
         .into_iter()
         .filter_map(|path| path.canonicalize().ok())
+        .collect()
+}
+
+/// The first of `needed` inside `dir`, if any.
+fn first_inside<'a>(dir: &Path, needed: impl IntoIterator<Item = &'a PathBuf>) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    needed
+        .into_iter()
         .find(|path| path.starts_with(&dir))
+        .cloned()
 }
