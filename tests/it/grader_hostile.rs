@@ -3,8 +3,9 @@
 //! rewrites the expected outputs and its neighbour's program, a background child holding
 //! standard output; and the fallback to process groups, forced. Then the cheats of a second:
 //! reading the expected outputs (the cases' directory found in the checker's command line) and
-//! running a neighbour's program; and one that litters and fills `/tmp`. What needs cgroups is checked where the host has them (and said
-//! where it does not).
+//! running a neighbour's program; one that litters and fills `/tmp`, and one that writes beside
+//! the class and fills its own submission. What needs cgroups is checked where the host has them
+//! (and said where it does not).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -181,11 +182,7 @@ fn a_program_rewriting_the_expected_outputs_is_judged_against_the_originals() {
     class(&root, &[("a-cheat", &cheat), ("b-correct", "exec {o}")]);
     let (programs, stderr) = grade(&root, &["--jobs", "1"]);
     expect_all(&programs, "a-cheat", "FAIL");
-    // A submission may write its own directory.
-    assert_eq!(
-        fs::read_to_string(root.join("students/a-cheat/own")).unwrap(),
-        "kept\n"
-    );
+    let own = fs::read_to_string(root.join("students/a-cheat/own")).ok();
     let first = fs::read_to_string(root.join("cases/0001.out")).unwrap();
     let script = fs::read_to_string(&neighbour).unwrap();
     if stderr.is_empty() {
@@ -194,7 +191,10 @@ fn a_program_rewriting_the_expected_outputs_is_judged_against_the_originals() {
         assert!(first.starts_with("FULL\n"), "{first}");
         assert!(script.contains("exec "), "{script}");
         expect_all(&programs, "b-correct", "PASS");
+        // Its own directory written in a layer of its own, gone with its case.
+        assert_eq!(own, None);
     } else {
+        assert_eq!(own.as_deref(), Some("kept\n"));
         // Without one the program rewrote them on disk, and the run said so; the other
         // student ran the rewritten script (run after the cheat: --jobs 1, in name order).
         assert!(stderr.contains("not hidden from"), "{stderr}");
@@ -294,6 +294,59 @@ fn a_program_leaves_nothing_in_tmp_or_shared_memory_and_fills_only_its_own() {
             "{case}"
         );
     }
+}
+
+/// Writes beside the class, in its own submission (300 MB of it) and in the class's `open`, and
+/// says on standard error what it could.
+#[cfg(target_os = "linux")]
+const WRITE_EVERYWHERE: &str = "(echo x > \"$OTHELLO_SUBMISSION/../../vandal\") 2>/dev/null || \
+     printf refused >&2\n\
+     echo mine > \"$OTHELLO_SUBMISSION/mine\" && grep -q mine \"$OTHELLO_SUBMISSION/mine\" && \
+     printf ' mine' >&2\n\
+     dd if=/dev/zero of=\"$OTHELLO_SUBMISSION/big\" bs=1M count=300 2>/dev/null || \
+     printf ' full' >&2\n\
+     (echo x > \"$OTHELLO_SUBMISSION/../../open/file\") 2>/dev/null && printf ' open' >&2\n\
+     exec {o}";
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_program_writes_only_its_own_places_and_what_it_is_given() {
+    let root = scratch("grader_hostile", "writes");
+    class(&root, &[("a-writer", WRITE_EVERYWHERE)]);
+    fs::create_dir_all(root.join("open")).unwrap();
+    let own = root.join("students/a-writer");
+    let seen = |extra: &[&str]| {
+        let mut options = vec!["--jobs", "2"];
+        options.extend(extra);
+        let (programs, stderr) = grade(&root, &options);
+        expect_all(&programs, "a-writer", "PASS");
+        let said: Vec<String> = programs[0]["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|case| case["stderr"].as_str().unwrap().to_owned())
+            .collect();
+        (said, stderr)
+    };
+    let open = root.join("open").display().to_string();
+    let (given, _) = seen(&["--writable", &open]);
+    let (sealed, stderr) = seen(&[]);
+    if stderr.contains("may write wherever") || !contains_whole_trees() {
+        // Said where the host cannot be made read-only to the programs.
+        return;
+    }
+    assert!(quiet_but_for_the_fallback_note(&stderr), "{stderr}");
+    assert_eq!(given, vec!["refused mine full open"; 3]);
+    assert_eq!(sealed, vec!["refused mine full"; 3]);
+    // Nothing reached the host but the file in the directory given.
+    assert!(!root.join("vandal").exists());
+    let mut left: Vec<String> = fs::read_dir(&own)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["run.sh"]);
+    assert!(root.join("open/file").exists());
 }
 
 /// The network interfaces listed in `/proc/net/dev`, as `check`'s programs see them.

@@ -246,10 +246,30 @@ impl Containment {
         }
         let view = View::prepare(read_only, hidden, scratch, scratch_bytes)
             .map_err(|error| error.to_string())?;
-        #[cfg(target_os = "linux")]
-        namespace::try_as_program(self.user.as_ref(), || view.enter(false, None))
+        self.try_view(&view)
             .map_err(|error| format!("cannot make a mount namespace: {error}"))?;
         Ok(view)
+    }
+
+    /// Whether a program could be given `view` (one made by [`Containment::view`], then
+    /// perhaps [`View::sealed`] or [`View::layered`]): tried once, in a child, in the user
+    /// namespace the programs get.
+    ///
+    /// # Errors
+    /// The first system call that failed (no permission for mount namespaces, a kernel without
+    /// `mount_setattr(2)` for a sealed view or without `overlay` for a layered one), or the
+    /// process-group mode's `Unsupported`.
+    pub fn try_view(&self, view: &View) -> io::Result<()> {
+        if self.mode() == Mode::ProcessGroup {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "programs are contained by process group only",
+            ));
+        }
+        #[cfg(target_os = "linux")]
+        return namespace::try_as_program(self.user.as_ref(), || view.enter(false, None));
+        #[cfg(not(target_os = "linux"))]
+        return Ok(());
     }
 
     /// Whether programs can be given a network of their own ([`Limits::offline`]): tried once,

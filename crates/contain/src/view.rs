@@ -1,23 +1,34 @@
-//! What a program's tree sees of the file system: directories it may read but not change,
-//! whatever its user may write, directories hidden from it altogether, and scratch directories
-//! (`/tmp` and the like) of its own, which end with it.
+//! What a program's tree sees of the file system: the host read-only (sealed) but for the
+//! directories it may write, or directories it may read but not change and whatever else its
+//! user may write; directories hidden from it altogether; scratch directories (`/tmp` and the
+//! like) of its own, which end with it; and directories it may change in a layer of its own.
 //!
 //! Between fork and exec, the started process unshares `CLONE_NEWNS` (a mount namespace of its
 //! own, which the program and everything it starts inherit), makes every mount private to it (so
-//! that nothing it mounts reaches the host), binds each read-only directory over itself
-//! read-only, keeping the flags its mount had (`nosuid`, `nodev`, `noexec`, times), mounts an
-//! empty read-only `tmpfs` over each hidden directory and an empty writable one of a capped size
-//! over each scratch directory (and, where its working directory lay in one, makes that again
-//! there and enters it). The host's view is untouched. The directories are prepared (canonical,
-//! their flags read) before the fork: what runs between fork and exec is system calls only.
+//! that nothing it mounts reaches the host), then in this order: where sealed, makes every mount
+//! read-only (`mount_setattr(2)`, recursively) and binds each writable directory over itself
+//! writable again; binds each read-only directory over itself read-only, keeping the flags its
+//! mount had (`nosuid`, `nodev`, `noexec`, times); mounts an empty read-only `tmpfs` over each
+//! hidden directory; covers each layered directory by an `overlay` of it under a writable layer
+//! in a `tmpfs` of a capped size; and mounts an empty writable `tmpfs` of that size over each
+//! scratch directory (and, where its working directory lay in one, makes that again there and
+//! enters it). The host's view is untouched. The directories are prepared (canonical, their
+//! flags read, a layered one opened) before the fork: what runs between fork and exec is
+//! system calls only.
 
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The directories that a program's whole tree sees read-only, those it does not see at all and
-/// those it has its own empty ones of ([`Limits::view`], made by [`Containment::view`]); none
-/// by default (the host's view). Cheap to clone.
+#[cfg(target_os = "linux")]
+mod layer;
+#[cfg(target_os = "linux")]
+use layer::Layer;
+
+/// The directories that a program's whole tree sees read-only, those it does not see at all,
+/// those it has its own empty ones of ([`Limits::view`], made by [`Containment::view`]), and
+/// whether the rest of the host is read-only to it ([`View::sealed`]); none by default (the
+/// host's view). Cheap to clone.
 ///
 /// [`Limits::view`]: crate::Limits::view
 /// [`Containment::view`]: crate::Containment::view
@@ -26,6 +37,15 @@ pub struct View {
     read_only: Arc<[Dir]>,
     hidden: Arc<[Dir]>,
     scratch: Arc<[Dir]>,
+    /// Whether every mount of the host is read-only to the tree, but `writable`.
+    sealed: bool,
+    /// The directories that stay writable where the host is sealed.
+    writable: Arc<[Dir]>,
+    /// The directories the tree changes in a layer of its own.
+    #[cfg(target_os = "linux")]
+    layered: Arc<[Layer]>,
+    /// The size of each scratch directory and layer, in bytes.
+    scratch_bytes: u64,
     /// The scratch `tmpfs`'s options: its size, its files (one a page), and anyone may write
     /// (`mode=1777`).
     #[cfg(target_os = "linux")]
@@ -63,23 +83,93 @@ impl View {
             read_only: prepared(canonical(read_only)?)?,
             hidden: prepared(outermost(&canonical(hidden)?))?,
             scratch: prepared(outermost(&canonical(scratch)?))?,
+            scratch_bytes: scratch_bytes.max(4096),
             #[cfg(target_os = "linux")]
-            scratch_options: (!scratch.is_empty()).then(|| {
-                let bytes = scratch_bytes.max(4096);
-                // One file a page at most: empty files cost the kernel memory too.
-                std::ffi::CString::new(format!("size={bytes},nr_inodes={},mode=1777", bytes / 4096))
-                    .expect("no NUL in digits")
-            }),
+            scratch_options: (!scratch.is_empty())
+                .then(|| tmpfs_options(scratch_bytes.max(4096), "1777")),
+            ..View::default()
         })
     }
 
-    /// The same view without `dir` (compared as canonical paths), neither read-only nor hidden:
-    /// for a program that may change its own directory but not see or change its neighbours'.
+    /// The same view with every mount of the host read-only to the tree (mounts included that
+    /// its user could otherwise write, and those mounted later on the host), but `writable`
+    /// (each bound over itself, writable, its own mounts below it left read-only), and what the
+    /// view mounts itself: a program can then write only its scratch directories, its layers and
+    /// `writable`. Needs `mount_setattr(2)` (Linux 5.12), which [`Containment::try_view`] tries.
+    ///
+    /// [`Containment::try_view`]: crate::Containment::try_view
+    ///
+    /// # Errors
+    /// A directory of `writable` that cannot be made canonical or statted.
+    pub fn sealed(&self, writable: &[&Path]) -> io::Result<View> {
+        Ok(View {
+            sealed: true,
+            writable: prepared(canonical(writable)?)?,
+            ..self.clone()
+        })
+    }
+
+    /// Whether the host is read-only to the tree ([`View::sealed`]).
+    #[must_use]
+    pub fn is_sealed(&self) -> bool {
+        self.sealed
+    }
+
+    /// The same view without `dir` (compared as canonical paths), neither read-only nor hidden,
+    /// and writable where the view is sealed: for a program that may change its own directory
+    /// but not see or change its neighbours'.
     #[must_use]
     pub fn without(&self, dir: &Path) -> View {
-        let Ok(dir) = dir.canonicalize() else {
+        let Ok(canonical) = dir.canonicalize() else {
             return self.clone();
         };
+        let mut view = self.leaving_out(&canonical);
+        if self.sealed
+            && let Ok(own) = Dir::new(canonical)
+        {
+            view.writable = self.writable.iter().cloned().chain([own]).collect();
+        }
+        view
+    }
+
+    /// The same view without `dir` (compared as canonical paths), neither read-only nor hidden,
+    /// and changed by the tree in a layer of its own: an `overlay` of `dir` under an empty
+    /// writable `tmpfs` of the scratch directories' size, gone with the tree. A program may then
+    /// write its own directory as if it were its (the changes cost its `tmpfs`, not the host's
+    /// disk, and no later case sees them) but not see or change its neighbours'. Needs an
+    /// `overlay` mount where the tree's mount namespace is made, which [`Containment::try_view`]
+    /// tries.
+    ///
+    /// [`Containment::try_view`]: crate::Containment::try_view
+    ///
+    /// # Errors
+    /// `dir` cannot be made canonical, statted or opened.
+    #[cfg(target_os = "linux")]
+    pub fn layered(&self, dir: &Path) -> io::Result<View> {
+        let canonical = dir
+            .canonicalize()
+            .map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", dir.display())))?;
+        let layer = Layer::new(Dir::new(canonical.clone())?, self.scratch_bytes)?;
+        let mut view = self.leaving_out(&canonical);
+        view.layered = self.layered.iter().cloned().chain([layer]).collect();
+        Ok(view)
+    }
+
+    /// [`View::layered`] where there are no layers.
+    ///
+    /// # Errors
+    /// Always: layers are Linux's.
+    #[cfg(not(target_os = "linux"))]
+    pub fn layered(&self, dir: &Path) -> io::Result<View> {
+        let _ = self.scratch_bytes;
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("{}: layers are Linux's", dir.display()),
+        ))
+    }
+
+    /// The same view with `dir` neither read-only nor hidden.
+    fn leaving_out(&self, dir: &Path) -> View {
         let keep = |dirs: &Arc<[Dir]>| -> Arc<[Dir]> {
             dirs.iter()
                 .filter(|kept| kept.path != dir)
@@ -108,17 +198,36 @@ impl View {
         self.scratch.iter().map(|dir| dir.path.as_path())
     }
 
-    /// Whether the view is the host's: no directory read-only, hidden or scratch.
+    /// The directories that stay writable where the view is sealed, canonical and sorted.
+    pub fn writable(&self) -> impl Iterator<Item = &Path> {
+        self.writable.iter().map(|dir| dir.path.as_path())
+    }
+
+    /// The directories changed in a layer of the tree's own ([`View::layered`]).
+    pub fn layered_directories(&self) -> impl Iterator<Item = &Path> {
+        #[cfg(target_os = "linux")]
+        return self.layered.iter().map(Layer::path);
+        #[cfg(not(target_os = "linux"))]
+        return std::iter::empty();
+    }
+
+    /// Whether the view is the host's: not sealed, no directory read-only, hidden, scratch or
+    /// layered.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.read_only.is_empty() && self.hidden.is_empty() && self.scratch.is_empty()
+        !self.sealed
+            && self.read_only.is_empty()
+            && self.hidden.is_empty()
+            && self.scratch.is_empty()
+            && self.layered_directories().next().is_none()
     }
 
     /// Called between fork and exec: a mount namespace of this process's own (where the view
-    /// has a directory, or `always`) with every read-only directory bound read-only, then
-    /// every hidden one covered by an empty read-only `tmpfs`, then every scratch one by an
-    /// empty writable one; a working directory that lay in a scratch directory is made again
-    /// in it (given to `owner`, where given) and entered.
+    /// is not the host's, or `always`), sealed where asked but for the writable directories,
+    /// with every read-only directory bound read-only, then every hidden one covered by an
+    /// empty read-only `tmpfs`, every layered one by its `overlay`, and every scratch one by an
+    /// empty writable `tmpfs`; a working directory that lay in a scratch directory is made
+    /// again in it (given to `owner`, where given) and entered.
     ///
     /// # Errors
     /// A system call failed (no permission to make mount namespaces, above all).
@@ -147,6 +256,9 @@ impl View {
             ) != 0
             {
                 return Err(io::Error::last_os_error());
+            }
+            if self.sealed {
+                self.seal()?;
             }
             for dir in self.read_only.iter() {
                 let path = dir.c_path.as_ptr();
@@ -180,6 +292,9 @@ impl View {
                     return Err(io::Error::last_os_error());
                 }
             }
+            for layer in self.layered.iter() {
+                layer.mount()?;
+            }
             if let Some(options) = &self.scratch_options {
                 for dir in self.scratch.iter() {
                     if libc::mount(
@@ -197,6 +312,31 @@ impl View {
         }
         if remake {
             self.remake_working_directory(&mut cwd, owner)?;
+        }
+        Ok(())
+    }
+
+    /// Every mount read-only, recursively, then each writable directory bound over itself and
+    /// made writable again (that mount only: those below it stay read-only). System calls only.
+    #[cfg(target_os = "linux")]
+    fn seal(&self) -> io::Result<()> {
+        read_only_mount(c"/", libc::AT_RECURSIVE, true)?;
+        for dir in self.writable.iter() {
+            let path = dir.c_path.as_ptr();
+            // SAFETY: mount(2) with NUL-terminated paths made before the fork.
+            if unsafe {
+                libc::mount(
+                    path,
+                    path,
+                    std::ptr::null(),
+                    libc::MS_BIND | libc::MS_REC,
+                    std::ptr::null(),
+                )
+            } != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+            read_only_mount(&dir.c_path, 0, false)?;
         }
         Ok(())
     }
@@ -245,6 +385,55 @@ impl View {
         }
         Ok(())
     }
+}
+
+/// `mount_setattr(2)`: the mount at `path` (and those below it with `AT_RECURSIVE` in `flags`)
+/// made read-only, or writable if not `read_only`. System calls only.
+#[cfg(target_os = "linux")]
+fn read_only_mount(path: &std::ffi::CStr, flags: libc::c_int, read_only: bool) -> io::Result<()> {
+    /// `struct mount_attr` of `<linux/mount.h>`.
+    #[repr(C)]
+    struct MountAttr {
+        attr_set: u64,
+        attr_clr: u64,
+        propagation: u64,
+        userns_fd: u64,
+    }
+    /// `MOUNT_ATTR_RDONLY`.
+    const RDONLY: u64 = 1;
+    let attr = MountAttr {
+        attr_set: if read_only { RDONLY } else { 0 },
+        attr_clr: if read_only { 0 } else { RDONLY },
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: mount_setattr(2) reads `attr` (its size given) and the NUL-terminated `path`.
+    let done = unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            flags,
+            &raw const attr,
+            size_of::<MountAttr>(),
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// The options of a `tmpfs` of `bytes` whose root has `mode` (octal digits).
+#[cfg(target_os = "linux")]
+fn tmpfs_options(bytes: u64, mode: &str) -> std::ffi::CString {
+    // One file a page at most: empty files cost the kernel memory too.
+    std::ffi::CString::new(format!(
+        "size={bytes},nr_inodes={},mode={mode}",
+        bytes / 4096
+    ))
+    .expect("no NUL in digits")
 }
 
 /// `dirs` made canonical (an error names the directory), sorted, without repeats.

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::*;
 
+mod layers;
 mod view;
 
 /// How many processes have `argument` among their arguments (as seen from here: pids in

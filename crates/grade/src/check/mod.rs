@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use othello::RuleSet;
-use othello_contain::{Containment, Mode, View};
+use othello_contain::View;
 use othello_io::options::RulesArg;
 use othello_io::progress;
 
@@ -100,6 +100,12 @@ pub struct CheckArgs {
     /// no other machine and no service of this one.
     #[arg(long)]
     network: bool,
+
+    /// A directory the programs may write on the host (repeatable; a cache that a compiler or
+    /// runtime of theirs keeps, say). Otherwise the host is read-only to them, but for their own
+    /// /tmp and working directory and a layer over their own submission, all capped.
+    #[arg(long, value_name = "DIR")]
+    writable: Vec<PathBuf>,
 
     /// Run the programs as USER (a name or a number; the checker must run as root), so that a
     /// program keeps none of root's powers: it cannot write its cgroup's caps, undo the
@@ -284,6 +290,24 @@ impl CheckError {
     }
 }
 
+/// The one program of a run without `--each`: COMMAND, its files named relative to where
+/// `check` was started.
+fn single_program(args: &CheckArgs) -> Program {
+    Program {
+        name: args
+            .name
+            .clone()
+            .unwrap_or_else(|| program_name(&args.command)),
+        shown_directory: None,
+        directory: None,
+        command: match std::env::current_dir() {
+            Ok(here) => resolve_command(&args.command, &here),
+            Err(_) => args.command.clone(),
+        },
+        view: View::default(),
+    }
+}
+
 /// Runs the check and prints the report.
 ///
 /// # Errors
@@ -297,19 +321,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
     assign_points(&mut cases, args.points_per_case, args.weights.as_deref())?;
     let mut programs = match &args.each {
         Some(spec) => each::submissions(spec, &args.command)?,
-        None => vec![Program {
-            name: args
-                .name
-                .clone()
-                .unwrap_or_else(|| program_name(&args.command)),
-            shown_directory: None,
-            directory: None,
-            command: match std::env::current_dir() {
-                Ok(here) => resolve_command(&args.command, &here),
-                Err(_) => args.command.clone(),
-            },
-            view: View::default(),
-        }],
+        None => vec![single_program(args)],
     };
     let names: Vec<String> = programs
         .iter()
@@ -323,8 +335,14 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
         None => thread::available_parallelism().map_or(1, std::num::NonZero::get),
     };
     let run_as = run_as::user(args.run_as.as_deref())?;
-    let containment = probe_containment(args.no_cgroups);
-    view::protect(&containment, &args.dir, &mut programs, args.memory);
+    let containment = view::probe_containment(args.no_cgroups);
+    view::protect(
+        &containment,
+        &args.dir,
+        &mut programs,
+        args.memory,
+        &args.writable,
+    );
     let plan = Plan {
         programs: &programs,
         cases: &cases,
@@ -334,7 +352,7 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
             memory_mb: args.memory,
             max_processes: Some(args.max_processes),
             run_as,
-            offline: !args.network && offline(&containment),
+            offline: !args.network && view::offline(&containment),
         },
         containment: &containment,
         jobs,
@@ -389,60 +407,6 @@ pub fn run(args: &CheckArgs) -> Result<(), GradeError> {
         return Err(GradeError::CasesFailed { failed, total });
     }
     Ok(())
-}
-
-/// The containment of this run, said once on standard error where it has no cgroups, with
-/// what that leaves out, and where its PID namespaces show the host's processes.
-fn probe_containment(no_cgroups: bool) -> Containment {
-    let containment = Containment::probe(no_cgroups);
-    if let Some(reason) = containment.fallback_reason() {
-        let how = match containment.mode() {
-            Mode::PidNamespace {
-                user_namespace: true,
-            } => {
-                "by PID and user namespaces, without a cgroup (--memory caps each process, not \
-                  the whole tree)"
-            }
-            Mode::PidNamespace {
-                user_namespace: false,
-            } => {
-                "by PID namespace, without a cgroup (--max-processes is not enforced; --memory \
-                  caps each process, not the whole tree)"
-            }
-            _ => {
-                "by process group only (what they start outside it is not killed; \
-                  --max-processes is not enforced; the cases are not hidden from them; they can reach the network)"
-            }
-        };
-        let _ = writeln!(
-            io::stderr(),
-            "othello: {reason}: programs are contained {how}"
-        );
-    }
-    if let Some(reason) = containment.host_proc_reason() {
-        let _ = writeln!(
-            io::stderr(),
-            "othello: the programs see the host's processes in /proc: {reason}"
-        );
-    }
-    containment
-}
-
-/// Whether the programs can be kept off the network; says once on standard error why not,
-/// where the process-group mode's line has not said so already.
-fn offline(containment: &Containment) -> bool {
-    match containment.offline() {
-        Ok(()) => true,
-        Err(reason) => {
-            if containment.mode() != Mode::ProcessGroup {
-                let _ = writeln!(
-                    io::stderr(),
-                    "othello: the programs can reach the network: {reason}"
-                );
-            }
-            false
-        }
-    }
 }
 
 /// The name of the program in the reports without `--each`: the script or program file a

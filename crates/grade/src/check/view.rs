@@ -1,11 +1,13 @@
-//! What each program sees of the file system: the case directory and the other submissions
-//! hidden, its own submission as it is, and the places anyone may write (`/tmp`, `/var/tmp`,
-//! `/dev/shm`, the temporary directory) its own, empty and capped, gone with it.
+//! What each program sees of the file system: the host read-only but for the directories it is
+//! given to write, the case directory and the other submissions hidden, its own submission
+//! changed in a layer of its own, and the places anyone may write (`/tmp`, `/var/tmp`,
+//! `/dev/shm`, the temporary directory) its own, empty and capped, gone with it; and the
+//! containment's lines on standard error where any of it cannot be had.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use othello_contain::{Containment, Mode};
+use othello_contain::{Containment, Mode, View};
 
 use super::judging::Program;
 
@@ -16,12 +18,16 @@ use super::judging::Program;
 /// is read-only instead, and `check` says so once on standard error; as it does, once, where
 /// no view can be had and the process-group mode's line has not said so already. Each program
 /// also gets scratch directories of its own ([`SCRATCH`], of `memory_mb` or [`SCRATCH_MB`]
-/// each) where they hold nothing that the programs run (said once where one does).
+/// each) where they hold nothing that the programs run (said once where one does). The rest of
+/// the host is read-only to the programs but `writable` and the scratch directories shared, and
+/// each program changes its own submission in a layer of its own of the same size (each said
+/// once where it cannot be had).
 pub(super) fn protect(
     containment: &Containment,
     cases: &Path,
     programs: &mut [Program],
     memory_mb: Option<u64>,
+    writable: &[PathBuf],
 ) {
     let submissions: Vec<&Path> = programs
         .iter()
@@ -47,38 +53,144 @@ pub(super) fn protect(
     let bytes = memory_mb.unwrap_or(SCRATCH_MB).saturating_mul(1024 * 1024);
     match containment.view(&read_only, &hidden, &scratch, bytes) {
         Ok(view) => {
-            for program in programs {
-                program.view = match &program.directory {
-                    Some(own) => view.without(own),
-                    None => view.clone(),
-                };
-            }
+            let open: Vec<&Path> = writable
+                .iter()
+                .map(PathBuf::as_path)
+                .chain(shared.iter().map(|(dir, _)| dir.as_path()))
+                .collect();
+            let view = sealed(containment, view, &open);
+            give_own_views(containment, &view, programs);
             if let Some(path) = held {
-                let _ = writeln!(
-                    io::stderr(),
-                    "othello: the cases are read-only to the programs but not hidden from \
-                     them: {} holds {}, which they run",
+                say(format_args!(
+                    "the cases are read-only to the programs but not hidden from them: {} \
+                     holds {}, which they run",
                     cases.display(),
                     path.display()
-                );
+                ));
             }
             for (dir, path) in shared {
-                let _ = writeln!(
-                    io::stderr(),
-                    "othello: {} is shared with the programs, not their own: it holds {}, \
-                     which they run",
+                say(format_args!(
+                    "{} is shared with the programs, not their own: it holds {}, which they run",
                     dir.display(),
                     path.display()
-                );
+                ));
             }
         }
         Err(reason) if containment.mode() != Mode::ProcessGroup => {
-            let _ = writeln!(
-                io::stderr(),
-                "othello: the cases are not hidden from the programs: {reason}"
-            );
+            say(format_args!(
+                "the cases are not hidden from the programs: {reason}"
+            ));
         }
         Err(_) => {}
+    }
+}
+
+/// `view` with the host read-only to the programs but `open`, where that can be had (said
+/// once where it cannot: the programs may then write wherever their user may).
+fn sealed(containment: &Containment, view: View, open: &[&Path]) -> View {
+    let tried = view
+        .sealed(open)
+        .and_then(|sealed| containment.try_view(&sealed).map(|()| sealed));
+    match tried {
+        Ok(sealed) => sealed,
+        Err(error) => {
+            say(format_args!(
+                "the programs may write wherever their user may: cannot make the host \
+                 read-only to them: {error}"
+            ));
+            view
+        }
+    }
+}
+
+/// Each program's view: `view` with its own submission changed in a layer of its own (tried
+/// with the first; where layers cannot be had, said once, and for every program whose own
+/// cannot, its submission as it is: writable where its user may write it).
+fn give_own_views(containment: &Containment, view: &View, programs: &mut [Program]) {
+    let mut tried: Option<bool> = None;
+    for program in programs {
+        let Some(own) = program.directory.as_deref() else {
+            program.view = view.clone();
+            continue;
+        };
+        if tried == Some(false) {
+            program.view = view.without(own);
+            continue;
+        }
+        let layered = view.layered(own).and_then(|layered| match tried {
+            None => containment.try_view(&layered).map(|()| layered),
+            Some(_) => Ok(layered),
+        });
+        program.view = match layered {
+            Ok(layered) => {
+                tried = Some(true);
+                layered
+            }
+            Err(error) => {
+                match tried {
+                    None => {
+                        tried = Some(false);
+                        say(format_args!(
+                            "the programs may write their own submissions on the host: cannot \
+                             layer them: {error}"
+                        ));
+                    }
+                    Some(_) => say(format_args!(
+                        "{} may write its own submission on the host: {error}",
+                        program.name
+                    )),
+                }
+                view.without(own)
+            }
+        };
+    }
+}
+
+/// The containment of this run, said once on standard error where it has no cgroups, with
+/// what that leaves out, and where its PID namespaces show the host's processes.
+pub(super) fn probe_containment(no_cgroups: bool) -> Containment {
+    let containment = Containment::probe(no_cgroups);
+    if let Some(reason) = containment.fallback_reason() {
+        let how = match containment.mode() {
+            Mode::PidNamespace {
+                user_namespace: true,
+            } => {
+                "by PID and user namespaces, without a cgroup (--memory caps each process, not \
+                  the whole tree)"
+            }
+            Mode::PidNamespace {
+                user_namespace: false,
+            } => {
+                "by PID namespace, without a cgroup (--max-processes is not enforced; --memory \
+                  caps each process, not the whole tree)"
+            }
+            _ => {
+                "by process group only (what they start outside it is not killed; \
+                  --max-processes is not enforced; the cases are not hidden from them; they can write where their user may and reach \
+                  the network)"
+            }
+        };
+        say(format_args!("{reason}: programs are contained {how}"));
+    }
+    if let Some(reason) = containment.host_proc_reason() {
+        say(format_args!(
+            "the programs see the host's processes in /proc: {reason}"
+        ));
+    }
+    containment
+}
+
+/// Whether the programs can be kept off the network; says once on standard error why not,
+/// where the process-group mode's line has not said so already.
+pub(super) fn offline(containment: &Containment) -> bool {
+    match containment.offline() {
+        Ok(()) => true,
+        Err(reason) => {
+            if containment.mode() != Mode::ProcessGroup {
+                say(format_args!("the programs can reach the network: {reason}"));
+            }
+            false
+        }
     }
 }
 
@@ -134,4 +246,9 @@ fn first_inside<'a>(dir: &Path, needed: impl IntoIterator<Item = &'a PathBuf>) -
         .into_iter()
         .find(|path| path.starts_with(&dir))
         .cloned()
+}
+
+/// Says `what` on standard error, after `othello: `.
+fn say(what: std::fmt::Arguments) {
+    let _ = writeln!(io::stderr(), "othello: {what}");
 }
