@@ -504,6 +504,12 @@ fn check_usage_errors_exit_with_status_2() {
     // No COMMAND, and a timeout that is not positive: usage errors.
     othello().arg("check").arg(&cases).assert().code(2);
     check(&cases, &["--timeout", "0"], &["true"]).code(2);
+    // A directory to give the programs that is none: said, not a host left writable.
+    check(&cases, &["--writable", "/no/such/dir"], &["true"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "invalid value '/no/such/dir' for '--writable <DIR>': No such file or directory",
+        ));
 
     fs::remove_file(cases.join("0001.out")).unwrap();
     check(&cases, &[], &[binary])

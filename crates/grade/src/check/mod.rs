@@ -104,7 +104,7 @@ pub struct CheckArgs {
     /// A directory the programs may write on the host (repeatable; a cache that a compiler or
     /// runtime of theirs keeps, say). Otherwise the host is read-only to them, but for their own
     /// /tmp and working directory and a layer over their own submission, all capped.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = existing_directory)]
     writable: Vec<PathBuf>,
 
     /// Run the programs as USER (a name or a number; the checker must run as root), so that a
@@ -149,6 +149,14 @@ pub struct CheckArgs {
 
 fn parse_points_arg(text: &str) -> Result<f64, String> {
     crate::report::parse_points(text)
+}
+
+fn existing_directory(text: &str) -> Result<PathBuf, String> {
+    match std::fs::metadata(text) {
+        Ok(metadata) if metadata.is_dir() => Ok(PathBuf::from(text)),
+        Ok(_) => Err("not a directory".to_owned()),
+        Err(error) => Err(error.to_string()),
+    }
 }
 
 fn parse_timeout(text: &str) -> Result<f64, String> {
