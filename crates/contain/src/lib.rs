@@ -11,7 +11,8 @@
 //!   exits, with an IPC namespace (System V IPC that ends with it) and a `/proc` of that
 //!   namespace (its processes only: nothing of the host's, this process's command line among
 //!   them); and in a mount namespace of its own in which the directories of its
-//!   [`Limits::view`] are read-only or hidden.
+//!   [`Limits::view`] are read-only, hidden, scratch (`/tmp` of its own) or layered (changed in
+//!   a layer of its own), and the rest of the host read-only where the view is sealed.
 //! - **PID namespace** (no cgroup, as for most users who are not root, but the namespaces): the
 //!   PID namespace under our reaper, its IPC namespace and `/proc`, and the view's mount
 //!   namespace as above, for a user who is not root each in a user namespace of the program's
