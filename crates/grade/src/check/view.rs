@@ -166,8 +166,8 @@ pub(super) fn probe_containment(no_cgroups: bool) -> Containment {
             }
             _ => {
                 "by process group only (what they start outside it is not killed; \
-                  --max-processes is not enforced; the cases are not hidden from them; they can write where their user may and reach \
-                  the network)"
+                  --max-processes is not enforced; the cases are not hidden from them; they \
+                  can write where their user may and reach the network)"
             }
         };
         say(format_args!("{reason}: programs are contained {how}"));
