@@ -81,7 +81,7 @@ impl Suggestion {
         }
         let balance = match score {
             0 => "even".to_owned(),
-            s => format!("{s:+} discs for you"),
+            s => format!("{} for you", counted(format!("{s:+}"), "disc", "discs")),
         };
         format!("{balance} ({})", self.reach)
     }
@@ -150,7 +150,7 @@ mod tests {
             ),
             (
                 report(-1, false),
-                "Hint: d3: -1 discs for you (8 moves ahead).",
+                "Hint: d3: -1 disc for you (8 moves ahead).",
             ),
             (report(0, false), "Hint: d3: even (8 moves ahead)."),
             (
