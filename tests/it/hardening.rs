@@ -329,8 +329,10 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
         ),
     )
     .unwrap();
+    // The pids file is written on the host, which is otherwise read-only to the programs.
     let mut check = Command::new(assert_cmd::cargo::cargo_bin("othello"))
-        .args(["check", "--jobs", "2", "--timeout", "600"])
+        .args(["check", "--jobs", "2", "--timeout", "600", "--writable"])
+        .arg(&dir)
         .arg(&cases)
         .arg("--")
         .arg("sh")
@@ -371,7 +373,8 @@ fn ctrl_c_on_check_exits_with_130_when_standard_error_has_gone() {
     )
     .unwrap();
     let mut check = Command::new(assert_cmd::cargo::cargo_bin("othello"))
-        .args(["check", "--timeout", "600"])
+        .args(["check", "--timeout", "600", "--writable"])
+        .arg(&dir)
         .arg(&cases)
         .arg("--")
         .arg("sh")
