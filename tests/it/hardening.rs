@@ -297,11 +297,17 @@ fn signal(pid: u32, signal: libc::c_int) {
 }
 
 /// Waits up to 30 s for the file at `path` to hold `lines` lines (the pids the graded programs
-/// write as they start), failing with `what` if it never does.
-fn wait_for_lines(path: &Path, lines: usize, what: &str) {
+/// write as they start), failing with `what` if it never does, after interrupting `check` (so
+/// that a failure leaves no programs running to trouble later tests).
+#[cfg(unix)]
+fn wait_for_lines(path: &Path, lines: usize, what: &str, check: &mut std::process::Child) {
     let started = Instant::now();
     while fs::read_to_string(path).map_or(0, |text| text.lines().count()) < lines {
-        assert!(started.elapsed() < Duration::from_secs(30), "{what}");
+        if started.elapsed() > Duration::from_secs(30) {
+            signal(check.id(), libc::SIGINT);
+            let _ = check.wait();
+            panic!("{what}");
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -343,7 +349,7 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
         .spawn()
         .unwrap();
     // Both jobs have started their program and its child.
-    wait_for_lines(&pids, 4, "cases never started");
+    wait_for_lines(&pids, 4, "cases never started", &mut check);
     let (status, stderr) = interrupt(&mut check);
     assert_eq!(status, Some(130), "{stderr}");
     assert!(stderr.contains("othello: interrupted"), "{stderr}");
@@ -386,7 +392,7 @@ fn ctrl_c_on_check_exits_with_130_when_standard_error_has_gone() {
         .unwrap();
     // Its reader gone, a write to standard error fails.
     drop(check.stderr.take());
-    wait_for_lines(&pids, 1, "the case never started");
+    wait_for_lines(&pids, 1, "the case never started", &mut check);
     signal(check.id(), libc::SIGINT);
     let deadline = Instant::now() + Duration::from_secs(30);
     let status = loop {
