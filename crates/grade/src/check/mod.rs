@@ -57,7 +57,7 @@ use schedule::{Plan, run_plan};
     after_help = "Exit status: 0 every case passed, 1 some case did not (or a report could not be \
 written), 2 bad usage (DIR missing or without cases, a NAME.in without NAME.out, a transcript of \
 the other rule set, COMMAND not found, bad points or weights, --each naming no directory, a \
---report directory that does not exist)."
+--report directory that does not exist, a --writable that is not a directory)."
 )]
 pub struct CheckArgs {
     /// The rule set the cases were made for: every NAME.out must start with its name (FULL or
