@@ -2,10 +2,10 @@
 //! (so that nothing it starts is ever outside), a user namespace of its own where this process
 //! needs one to make the others, a network of its own where asked, the mount namespace of its
 //! view (the host sealed; read-only, hidden, layered and scratch directories), an IPC
-//! namespace, and the PID namespace under our reaper (which mounts its `/proc` and forks the program); last, in the program
-//! itself, the user it runs as and its rlimits (after the reaper's fork, so that the front
-//! end's large address space, copied by the fork, does not count against them). Only system
-//! calls, on memory made before the fork or on the stack.
+//! namespace, and the PID namespace under our reaper (which mounts its `/proc` and forks the
+//! program); last, in the program itself, the user it runs as and its rlimits (after the
+//! reaper's fork, so that the front end's large address space, copied by the fork, does not
+//! count against them). Only system calls, on memory made before the fork or on the stack.
 
 use std::ffi::CString;
 use std::io;

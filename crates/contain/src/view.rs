@@ -13,7 +13,7 @@
 //! in a `tmpfs` of a capped size; and mounts an empty writable `tmpfs` of that size over each
 //! scratch directory (and, where its working directory lay in one, makes that again there and
 //! enters it). The host's view is untouched. The directories are prepared (canonical, their
-//! flags read, a layered one opened) before the fork: what runs between fork and exec is
+//! flags read, a layer's options written) before the fork: what runs between fork and exec is
 //! system calls only.
 
 use std::io;
@@ -79,14 +79,14 @@ impl View {
     ) -> io::Result<View> {
         #[cfg(not(target_os = "linux"))]
         let _ = scratch_bytes;
+        let scratch_bytes = scratch_bytes.max(4096);
         Ok(View {
             read_only: prepared(canonical(read_only)?)?,
             hidden: prepared(outermost(&canonical(hidden)?))?,
             scratch: prepared(outermost(&canonical(scratch)?))?,
-            scratch_bytes: scratch_bytes.max(4096),
+            scratch_bytes,
             #[cfg(target_os = "linux")]
-            scratch_options: (!scratch.is_empty())
-                .then(|| tmpfs_options(scratch_bytes.max(4096), "1777")),
+            scratch_options: (!scratch.is_empty()).then(|| tmpfs_options(scratch_bytes, "1777")),
             ..View::default()
         })
     }
@@ -242,72 +242,38 @@ impl View {
         // SAFETY: getcwd(3) writes at most `cwd.len()` bytes, NUL-terminated, into `cwd`.
         let remake = !self.scratch.is_empty()
             && unsafe { !libc::getcwd(cwd.as_mut_ptr().cast(), cwd.len()).is_null() };
-        // SAFETY: unshare(2) and mount(2) with NUL-terminated paths made before the fork and
-        // null pointers where mount(2) allows them; system calls only.
-        unsafe {
-            crate::namespace::unshare(libc::CLONE_NEWNS)?;
-            let none = std::ptr::null();
-            if libc::mount(
-                none,
-                c"/".as_ptr(),
-                none,
-                libc::MS_REC | libc::MS_PRIVATE,
-                std::ptr::null(),
-            ) != 0
-            {
-                return Err(io::Error::last_os_error());
-            }
-            if self.sealed {
-                self.seal()?;
-            }
-            for dir in self.read_only.iter() {
-                let path = dir.c_path.as_ptr();
-                if libc::mount(
-                    path,
-                    path,
-                    none,
-                    libc::MS_BIND | libc::MS_REC,
-                    std::ptr::null(),
-                ) != 0
-                    || libc::mount(
-                        none,
-                        path,
-                        none,
-                        libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | dir.flags,
-                        std::ptr::null(),
-                    ) != 0
-                {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-            for dir in self.hidden.iter() {
-                if libc::mount(
-                    c"othello-hidden".as_ptr(),
-                    dir.c_path.as_ptr(),
-                    c"tmpfs".as_ptr(),
-                    libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                    c"mode=0555".as_ptr().cast(),
-                ) != 0
-                {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-            for layer in self.layered.iter() {
-                layer.mount()?;
-            }
-            if let Some(options) = &self.scratch_options {
-                for dir in self.scratch.iter() {
-                    if libc::mount(
-                        c"othello-scratch".as_ptr(),
-                        dir.c_path.as_ptr(),
-                        c"tmpfs".as_ptr(),
-                        libc::MS_NOSUID | libc::MS_NODEV,
-                        options.as_ptr().cast(),
-                    ) != 0
-                    {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
+        crate::namespace::unshare(libc::CLONE_NEWNS)?;
+        mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE, None)?;
+        if self.sealed {
+            self.seal()?;
+        }
+        for dir in self.read_only.iter() {
+            let path = dir.c_path.as_c_str();
+            mount(Some(path), path, None, libc::MS_BIND | libc::MS_REC, None)?;
+            let read_only = libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | dir.flags;
+            mount(None, path, None, read_only, None)?;
+        }
+        for dir in self.hidden.iter() {
+            mount(
+                Some(c"othello-hidden"),
+                &dir.c_path,
+                Some(c"tmpfs"),
+                libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                Some(c"mode=0555"),
+            )?;
+        }
+        for layer in self.layered.iter() {
+            layer.mount()?;
+        }
+        if let Some(options) = &self.scratch_options {
+            for dir in self.scratch.iter() {
+                mount(
+                    Some(c"othello-scratch"),
+                    &dir.c_path,
+                    Some(c"tmpfs"),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    Some(options),
+                )?;
             }
         }
         if remake {
@@ -322,20 +288,8 @@ impl View {
     fn seal(&self) -> io::Result<()> {
         read_only_mount(c"/", libc::AT_RECURSIVE, true)?;
         for dir in self.writable.iter() {
-            let path = dir.c_path.as_ptr();
-            // SAFETY: mount(2) with NUL-terminated paths made before the fork.
-            if unsafe {
-                libc::mount(
-                    path,
-                    path,
-                    std::ptr::null(),
-                    libc::MS_BIND | libc::MS_REC,
-                    std::ptr::null(),
-                )
-            } != 0
-            {
-                return Err(io::Error::last_os_error());
-            }
+            let path = dir.c_path.as_c_str();
+            mount(Some(path), path, None, libc::MS_BIND | libc::MS_REC, None)?;
             read_only_mount(&dir.c_path, 0, false)?;
         }
         Ok(())
@@ -384,6 +338,34 @@ impl View {
             }
         }
         Ok(())
+    }
+}
+
+/// `mount(2)`, `None` for each null pointer it allows. System calls only.
+#[cfg(target_os = "linux")]
+fn mount(
+    source: Option<&std::ffi::CStr>,
+    target: &std::ffi::CStr,
+    fstype: Option<&std::ffi::CStr>,
+    flags: libc::c_ulong,
+    data: Option<&std::ffi::CStr>,
+) -> io::Result<()> {
+    let pointer =
+        |text: Option<&std::ffi::CStr>| text.map_or(std::ptr::null(), std::ffi::CStr::as_ptr);
+    // SAFETY: mount(2) reads NUL-terminated strings, and null pointers where it allows them.
+    let done = unsafe {
+        libc::mount(
+            pointer(source),
+            target.as_ptr(),
+            pointer(fstype),
+            flags,
+            pointer(data).cast(),
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
     }
 }
 

@@ -5,12 +5,12 @@
 //! What the tree writes there lands in the `tmpfs`, bounded, and ends with it; the host's
 //! directory is never written.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use super::{Dir, tmpfs_options};
+use super::{Dir, mount, tmpfs_options};
 
 /// The longest overlay options a layer takes (written on the stack between fork and exec).
 const OPTIONS_BYTES: usize = 8192;
@@ -106,7 +106,9 @@ impl Layer {
     /// The directory covered by the `tmpfs` with `upper` and `work` in it, then by the overlay
     /// of `options` (NUL-terminated). System calls only.
     fn cover(&self, options: &[u8]) -> io::Result<()> {
-        let path = self.dir.c_path.as_ptr();
+        let path = self.dir.c_path.as_c_str();
+        let options = CStr::from_bytes_with_nul(options)
+            .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
         let done = |result: libc::c_int| {
             if result == 0 {
                 Ok(())
@@ -114,30 +116,31 @@ impl Layer {
                 Err(io::Error::last_os_error())
             }
         };
-        // SAFETY: mount(2), mkdir(2), chown(2) and chmod(2) with NUL-terminated paths made
-        // before the fork and NUL-terminated options.
+        let flags = libc::MS_NOSUID | libc::MS_NODEV;
+        let layer = Some(c"othello-layer");
+        mount(
+            layer,
+            path,
+            Some(c"tmpfs"),
+            flags,
+            Some(&self.tmpfs_options),
+        )?;
+        // SAFETY: mkdir(2), chown(2) and chmod(2) with NUL-terminated paths made before the fork.
         unsafe {
-            done(libc::mount(
-                c"othello-layer".as_ptr(),
-                path,
-                c"tmpfs".as_ptr(),
-                libc::MS_NOSUID | libc::MS_NODEV,
-                self.tmpfs_options.as_ptr().cast(),
-            ))?;
             done(libc::mkdir(self.upper.as_ptr(), 0o700))?;
             // The directory's owner where this process may give it (not in a user namespace
             // that maps only its own user): the program's permission is then the directory's.
             libc::chown(self.upper.as_ptr(), self.owner.0, self.owner.1);
             done(libc::chmod(self.upper.as_ptr(), self.mode))?;
             done(libc::mkdir(self.work.as_ptr(), 0o700))?;
-            done(libc::mount(
-                c"othello-layer".as_ptr(),
-                path,
-                c"overlay".as_ptr(),
-                libc::MS_NOSUID | libc::MS_NODEV | self.dir.flags,
-                options.as_ptr().cast(),
-            ))
         }
+        mount(
+            layer,
+            path,
+            Some(c"overlay"),
+            flags | self.dir.flags,
+            Some(options),
+        )
     }
 
     /// Writes the overlay's options for the lower directory's descriptor `lower` into `buffer`,

@@ -107,41 +107,34 @@ fn sealed(containment: &Containment, view: View, open: &[&Path]) -> View {
 /// with the first; where layers cannot be had, said once, and for every program whose own
 /// cannot, its submission as it is: writable where its user may write it).
 fn give_own_views(containment: &Containment, view: &View, programs: &mut [Program]) {
-    let mut tried: Option<bool> = None;
-    for program in programs {
-        let Some(own) = program.directory.as_deref() else {
-            program.view = view.clone();
-            continue;
-        };
-        if tried == Some(false) {
-            program.view = view.without(own);
-            continue;
+    let first = programs
+        .iter()
+        .find_map(|program| program.directory.as_deref());
+    let tried = first.map(|own| {
+        view.layered(own)
+            .and_then(|layered| containment.try_view(&layered))
+    });
+    let layers = match tried {
+        Some(Err(error)) => {
+            say(format_args!(
+                "the programs may write their own submissions on the host: cannot layer them: \
+                 {error}"
+            ));
+            false
         }
-        let layered = view.layered(own).and_then(|layered| match tried {
-            None => containment.try_view(&layered).map(|()| layered),
-            Some(_) => Ok(layered),
-        });
-        program.view = match layered {
-            Ok(layered) => {
-                tried = Some(true);
-                layered
-            }
-            Err(error) => {
-                match tried {
-                    None => {
-                        tried = Some(false);
-                        say(format_args!(
-                            "the programs may write their own submissions on the host: cannot \
-                             layer them: {error}"
-                        ));
-                    }
-                    Some(_) => say(format_args!(
-                        "{} may write its own submission on the host: {error}",
-                        program.name
-                    )),
-                }
+        _ => true,
+    };
+    for program in programs {
+        program.view = match program.directory.as_deref() {
+            None => view.clone(),
+            Some(own) if !layers => view.without(own),
+            Some(own) => view.layered(own).unwrap_or_else(|error| {
+                say(format_args!(
+                    "{} may write its own submission on the host: {error}",
+                    program.name
+                ));
                 view.without(own)
-            }
+            }),
         };
     }
 }
