@@ -298,15 +298,15 @@ fn signal(pid: u32, signal: libc::c_int) {
 
 /// Waits up to 30 s for the file at `path` to hold `lines` lines (the pids the graded programs
 /// write as they start), failing with `what` if it never does, after interrupting `check` (so
-/// that a failure leaves no programs running to trouble later tests).
+/// that a failure leaves no programs running to trouble later tests) and with what it said.
 #[cfg(unix)]
 fn wait_for_lines(path: &Path, lines: usize, what: &str, check: &mut std::process::Child) {
     let started = Instant::now();
     while fs::read_to_string(path).map_or(0, |text| text.lines().count()) < lines {
         if started.elapsed() > Duration::from_secs(30) {
-            signal(check.id(), libc::SIGINT);
-            let _ = check.wait();
-            panic!("{what}");
+            let written = fs::read_to_string(path).unwrap_or_default();
+            let (status, stderr) = interrupt(check);
+            panic!("{what}: {written:?} written; check then exited {status:?}: {stderr}");
         }
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -82,7 +82,7 @@ fn a_player_out_of_time_loses_the_game() {
         &gtp_fake_running("sleep 0.4; printf '= pass\\n\\n'"),
     );
     let silent = script(&dir, "silent.sh", &gtp_fake_running(":"));
-    for (fake, waited) in [(&slow, "0.4"), (&silent, "1.2")] {
+    for (fake, waited) in [(&slow, 0.4), (&silent, 1.2)] {
         let engine = format!("gtp:{}", fake.display());
         let started = std::time::Instant::now();
         let (success, stdout) =
@@ -94,9 +94,15 @@ fn a_player_out_of_time_loses_the_game() {
                 stdout.contains(&format!("Finished game {game} (")),
                 "{stdout}"
             );
-            let forfeit =
-                format!("): {result} {{{color} forfeits: out of time (a move of {waited}");
-            assert!(stdout.contains(&forfeit), "{forfeit}: {stdout}");
+            // The move's time: at least the wait, and far below the 300 s --timeout (a loaded
+            // machine adds to it).
+            let forfeit = format!("): {result} {{{color} forfeits: out of time (a move of ");
+            let seconds: f64 = stdout
+                .split_once(&forfeit)
+                .and_then(|(_, rest)| rest.split_once(" s with"))
+                .and_then(|(seconds, _)| seconds.parse().ok())
+                .unwrap_or_else(|| panic!("{forfeit}: {stdout}"));
+            assert!((waited..waited + 5.0).contains(&seconds), "{stdout}");
         }
         assert!(stdout.contains(" s with 0.2 s left)}"), "{stdout}");
     }
