@@ -5,7 +5,7 @@
 //! runs whose front end or input goes and odd inputs in `ends`.
 
 use std::fs;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -300,18 +300,13 @@ fn signal(pid: u32, signal: libc::c_int) {
 /// write as they start), failing with `what` if it never does, after interrupting `check` (so
 /// that a failure leaves no programs running to trouble later tests) and with what it said
 /// where its standard error is still piped.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn wait_for_lines(path: &Path, lines: usize, what: &str, check: &mut std::process::Child) {
     let started = Instant::now();
     while fs::read_to_string(path).map_or(0, |text| text.lines().count()) < lines {
         if started.elapsed() > Duration::from_secs(30) {
             let written = fs::read_to_string(path).unwrap_or_default();
-            signal(check.id(), libc::SIGINT);
-            let status = check.wait();
-            let mut stderr = String::new();
-            if let Some(mut pipe) = check.stderr.take() {
-                let _ = pipe.read_to_string(&mut stderr);
-            }
+            let (status, stderr) = interrupt(check);
             panic!("{what}: {written:?} written; check then exited {status:?}: {stderr}");
         }
         std::thread::sleep(Duration::from_millis(20));

@@ -97,18 +97,18 @@ impl Layer {
         }
         let mut options = [0u8; OPTIONS_BYTES];
         let length = self.options(&mut options, lower);
-        let covered = self.cover(&options[..=length]);
+        let covered = CStr::from_bytes_with_nul(&options[..=length])
+            .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
+            .and_then(|options| self.cover(options));
         // SAFETY: close(2) of the descriptor opened above.
         unsafe { libc::close(lower) };
         covered
     }
 
     /// The directory covered by the `tmpfs` with `upper` and `work` in it, then by the overlay
-    /// of `options` (NUL-terminated). System calls only.
-    fn cover(&self, options: &[u8]) -> io::Result<()> {
+    /// of `options`. System calls only.
+    fn cover(&self, options: &CStr) -> io::Result<()> {
         let path = self.dir.c_path.as_c_str();
-        let options = CStr::from_bytes_with_nul(options)
-            .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
         let done = |result: libc::c_int| {
             if result == 0 {
                 Ok(())
