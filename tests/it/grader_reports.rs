@@ -26,7 +26,7 @@ fn reports_of_one_program_with_weighted_cases() {
         .args([
             "check",
             "--timeout",
-            "2",
+            "10",
             "--weights",
             "weights.csv",
             "cases",

@@ -35,7 +35,7 @@ pub struct ProbCut {
 
 /// The model of the compiled-in weights, as `othello train probcut` printed it.
 pub const TRAINED: ProbCut = ProbCut {
-    coefficients: [493.6, 18.73, -7.41],
+    coefficients: [361.5, 27.04, -4.90],
 };
 
 /// The selective solver's model of the compiled-in weights, as `othello train probcut

@@ -404,8 +404,9 @@ fn train_inputs_are_read_within_bounds() {
         .assert()
         .code(2)
         .stderr(format!(
-            "othello: {}: larger than a weights file can be (8388608 bytes)\n",
-            long.display()
+            "othello: {}: larger than a weights file can be ({} bytes)\n",
+            long.display(),
+            othello_engine::patterns::MAX_FILE_BYTES
         ));
     for args in [
         &["selfplay", "/dev/zero"][..],

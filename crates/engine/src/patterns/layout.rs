@@ -30,7 +30,15 @@ pub struct Class {
 }
 
 /// The pattern classes.
-pub const CLASSES: [Class; 11] = [
+pub const CLASSES: [Class; 13] = [
+    Class {
+        name: "corner triangle",
+        cells: &[0, 1, 2, 3, 8, 9, 10, 16, 17, 24],
+    },
+    Class {
+        name: "edge block",
+        cells: &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13],
+    },
     Class {
         name: "corner 3x3",
         cells: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
@@ -167,7 +175,7 @@ pub(super) struct Probe {
 
 /// Lanes of [`super::Features`]: at least the number of patterns, a multiple of 16 (three vectors of
 /// 16-bit lanes on x86-64-v3).
-pub(super) const LANES: usize = 48;
+pub(super) const LANES: usize = 64;
 
 impl PatternLayout {
     /// The layout of [`CLASSES`].

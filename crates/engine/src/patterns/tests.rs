@@ -7,7 +7,7 @@ use othello::bitboard::Geometry;
 use othello::cpu::Portable;
 use othello::{Full, Rules};
 
-const STRIDE: usize = 167_332;
+const STRIDE: usize = 285_430;
 
 /// One of the cells of `moves` (not empty), picked by the xorshift generator `state`.
 fn random_move(state: &mut u64, moves: u64) -> u32 {
@@ -50,8 +50,8 @@ pub(crate) fn positions() -> Vec<(u64, u64)> {
 fn the_compiled_in_weights_load_with_their_size_and_checksum() {
     let weights = Weights::from_bytes(TRAINED).unwrap();
     assert_eq!(weights.values().len(), PHASES * STRIDE);
-    assert_eq!(weights.layout().instances.len(), 46);
-    assert_eq!(weights.layout().stride, 167_265 + 2 * 33 + 1);
+    assert_eq!(weights.layout().instances.len(), 54);
+    assert_eq!(weights.layout().stride, 167_265 + 2 * 59_049 + 2 * 33 + 1);
     assert_eq!(checksum(TRAINED), TRAINED_CHECKSUM);
     assert!(weights.values().iter().any(|&w| w != 0));
     assert_eq!(
@@ -192,7 +192,7 @@ fn every_class_covers_its_images_once() {
     let per_class: Vec<usize> = (0..CLASSES.len())
         .map(|class| layout.instances.iter().filter(|i| i.class == class).count())
         .collect();
-    assert_eq!(per_class, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
+    assert_eq!(per_class, [4, 4, 4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
     let canonical = layout.canonical();
     assert_eq!(canonical.len(), layout.stride);
     for (index, &shared) in canonical.iter().enumerate() {
@@ -216,7 +216,7 @@ fn every_class_covers_its_images_once() {
     assert_eq!(
         weights,
         [
-            10206, 59049, 29646, 3321, 3321, 3321, 3321, 1134, 378, 135, 45
+            29889, 29646, 10206, 59049, 29646, 3321, 3321, 3321, 3321, 1134, 378, 135, 45
         ]
     );
 }

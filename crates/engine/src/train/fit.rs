@@ -470,9 +470,10 @@ mod tests {
     #[test]
     fn the_fit_lowers_the_error_and_depends_on_the_seed_only() {
         let samples = data();
+        // Descent at 0.05 diverges on these few games with the 13 classes' overlapping patterns.
         for method in [
             Method::Descent {
-                rate: 0.05,
+                rate: 0.02,
                 damping: 10.0,
             },
             Method::Conjugate { ridge: 1.0 },
@@ -484,7 +485,12 @@ mod tests {
                     first_errors = errors.to_vec();
                 }
             });
-            assert!(total(&errors) < 0.5 * total(&first_errors), "{method:?}");
+            assert!(
+                total(&errors) < 0.5 * total(&first_errors),
+                "{method:?}: error {} after the first epoch, {} at the end",
+                total(&first_errors),
+                total(&errors)
+            );
             let (again, _) = fit(&samples, &config, 10, &mut |_, _| {});
             assert_eq!(weights.values(), again.values(), "{method:?}");
             let other = FitConfig { seed: 2, ..config };
