@@ -33,7 +33,9 @@ pub struct ProbCut {
     pub coefficients: [f64; 3],
 }
 
-/// The model of the compiled-in weights, as `othello train probcut` printed it.
+/// The model of the compiled-in weights, as `othello train probcut` printed it (1,000 positions of
+/// the trained engine's self-play; docs/measurements.md, "Self-play of the trained engine beside
+/// WTHOR's depth-10 targets").
 pub const TRAINED: ProbCut = ProbCut {
     coefficients: [361.5, 27.04, -4.90],
 };
