@@ -7,8 +7,8 @@
 //! is linear in the plies between the two searches and in the empty squares:
 //! `sigma = c0 + c1 * (depth - shallow depth) + c2 * empties`
 //! (hundredths of a disc), fitted by `othello train probcut` to self-play positions (docs/train.md
-//! has the command, docs/measurements.md the figures). The exact solver never uses it, so exact results do not
-//! depend on it.
+//! has the command, docs/measurements.md the figures). The exact solver never uses it, so exact
+//! results do not depend on it.
 
 /// Depth from which a node tries a cut-off.
 pub const MIN_DEPTH: u32 = 3;
