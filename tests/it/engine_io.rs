@@ -31,13 +31,24 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("othello"))
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("othello"));
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("othello starts");
+            .stderr(Stdio::null());
+        // A test run started in the background by a shell inherits SIGINT ignored, and so
+        // would the engine: Ctrl-C is the default action here, as at a terminal.
+        #[cfg(unix)]
+        // SAFETY: signal(2) is async-signal-safe, as pre_exec requires.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            command.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().expect("othello starts");
         let stdout = child.stdout.take().unwrap();
         let (sender, lines) = mpsc::channel();
         thread::spawn(move || {
