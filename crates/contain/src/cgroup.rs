@@ -89,6 +89,36 @@ impl Hierarchy {
     /// Makes a fresh cgroup for one program, with its caps. With a PID namespace two more
     /// processes than the cap are allowed: ours, which wait for the program (see `namespace`).
     pub(crate) fn run_group(&self, limits: &Limits, pid_namespace: bool) -> io::Result<RunGroup> {
+        let mut taken = 0;
+        let group = loop {
+            match self.fresh_group(limits) {
+                // A checker killed before it could remove its groups leaves them behind, and
+                // a later one may have the same process id: the next number is tried.
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists && taken < 1000 => {
+                    taken += 1;
+                }
+                result => break result?,
+            }
+        };
+        let max = match limits.max_processes {
+            Some(max) => (max + if pid_namespace { 2 } else { 0 }).to_string(),
+            None => "max".to_owned(),
+        };
+        fs::write(group.dirs.pids.join("pids.max"), max)?;
+        if let (Some(bytes), Some(dir)) = (limits.memory_bytes, &group.dirs.memory) {
+            let file = if self.version == 2 {
+                "memory.max"
+            } else {
+                "memory.limit_in_bytes"
+            };
+            fs::write(dir.join(file), bytes.to_string())?;
+        }
+        Ok(group)
+    }
+
+    /// A program's cgroup under the next unused number of this process, made but not yet
+    /// limited.
+    fn fresh_group(&self, limits: &Limits) -> io::Result<RunGroup> {
         let number = NEXT.fetch_add(1, Ordering::Relaxed);
         let mut dirs = self
             .dirs
@@ -110,19 +140,6 @@ impl Hierarchy {
                 CString::new(dir.join("cgroup.procs").as_os_str().as_bytes())
                     .map_err(io::Error::other)?,
             );
-        }
-        let max = match limits.max_processes {
-            Some(max) => (max + if pid_namespace { 2 } else { 0 }).to_string(),
-            None => "max".to_owned(),
-        };
-        fs::write(group.dirs.pids.join("pids.max"), max)?;
-        if let (Some(bytes), Some(dir)) = (limits.memory_bytes, &group.dirs.memory) {
-            let file = if self.version == 2 {
-                "memory.max"
-            } else {
-                "memory.limit_in_bytes"
-            };
-            fs::write(dir.join(file), bytes.to_string())?;
         }
         Ok(group)
     }
@@ -316,6 +333,42 @@ mod tests {
         let text = "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n";
         assert_eq!(field(text, "oom_kill"), Some(3));
         assert_eq!(field(text, "max"), None);
+    }
+
+    #[test]
+    fn a_group_left_by_an_earlier_checker_of_the_same_id_is_passed_over() {
+        let base = std::env::temp_dir().join(format!("othello-groups-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&base);
+        fs::create_dir_all(&base).unwrap();
+        // Plain directories stand for the cgroups: only their names matter here.
+        let hierarchy = Hierarchy {
+            version: 1,
+            dirs: Dirs {
+                pids: base.clone(),
+                cpu: base.clone(),
+                memory: None,
+            },
+        };
+        let next = NEXT.load(Ordering::Relaxed);
+        let left: Vec<PathBuf> = (next..next + 3)
+            .map(|number| base.join(format!("othello-{}-{number}", std::process::id())))
+            .collect();
+        for dir in &left {
+            fs::create_dir(dir).unwrap();
+        }
+        let group = hierarchy.run_group(&Limits::default(), false);
+        let made = group
+            .as_ref()
+            .map(|group| group.dirs.pids.clone())
+            .map_err(ToString::to_string);
+        drop(group);
+        fs::remove_dir_all(&base).unwrap();
+        let made = made.unwrap();
+        assert!(
+            made.starts_with(&base) && !left.contains(&made),
+            "{}",
+            made.display()
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use othello::text::counted;
 use othello_contain::{Containment, Running, Tree, View};
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
@@ -144,12 +144,7 @@ pub(super) fn execute(
     limits: &Limits,
 ) -> Result<Run, ExecuteError> {
     let command = launch.command;
-    let workspace = std::env::temp_dir().join(format!(
-        "othello-check-{}-{}",
-        std::process::id(),
-        NEXT_WORKSPACE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    std::fs::create_dir(&workspace).map_err(ExecuteError::Threads)?;
+    let workspace = make_workspace().map_err(ExecuteError::Threads)?;
     let _removed = RemoveOnDrop(&workspace);
     #[cfg(unix)]
     if let Some(user) = limits.run_as {
@@ -198,6 +193,26 @@ pub(super) fn execute(
 
 /// Numbers the working directories of this run of the checker.
 static NEXT_WORKSPACE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Makes a program's working directory in the temporary folder under the next unused number of
+/// this process: a checker killed before it could remove its directories leaves them behind,
+/// and a later one may have the same process id.
+fn make_workspace() -> io::Result<PathBuf> {
+    let mut taken = 0;
+    loop {
+        let dir = std::env::temp_dir().join(format!(
+            "othello-check-{}-{}",
+            std::process::id(),
+            NEXT_WORKSPACE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        match std::fs::create_dir(&dir) {
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists && taken < 1000 => {
+                taken += 1;
+            }
+            result => return result.map(|()| dir),
+        }
+    }
+}
 
 /// A program's working directory, removed with whatever it left there.
 struct RemoveOnDrop<'a>(&'a Path);
@@ -434,5 +449,32 @@ fn drain(mut pipe: impl Read, buffer: &Mutex<Vec<u8>>, cap: usize, stop_at_cap: 
         if read > room && stop_at_cap {
             return true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn a_working_directory_left_by_an_earlier_checker_of_the_same_id_is_passed_over() {
+        let next = NEXT_WORKSPACE.load(Ordering::Relaxed);
+        let left: Vec<PathBuf> = (next..next + 3)
+            .map(|number| {
+                std::env::temp_dir().join(format!("othello-check-{}-{number}", std::process::id()))
+            })
+            .collect();
+        for dir in &left {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        let made = make_workspace();
+        for dir in &left {
+            std::fs::remove_dir(dir).unwrap();
+        }
+        let made = made.unwrap();
+        assert!(!left.contains(&made), "{}", made.display());
+        assert!(made.is_dir());
+        std::fs::remove_dir(&made).unwrap();
     }
 }
