@@ -264,7 +264,7 @@ fn the_scheduler_examples_build_a_book_in_steps_of_shards_as_one_build_does() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "one.book: 61 positions, 14 expanded",
+            "one.book: 73 positions, 17 expanded",
         ));
     let one = std::fs::read(&one).unwrap();
     for (example, index_from) in [

@@ -37,7 +37,7 @@ pub struct ProbCut {
 /// the trained engine's self-play; docs/measurements.md, "Self-play of the trained engine beside
 /// WTHOR's depth-10 targets").
 pub const TRAINED: ProbCut = ProbCut {
-    coefficients: [361.5, 27.04, -4.90],
+    coefficients: [402.4, 17.44, -5.57],
 };
 
 /// The selective solver's model of the compiled-in weights, as `othello train probcut
