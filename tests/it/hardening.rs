@@ -323,16 +323,20 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
         .arg(&cases)
         .assert()
         .success();
-    // A program that says it has started itself and its child, then waits for ever (pids in
-    // its PID namespace are not ours: the processes are followed by their arguments).
+    // A program that says where it runs, that it has started itself and its child, then waits
+    // for ever (pids in its PID namespace are not ours: the processes are followed by their
+    // arguments).
     let pids = dir.join("pids");
     let _ = fs::remove_file(&pids);
+    let cwds = dir.join("cwds");
+    let _ = fs::remove_file(&cwds);
     let program = dir.join("linger.sh");
     fs::write(
         &program,
         format!(
-            "#!/bin/sh\necho $$ >> '{0}'\nsleep 3600.25 &\necho $! >> '{0}'\nwait\n",
-            pids.display()
+            "#!/bin/sh\npwd >> '{1}'\necho $$ >> '{0}'\nsleep 3600.25 &\necho $! >> '{0}'\nwait\n",
+            pids.display(),
+            cwds.display()
         ),
     )
     .unwrap();
@@ -356,6 +360,12 @@ fn ctrl_c_on_check_stops_every_program_it_started() {
     assert!(stderr.contains("othello: interrupted"), "{stderr}");
     assert_gone_by_argument("3600.25");
     assert_gone_by_argument(program.to_str().unwrap());
+    // Their working directories are removed too.
+    let cwds = fs::read_to_string(&cwds).unwrap();
+    assert_eq!(cwds.lines().count(), 2, "{cwds}");
+    for cwd in cwds.lines() {
+        assert!(!Path::new(cwd).exists(), "{cwd} left behind");
+    }
 }
 
 #[cfg(target_os = "linux")]

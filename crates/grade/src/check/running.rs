@@ -81,6 +81,7 @@ pub(super) fn stop_children_on_interrupt() -> Result<(), CheckError> {
     ctrlc::set_handler(|| {
         // No program can be started after the kills.
         let stopped = RUNNING.kill_all_for_exit();
+        remove_workspaces_for_exit();
         // Written without `eprintln!`, which panics when standard error has gone: the exit
         // must come whatever the stream does.
         let _ = writeln!(
@@ -144,17 +145,17 @@ pub(super) fn execute(
     limits: &Limits,
 ) -> Result<Run, ExecuteError> {
     let command = launch.command;
-    let workspace = make_workspace().map_err(ExecuteError::Threads)?;
-    let _removed = RemoveOnDrop(&workspace);
+    let kept = Workspace::make().map_err(ExecuteError::Threads)?;
+    let workspace = kept.path();
     #[cfg(unix)]
     if let Some(user) = limits.run_as {
-        std::os::unix::fs::chown(&workspace, Some(user.uid), Some(user.gid))
+        std::os::unix::fs::chown(workspace, Some(user.uid), Some(user.gid))
             .map_err(ExecuteError::Threads)?;
     }
     let mut process = Command::new(&command[0]);
     process
         .args(&command[1..])
-        .current_dir(&workspace)
+        .current_dir(workspace)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -194,33 +195,66 @@ pub(super) fn execute(
 /// Numbers the working directories of this run of the checker.
 static NEXT_WORKSPACE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// Makes a program's working directory in the temporary folder under the next unused number of
-/// this process: a checker killed before it could remove its directories leaves them behind,
-/// and a later one may have the same process id.
-fn make_workspace() -> io::Result<PathBuf> {
-    let mut taken = 0;
-    loop {
-        let dir = std::env::temp_dir().join(format!(
-            "othello-check-{}-{}",
-            std::process::id(),
-            NEXT_WORKSPACE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        ));
-        match std::fs::create_dir(&dir) {
-            Err(error) if error.kind() == io::ErrorKind::AlreadyExists && taken < 1000 => {
-                taken += 1;
+/// A program's working directory, removed with whatever it left there.
+/// A program's working directory, removed when dropped, or at an interrupt while its program
+/// runs.
+struct Workspace(PathBuf);
+
+/// The working directories of the programs running now.
+static WORKSPACES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn workspaces() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    WORKSPACES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Workspace {
+    /// Makes one in the temporary folder under the next unused number of this process: a
+    /// checker killed before it could remove its directories leaves them behind, and a later
+    /// one may have the same process id.
+    fn make() -> io::Result<Workspace> {
+        let mut listed = workspaces();
+        let mut taken = 0;
+        loop {
+            let dir = std::env::temp_dir().join(format!(
+                "othello-check-{}-{}",
+                std::process::id(),
+                NEXT_WORKSPACE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            ));
+            match std::fs::create_dir(&dir) {
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists && taken < 1000 => {
+                    taken += 1;
+                }
+                Err(error) => return Err(error),
+                Ok(()) => {
+                    listed.push(dir.clone());
+                    return Ok(Workspace(dir));
+                }
             }
-            result => return result.map(|()| dir),
         }
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
     }
 }
 
-/// A program's working directory, removed with whatever it left there.
-struct RemoveOnDrop<'a>(&'a Path);
-
-impl Drop for RemoveOnDrop<'_> {
+impl Drop for Workspace {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(self.0);
+        let _ = std::fs::remove_dir_all(&self.0);
+        workspaces().retain(|dir| *dir != self.0);
     }
+}
+
+/// Removes the working directories of the programs running now, for an exit at an interrupt
+/// (after their programs are killed): none is made or removed after it.
+fn remove_workspaces_for_exit() {
+    let listed = workspaces();
+    for dir in listed.iter() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    std::mem::forget(listed);
 }
 
 /// Feeds, drains and waits for a started program (see [`execute`]); fails only when a helper
@@ -468,13 +502,17 @@ mod tests {
         for dir in &left {
             std::fs::create_dir_all(dir).unwrap();
         }
-        let made = make_workspace();
+        let made = Workspace::make();
         for dir in &left {
             std::fs::remove_dir(dir).unwrap();
         }
         let made = made.unwrap();
-        assert!(!left.contains(&made), "{}", made.display());
-        assert!(made.is_dir());
-        std::fs::remove_dir(&made).unwrap();
+        let path = made.path().to_owned();
+        assert!(!left.contains(&path), "{}", path.display());
+        assert!(path.is_dir());
+        assert!(workspaces().contains(&path));
+        drop(made);
+        assert!(!path.exists());
+        assert!(!workspaces().contains(&path));
     }
 }
