@@ -89,17 +89,7 @@ impl Hierarchy {
     /// Makes a fresh cgroup for one program, with its caps. With a PID namespace two more
     /// processes than the cap are allowed: ours, which wait for the program (see `namespace`).
     pub(crate) fn run_group(&self, limits: &Limits, pid_namespace: bool) -> io::Result<RunGroup> {
-        let mut taken = 0;
-        let group = loop {
-            match self.fresh_group(limits) {
-                // A checker killed before it could remove its groups leaves them behind, and
-                // a later one may have the same process id: the next number is tried.
-                Err(error) if error.kind() == io::ErrorKind::AlreadyExists && taken < 1000 => {
-                    taken += 1;
-                }
-                result => break result?,
-            }
-        };
+        let group = crate::first_free_name(|| self.fresh_group(limits))?;
         let max = match limits.max_processes {
             Some(max) => (max + if pid_namespace { 2 } else { 0 }).to_string(),
             None => "max".to_owned(),

@@ -52,6 +52,24 @@ use std::time::{Duration, Instant};
 pub use tree::Tree;
 pub use view::View;
 
+/// Calls `make` (which makes something under the next of a process's numbered names) until
+/// a name is free: a process killed before it could remove what it made leaves it behind, and
+/// a later one may have the same process id. Gives up after 1,000 names taken.
+///
+/// # Errors
+/// `make`'s first error other than a name already taken, or the last one after 1,000.
+pub fn first_free_name<T>(mut make: impl FnMut() -> std::io::Result<T>) -> std::io::Result<T> {
+    let mut taken = 0;
+    loop {
+        match make() {
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists && taken < 1000 => {
+                taken += 1;
+            }
+            result => return result,
+        }
+    }
+}
+
 /// The limits a contained program's whole tree runs under, where the mode can enforce them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {

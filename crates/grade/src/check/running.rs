@@ -195,9 +195,8 @@ pub(super) fn execute(
 /// Numbers the working directories of this run of the checker.
 static NEXT_WORKSPACE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// A program's working directory, removed with whatever it left there.
-/// A program's working directory, removed when dropped, or at an interrupt while its program
-/// runs.
+/// A program's working directory, removed with whatever it left there when dropped, or at an
+/// interrupt while its program runs.
 struct Workspace(PathBuf);
 
 /// The working directories of the programs running now.
@@ -210,29 +209,20 @@ fn workspaces() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 }
 
 impl Workspace {
-    /// Makes one in the temporary folder under the next unused number of this process: a
-    /// checker killed before it could remove its directories leaves them behind, and a later
-    /// one may have the same process id.
+    /// Makes one in the temporary folder under the next free number of this process, listed
+    /// (under the list's lock, so that an interrupt finds every one made).
     fn make() -> io::Result<Workspace> {
         let mut listed = workspaces();
-        let mut taken = 0;
-        loop {
+        let dir = othello_contain::first_free_name(|| {
             let dir = std::env::temp_dir().join(format!(
                 "othello-check-{}-{}",
                 std::process::id(),
                 NEXT_WORKSPACE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             ));
-            match std::fs::create_dir(&dir) {
-                Err(error) if error.kind() == io::ErrorKind::AlreadyExists && taken < 1000 => {
-                    taken += 1;
-                }
-                Err(error) => return Err(error),
-                Ok(()) => {
-                    listed.push(dir.clone());
-                    return Ok(Workspace(dir));
-                }
-            }
-        }
+            std::fs::create_dir(&dir).map(|()| dir)
+        })?;
+        listed.push(dir.clone());
+        Ok(Workspace(dir))
     }
 
     fn path(&self) -> &Path {
